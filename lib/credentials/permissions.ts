@@ -1,0 +1,17 @@
+/** Admin API operations a key can be allowed to run; one permission per operation. */
+export const ADMIN_OPERATIONS = [
+  "createSubscription",
+  "updateSubscription",
+  "cancelSubscription",
+  "enrollStudentToCourse",
+  "courses",
+  "membershipPlans",
+  "subscription",
+  "subscriptions",
+] as const;
+
+export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];
+
+export function isAdminOperation(name: string): name is AdminOperation {
+  return (ADMIN_OPERATIONS as readonly string[]).includes(name);
+}

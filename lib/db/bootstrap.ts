@@ -1,0 +1,65 @@
+import { ConfigError, env } from "../env";
+import { dbHandle, type DbHandle } from "./client";
+import { migrate, MigrationError } from "./migrator";
+import { isDatabaseEmpty, seedDemo } from "./seed/seed";
+
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+function describeTarget(handle: DbHandle): string {
+  if (handle.driver.kind === "pglite") return `embedded PGlite at ${handle.driver.dataDir}`;
+  const u = new URL(handle.driver.url);
+  return `DATABASE_URL (${u.hostname}:${u.port || 5432}${u.pathname})`;
+}
+
+async function checkConnection(handle: DbHandle): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000}s`)), CONNECT_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([handle.prisma.$queryRawUnsafe("SELECT 1"), timeout]);
+  } catch (err) {
+    const e = err as Error & { code?: string; cause?: { message?: string } };
+    const reason = e.cause?.message ?? e.message.split("\n").filter(Boolean).pop() ?? String(err);
+    throw new StartupError(`cannot connect to ${describeTarget(handle)}: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Validates env, connects, migrates and seeds an empty database. Throws StartupError or ConfigError. */
+export async function bootstrap(options: { log?: (line: string) => void } = {}): Promise<void> {
+  const log = options.log ?? ((line) => console.log(`schoolhouse: ${line}`));
+  const e = env();
+  const handle = dbHandle();
+  await checkConnection(handle);
+  try {
+    const { applied, modified } = await migrate({ driver: handle.driver });
+    if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+    for (const name of modified) log(`warning: migration ${name} was modified after it was applied`);
+  } catch (err) {
+    if (err instanceof MigrationError) throw new StartupError(err.message);
+    throw err;
+  }
+  if (e.SEED_ON_START && (await isDatabaseEmpty(handle.prisma))) {
+    await seedDemo({
+      prisma: handle.prisma,
+      password: e.DEMO_PASSWORD,
+      apiKey: e.DEMO_API_KEY,
+      apiKeyNoPermissions: e.DEMO_API_KEY_NO_PERMISSIONS,
+    });
+    log("seeded the demo schools (empty database)");
+  }
+}
+
+/** One line for a start-up failure: the reason, never a stack trace. */
+export function startupFailureLine(err: unknown): string {
+  if (err instanceof ConfigError) return `schoolhouse: invalid configuration: ${err.message}`;
+  if (err instanceof StartupError) return `schoolhouse: ${err.message}`;
+  const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return `schoolhouse: start-up failed: ${msg}`;
+}

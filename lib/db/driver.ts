@@ -1,0 +1,61 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+
+/** The connection a Prisma client and the migrator share. */
+export type Driver = { kind: "pg"; pool: pg.Pool; url: string } | { kind: "pglite"; pglite: PGlite; dataDir: string };
+
+/** Minimal SQL surface used by the migrator and by tooling that must run multi-statement scripts. */
+export interface SqlSession {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script that may hold several statements. */
+  exec(sql: string): Promise<void>;
+}
+
+export function createPgDriver(url: string, options: { max?: number } = {}): Driver {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  return { kind: "pg", pool, url };
+}
+
+/** `memory://` keeps the database in memory; anything else is a directory on disk. */
+export function createPgliteDriver(dataDir: string): Driver {
+  if (dataDir.startsWith("memory://")) return { kind: "pglite", pglite: new PGlite(), dataDir };
+  const abs = path.resolve(dataDir);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  return { kind: "pglite", pglite: new PGlite(abs), dataDir: abs };
+}
+
+export async function withSqlSession<T>(driver: Driver, fn: (s: SqlSession) => Promise<T>): Promise<T> {
+  if (driver.kind === "pglite") {
+    const db = driver.pglite;
+    return fn({
+      query: async <R,>(sql: string, params?: unknown[]) => (await db.query<R>(sql, params)).rows,
+      exec: async (sql) => {
+        await db.exec(sql);
+      },
+    });
+  }
+  const client = await driver.pool.connect();
+  try {
+    return await fn({
+      query: async <R,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+      exec: async (sql) => {
+        await client.query(sql);
+      },
+    });
+  } finally {
+    client.release();
+  }
+}
+
+export async function closeDriver(driver: Driver): Promise<void> {
+  if (driver.kind === "pg") await driver.pool.end();
+  else if (!driver.pglite.closed) await driver.pglite.close();
+}

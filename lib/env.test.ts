@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEV_AUTH_SECRET, parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("gives the embedded defaults for an empty environment", () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.PGLITE_DATA_DIR).toBe(".data/pglite");
+    expect(env.PLATFORM_DOMAIN).toBe("localhost");
+    expect(env.DEFAULT_SCHOOL).toBe("demo");
+    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.SEED_ON_START).toBe(true);
+    expect(env.AUTH_SECRET).toBe(DEV_AUTH_SECRET);
+    expect(env.RATE_LIMIT_MUTATIONS).toBe(200);
+    expect(env.RATE_LIMIT_QUERIES).toBe(600);
+    expect(env.RATE_LIMIT_WINDOW_SECONDS).toBe(60);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PLATFORM_DOMAIN: "" }).PLATFORM_DOMAIN).toBe("localhost");
+  });
+
+  it("names the variable in the error", () => {
+    expect(() => parseEnv({ PLATFORM_DOMAIN: "Not A Host" })).toThrow(ConfigError);
+    expect(() => parseEnv({ PLATFORM_DOMAIN: "Not A Host" })).toThrow(/^PLATFORM_DOMAIN: /);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x" })).toThrow(/^DATABASE_URL: must be a postgres/);
+    expect(() => parseEnv({ TRUST_PROXY: "maybe" })).toThrow(/^TRUST_PROXY: /);
+    expect(() => parseEnv({ RATE_LIMIT_MUTATIONS: "-3" })).toThrow(/^RATE_LIMIT_MUTATIONS: /);
+    expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/^REDIS_URL: /);
+  });
+
+  it("parses flags and numbers", () => {
+    const env = parseEnv({ TRUST_PROXY: "1", SEED_ON_START: "false", RATE_LIMIT_QUERIES: "30" });
+    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.SEED_ON_START).toBe(false);
+    expect(env.RATE_LIMIT_QUERIES).toBe(30);
+  });
+
+  it("requires a real AUTH_SECRET in production with an external database", () => {
+    const base = { NODE_ENV: "production", DATABASE_URL: "postgresql://u@h/db" };
+    expect(() => parseEnv(base)).toThrow(/^AUTH_SECRET: is required/);
+    expect(parseEnv({ ...base, AUTH_SECRET: "x".repeat(32) }).AUTH_SECRET).toBe("x".repeat(32));
+    expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/^AUTH_SECRET: must be at least 32/);
+    // The embedded default may run in production mode on the dev secret (npm start).
+    expect(parseEnv({ NODE_ENV: "production" }).AUTH_SECRET).toBe(DEV_AUTH_SECRET);
+  });
+
+  it("requires the two KV variables together", () => {
+    expect(() => parseEnv({ KV_REST_API_URL: "https://kv.example" })).toThrow(/^KV_REST_API_TOKEN: /);
+    expect(() => parseEnv({ KV_REST_API_TOKEN: "t" })).toThrow(/^KV_REST_API_URL: /);
+  });
+});

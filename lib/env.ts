@@ -1,0 +1,93 @@
+import { z } from "zod";
+
+/** A configuration problem; start-up prints its message as one line and exits. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const flag = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const positiveInt = z.coerce.number().int().positive();
+
+const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), "must be a postgres:// or postgresql:// URL");
+
+// Fixed, public and only accepted with the embedded database, so a real deployment cannot run on it.
+export const DEV_AUTH_SECRET = "schoolhouse-dev-only-auth-secret-do-not-use-in-production";
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: postgresUrl.optional(),
+    PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+    PLATFORM_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/, "must be a lower-case host name without port, e.g. schoolhouse.app")
+      .default("localhost"),
+    DEFAULT_SCHOOL: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "must be a school subdomain")
+      .default("demo"),
+    TRUST_PROXY: flag.default(false),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    SEED_ON_START: flag.default(true),
+    REDIS_URL: z
+      .string()
+      .refine((v) => /^rediss?:\/\/.+/.test(v), "must be a redis:// or rediss:// URL")
+      .optional(),
+    KV_REST_API_URL: z.string().url().optional(),
+    KV_REST_API_TOKEN: z.string().min(1).optional(),
+    RATE_LIMIT_MUTATIONS: positiveInt.default(200),
+    RATE_LIMIT_QUERIES: positiveInt.default(600),
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+    DEMO_API_KEY: z.string().optional(),
+    DEMO_API_KEY_NO_PERMISSIONS: z.string().optional(),
+    DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.AUTH_SECRET && env.NODE_ENV === "production") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "is required in production with DATABASE_URL (the dev secret is only for the embedded database)",
+      });
+    }
+    if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.KV_REST_API_URL ? "KV_REST_API_TOKEN" : "KV_REST_API_URL"],
+        message: "KV_REST_API_URL and KV_REST_API_TOKEN must be set together",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset" so that `FOO=` in a .env file falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = issue.path.join(".") || "environment";
+    throw new ConfigError(`${name}: ${issue.message}`);
+  }
+  return { ...result.data, AUTH_SECRET: result.data.AUTH_SECRET ?? DEV_AUTH_SECRET };
+}
+
+let cached: Env | undefined;
+
+/** The validated environment, parsed once per process. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Test hook: re-read process.env on next access. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { matchHost, normalizeHost, requestHost, requestOrigin } from "./host";
+
+const ctx = { platformDomain: "schoolhouse.app", trustProxy: false };
+
+describe("matchHost", () => {
+  it.each([
+    ["demo.schoolhouse.app", { kind: "subdomain", subdomain: "demo" }],
+    ["DEMO.Schoolhouse.App:443", { kind: "subdomain", subdomain: "demo" }],
+    ["schoolhouse.app", { kind: "bare" }],
+    ["www.schoolhouse.app", { kind: "bare" }],
+    ["localhost:3000", { kind: "bare" }],
+    ["127.0.0.1:3000", { kind: "bare" }],
+    ["[::1]:3000", { kind: "bare" }],
+    ["learn.example.com", { kind: "custom-domain", domain: "learn.example.com" }],
+    ["a.b.schoolhouse.app", { kind: "invalid" }],
+    ["bad host", { kind: "invalid" }],
+    ["", { kind: "invalid" }],
+  ])("%s", (host, expected) => {
+    expect(matchHost(host, ctx)).toEqual(expected);
+  });
+
+  it("uses subdomains of localhost when the platform domain is localhost", () => {
+    expect(matchHost("demo.localhost:3000", { ...ctx, platformDomain: "localhost" })).toEqual({
+      kind: "subdomain",
+      subdomain: "demo",
+    });
+  });
+});
+
+describe("requestHost", () => {
+  const headers = new Headers({ host: "proxy.internal", "x-forwarded-host": "demo.schoolhouse.app, other" });
+  it("ignores X-Forwarded-Host unless the proxy is trusted", () => {
+    expect(requestHost(headers, { trustProxy: false })).toBe("proxy.internal");
+    expect(requestHost(headers, { trustProxy: true })).toBe("demo.schoolhouse.app");
+  });
+});
+
+describe("requestOrigin", () => {
+  it("takes scheme and host from forwarded headers only behind a trusted proxy", () => {
+    const headers = new Headers({ host: "internal:3000", "x-forwarded-host": "demo.schoolhouse.app", "x-forwarded-proto": "https" });
+    expect(requestOrigin("http://internal:3000/x", headers, { trustProxy: false })).toBe("http://internal:3000");
+    expect(requestOrigin("http://internal:3000/x", headers, { trustProxy: true })).toBe("https://demo.schoolhouse.app");
+  });
+});
+
+describe("normalizeHost", () => {
+  it("strips port and trailing dot", () => {
+    expect(normalizeHost("Demo.Localhost.:3000")).toBe("demo.localhost");
+    expect(normalizeHost(null)).toBeNull();
+  });
+});

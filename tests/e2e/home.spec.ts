@@ -1,0 +1,20 @@
+import { expect, test } from "@playwright/test";
+
+test("the bare host serves the demo school's home page", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn skills that ship");
+  await expect(page.getByRole("link", { name: "Schoolhouse Demo Academy" })).toBeVisible();
+});
+
+test("a school subdomain serves that school", async ({ page, baseURL }) => {
+  const url = new URL(baseURL!);
+  await page.goto(`http://acme-training.localhost:${url.port}/`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Corp Training");
+});
+
+test("an unknown school is a 404 page", async ({ page, baseURL }) => {
+  const url = new URL(baseURL!);
+  const res = await page.goto(`http://no-such-school.localhost:${url.port}/`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+});

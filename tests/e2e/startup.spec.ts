@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { expect, test } from "@playwright/test";
+
+/** Starts the production server with an environment and collects what it prints until it exits. */
+function startServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["next", "start", "-p", "0"], {
+      env: { ...process.env, PGLITE_DATA_DIR: "memory://", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+const schoolhouseLines = (output: string) => output.split("\n").filter((l) => l.startsWith("schoolhouse:"));
+
+test("a bad env value stops the server with a one-line reason", async () => {
+  const { code, output } = await startServer({ PLATFORM_DOMAIN: "Not A Domain" });
+  expect(code).toBe(1);
+  expect(schoolhouseLines(output)).toEqual([
+    "schoolhouse: invalid configuration: PLATFORM_DOMAIN: must be a lower-case host name without port, e.g. schoolhouse.app",
+  ]);
+  expect(output).not.toMatch(/\n\s+at /);
+});
+
+test("an unreachable DATABASE_URL stops the server with a one-line reason", async () => {
+  const { code, output } = await startServer({
+    DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nowhere",
+    AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
+  });
+  expect(code).toBe(1);
+  const lines = schoolhouseLines(output);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^schoolhouse: cannot connect to DATABASE_URL \(127\.0\.0\.1:1\/nowhere\): /);
+  expect(output).not.toMatch(/\n\s+at /);
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
+import { clearSchoolCache, resolveSchool } from "@/lib/tenancy/resolve-school";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+
+let server: AppServer;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  await db().school.update({ where: { subdomain: "acme-training" }, data: { customDomain: "learn.acme.test" } });
+  clearSchoolCache();
+  server = await startAppServer();
+});
+afterAll(() => server.close());
+
+const host = (h: string, extra: Record<string, string> = {}) => new Headers({ host: h, ...extra });
+
+describe("resolveSchool", () => {
+  it("resolves subdomain, custom domain and bare host in that order", async () => {
+    expect((await resolveSchool(host("demo.localhost:3000")))?.subdomain).toBe("demo");
+    expect((await resolveSchool(host("acme-training.localhost")))?.subdomain).toBe("acme-training");
+    expect((await resolveSchool(host("learn.acme.test")))?.subdomain).toBe("acme-training");
+    expect((await resolveSchool(host("localhost:3000")))?.subdomain).toBe("demo");
+    expect(await resolveSchool(host("nope.localhost"))).toBeNull();
+    expect(await resolveSchool(host("unknown.example"))).toBeNull();
+  });
+
+  it("honours X-Forwarded-Host only with TRUST_PROXY", async () => {
+    const h = host("localhost:3000", { "x-forwarded-host": "acme-training.localhost" });
+    expect((await resolveSchool(h))?.subdomain).toBe("demo");
+    process.env.TRUST_PROXY = "1";
+    resetEnvCache();
+    clearSchoolCache();
+    try {
+      expect((await resolveSchool(h))?.subdomain).toBe("acme-training");
+    } finally {
+      delete process.env.TRUST_PROXY;
+      resetEnvCache();
+      clearSchoolCache();
+    }
+  });
+});
+
+describe("GET /api/health", () => {
+  it("answers 200 when the database is reachable", async () => {
+    const res = await server.fetch("/api/health");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("refuses other methods with 405", async () => {
+    const res = await server.fetch("/api/health", { method: "POST" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("GET");
+  });
+});

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+
+const alias = { "@": path.resolve(import.meta.dirname) };
+const integrationFiles = ["tests/integration/**/*.test.ts"];
+// The app under test uses its in-memory defaults; tests that need Redis take TEST_REDIS_URL explicitly.
+const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };
+
+// Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
+const projects: TestProjectInlineConfiguration[] = [
+  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node" } },
+  {
+    resolve: { alias },
+    test: {
+      name: "integration",
+      include: integrationFiles,
+      setupFiles: ["tests/setup/database.ts"],
+      env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", ...redisForTests },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
+];
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({
+    resolve: { alias },
+    test: {
+      name: "integration-pg",
+      include: [...integrationFiles, "tests/pg/**/*.test.ts"],
+      setupFiles: ["tests/setup/database.ts"],
+      env: { TEST_DB_KIND: "pg", NODE_ENV: "test", ...redisForTests },
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  });
+}
+
+export default defineConfig({
+  test: {
+    projects,
+    pool: "forks",
+    // Two cores: more workers only add contention.
+    maxWorkers: 2,
+  },
+});
