@@ -4,7 +4,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
-const out = "test-results";
+// Not test-results/: Playwright empties that folder when it starts.
+const out = ".test-reports";
 mkdirSync(out, { recursive: true });
 const vitestJson = `${out}/vitest.json`;
 const playwrightJson = `${out}/playwright.json`;
