@@ -9,7 +9,7 @@ import { ResilientStore } from "./stores/resilient";
 import type { RateLimitStore } from "./types";
 
 export { RateLimiter } from "./limiter";
-export { useRateLimit, withRateLimitState } from "./yoga-plugin";
+export { rateLimitPlugin, withRateLimitState } from "./yoga-plugin";
 export { operationTypeOfDocument, operationTypeOfQuery } from "./operation-type";
 export * from "./wire";
 export type { RateLimitState } from "./state";
@@ -49,15 +49,15 @@ export function createRateLimiterFromEnv(e: Env = env()): RateLimiter {
 }
 
 // One per process, shared by every bundle that imports this module (like the db client).
-const slot = globalThis as unknown as { __schoolhouseRateLimiter?: RateLimiter };
+const slot = globalThis as unknown as { __schoolhorateLimitPluginer?: RateLimiter };
 
 export function adminRateLimiter(): RateLimiter {
-  slot.__schoolhouseRateLimiter ??= createRateLimiterFromEnv();
-  return slot.__schoolhouseRateLimiter;
+  slot.__schoolhorateLimitPluginer ??= createRateLimiterFromEnv();
+  return slot.__schoolhorateLimitPluginer;
 }
 
 /** Test hook: drop the process's limiter (its state) so the next call rebuilds it from env. */
 export async function resetAdminRateLimiter(): Promise<void> {
-  await slot.__schoolhouseRateLimiter?.store.close?.();
-  slot.__schoolhouseRateLimiter = undefined;
+  await slot.__schoolhorateLimitPluginer?.store.close?.();
+  slot.__schoolhorateLimitPluginer = undefined;
 }

@@ -51,7 +51,7 @@ function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
   return a ? AbortSignal.any([a, b]) : b;
 }
 
-export function useRateLimit(options: RateLimitPluginOptions): Plugin {
+export function rateLimitPlugin(options: RateLimitPluginOptions): Plugin {
   const limiterOf = typeof options.limiter === "function" ? options.limiter : () => options.limiter as RateLimiter;
   const credentialOf = options.credential ?? ((context) => context.credential as Credential | undefined);
   return {

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { createSchema, createYoga, type Plugin } from "graphql-yoga";
 import type { Credential } from "@/lib/credentials/credential";
 import type { RateLimiter } from "@/lib/rate-limit/limiter";
-import { useRateLimit } from "@/lib/rate-limit/yoga-plugin";
+import { rateLimitPlugin } from "@/lib/rate-limit/yoga-plugin";
 
 export interface TestYoga {
   url: string;
@@ -28,7 +28,7 @@ export async function startTestYoga(options: { limiter: RateLimiter; credentials
   let gate = deferred();
   let waiting = 0;
   let counter = 0;
-  const schema = createSchema({
+  const schema = createSchema<{ credential: Credential | undefined }>({
     typeDefs: /* GraphQL */ `
       type Query {
         hello: String!
@@ -87,7 +87,7 @@ export async function startTestYoga(options: { limiter: RateLimiter; credentials
     logging: false,
     maskedErrors: false,
     context: ({ request }) => ({ credential: options.credentials[request.headers.get("x-service-api-key") ?? ""] }),
-    plugins: [fakeAuth, useRateLimit({ limiter: options.limiter })],
+    plugins: [fakeAuth, rateLimitPlugin({ limiter: options.limiter })],
   });
   const server = createServer(yoga);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
