@@ -2,36 +2,57 @@
 // the Lua scripts in stores/scripts.ts implement the same rules for Redis (keep them in step).
 import type { Limits } from "./types";
 
-/** Timestamps (ms) of admitted requests, ascending. The window is (now - windowMs, now]. */
-export function pruneWindow(entries: number[], now: number, windowMs: number): void {
-  let drop = 0;
-  while (drop < entries.length && entries[drop]! <= now - windowMs) drop++;
-  if (drop) entries.splice(0, drop);
-}
-
-export function insertSorted(entries: number[], at: number): void {
-  if (!entries.length || entries[entries.length - 1]! <= at) {
-    entries.push(at);
-    return;
-  }
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (entries[mid]! <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  entries.splice(lo, 0, at);
-}
-
 /**
- * When the window admits one more request: the entry at index max(0, count - limit) leaves the
- * window windowMs after it was made. With exactly `limit` entries that is the oldest one.
+ * Timestamps (ms) of admitted requests, ascending; the window is (now - windowMs, now].
+ * Expired entries are dropped from the front by moving `head`, compacting now and then, so a
+ * large window (enforcement off, high limits) costs O(1) per request instead of a shift of all.
  */
-export function windowFreeAt(entries: readonly number[], limit: number, windowMs: number): number | null {
-  if (!entries.length) return null;
-  const blocking = entries[Math.max(0, entries.length - limit)]!;
-  return blocking + windowMs;
+export class SlidingLog {
+  private entries: number[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.entries.length - this.head;
+  }
+
+  at(index: number): number | undefined {
+    return this.entries[this.head + index];
+  }
+
+  prune(now: number, windowMs: number): void {
+    const cutoff = now - windowMs;
+    while (this.head < this.entries.length && this.entries[this.head]! <= cutoff) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Appends `at`, keeping the order if a caller's clock went backwards. */
+  insert(at: number): void {
+    const e = this.entries;
+    if (e.length === this.head || e[e.length - 1]! <= at) {
+      e.push(at);
+      return;
+    }
+    let lo = this.head;
+    let hi = e.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (e[mid]! <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    e.splice(lo, 0, at);
+  }
+
+  /**
+   * When the window admits one more request: the entry at index max(0, count - limit) leaves the
+   * window windowMs after it was made. With exactly `limit` entries that is the oldest one.
+   */
+  freeAt(limit: number, windowMs: number): number | null {
+    if (!this.length) return null;
+    return this.at(Math.max(0, this.length - limit))! + windowMs;
+  }
 }
 
 /** Leases by id → expiry (ms). Drops expired ones (crashed instances never release theirs). */

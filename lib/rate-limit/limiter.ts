@@ -91,37 +91,40 @@ export class RateLimiter {
   /**
    * Runs `execute` under the limits: refused operations never start; the slot is released and the
    * measured time charged when it completes, fails, the client aborts (`signal`) or it times out.
+   * After an abort or a timeout the caller gets its answer at once; the execution itself is not
+   * interrupted (resolvers already running finish in the background, and the executor also sees
+   * the request's own abort signal).
    */
   async run<T>(
     options: { credential: Credential; operationType: OperationType; signal?: AbortSignal },
-    execute: (signal: AbortSignal) => Promise<T>,
+    execute: () => Promise<T> | T,
   ): Promise<RunOutcome<T>> {
     const admission = await this.begin(options);
     if (!admission.admitted) return { outcome: "refused", error: admission.error, state: admission.state };
 
-    const stop = new AbortController();
     const started = performance.now();
+    type Settled = { kind: "completed"; value: T } | { kind: "failed"; error: unknown } | { kind: "aborted" } | { kind: "timed_out" };
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    type Settled = { kind: "completed"; value: T } | { kind: "failed"; error: unknown } | { kind: "aborted" } | { kind: "timed_out" };
-    const execution = Promise.resolve()
-      .then(() => execute(stop.signal))
-      .then(
-        (value): Settled => ({ kind: "completed", value }),
-        (error: unknown): Settled => ({ kind: "failed", error }),
-      );
+    const { signal } = options;
+    const execution = (async (): Promise<Settled> => {
+      try {
+        return { kind: "completed", value: await execute() };
+      } catch (error) {
+        return { kind: "failed", error };
+      }
+    })();
     const interrupted = new Promise<Settled>((resolve) => {
       timer = setTimeout(() => resolve({ kind: "timed_out" }), this.operationTimeoutMs);
-      if (options.signal) {
+      if (signal) {
         onAbort = () => resolve({ kind: "aborted" });
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener("abort", onAbort, { once: true });
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
       }
     });
     const settled = await Promise.race([execution, interrupted]);
     clearTimeout(timer);
-    if (onAbort) options.signal?.removeEventListener("abort", onAbort);
-    if (settled.kind === "aborted" || settled.kind === "timed_out") stop.abort(settled.kind);
+    if (onAbort) signal!.removeEventListener("abort", onAbort);
     const durationMs = performance.now() - started;
     const state = await admission.finish(durationMs);
     switch (settled.kind) {

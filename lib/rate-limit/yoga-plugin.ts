@@ -47,10 +47,6 @@ export function withRateLimitState(
   };
 }
 
-function combine(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  return a ? AbortSignal.any([a, b]) : b;
-}
-
 export function rateLimitPlugin(options: RateLimitPluginOptions): Plugin {
   const limiterOf = typeof options.limiter === "function" ? options.limiter : () => options.limiter as RateLimiter;
   const credentialOf = options.credential ?? ((context) => context.credential as Credential | undefined);
@@ -60,11 +56,9 @@ export function rateLimitPlugin(options: RateLimitPluginOptions): Plugin {
       const credential = credentialOf(context);
       if (!credential) return;
       const operationType = operationTypeOfDocument(args.document, args.operationName);
-      setExecuteFn(async (execArgs: ExecutionArgs & { signal?: AbortSignal }) => {
+      setExecuteFn(async (execArgs: ExecutionArgs) => {
         const limiter = limiterOf();
-        const outcome = await limiter.run({ credential, operationType, signal: context.request?.signal }, (stop) =>
-          Promise.resolve(executeFn({ ...execArgs, signal: combine(execArgs.signal, stop) } as ExecutionArgs)),
-        );
+        const outcome = await limiter.run({ credential, operationType, signal: context.request?.signal }, () => executeFn(execArgs));
         switch (outcome.outcome) {
           case "refused":
             return withRateLimitState({ errors: [outcome.error.toGraphQLError()] }, outcome.state, {

@@ -1,17 +1,10 @@
 // One process's limiter state, for the embedded deployment (and as the fallback while a shared
 // store is unreachable). Time comes from the caller, so tests drive it with lib/clock.
-import {
-  bucketBalance,
-  insertSorted,
-  pruneLeases,
-  pruneWindow,
-  windowFreeAt,
-  type Bucket,
-} from "../algorithms";
+import { bucketBalance, pruneLeases, SlidingLog, type Bucket } from "../algorithms";
 import type { AdmitRequest, AdmitResult, CompleteRequest, CompleteResult, Limits, OperationType, RateLimitStore } from "../types";
 
 interface CredentialState {
-  windows: Record<OperationType, number[]>;
+  windows: Record<OperationType, SlidingLog>;
   leases: Map<string, number>;
   bucket?: Bucket;
 }
@@ -27,7 +20,7 @@ export class MemoryStore implements RateLimitStore {
   private state(key: string): CredentialState {
     let s = this.states.get(key);
     if (!s) {
-      s = { windows: { mutations: [], queries: [] }, leases: new Map() };
+      s = { windows: { mutations: new SlidingLog(), queries: new SlidingLog() }, leases: new Map() };
       this.states.set(key, s);
     }
     return s;
@@ -38,7 +31,7 @@ export class MemoryStore implements RateLimitStore {
     this.maybeSweep(now, limits);
     const s = this.state(req.key);
     const window = s.windows[req.operationType];
-    pruneWindow(window, now, limits.windowMs);
+    window.prune(now, limits.windowMs);
     pruneLeases(s.leases, now);
     const balanceMs = bucketBalance(s.bucket, now, limits);
     const limit = limits.perMinute[req.operationType];
@@ -50,7 +43,7 @@ export class MemoryStore implements RateLimitStore {
       else if (balanceMs <= 0) denial = "runtime";
     }
     if (!denial) {
-      insertSorted(window, now);
+      window.insert(now);
       s.leases.set(req.leaseId, now + limits.leaseTtlMs);
     }
     return {
@@ -58,7 +51,7 @@ export class MemoryStore implements RateLimitStore {
       denial,
       now,
       windowCount: window.length,
-      windowFreeAt: windowFreeAt(window, limit, limits.windowMs),
+      windowFreeAt: window.freeAt(limit, limits.windowMs),
       active: s.leases.size,
       balanceMs,
     };
@@ -78,8 +71,8 @@ export class MemoryStore implements RateLimitStore {
     if (++this.calls % SWEEP_EVERY) return;
     for (const [key, s] of this.states) {
       pruneLeases(s.leases, now);
-      pruneWindow(s.windows.mutations, now, limits.windowMs);
-      pruneWindow(s.windows.queries, now, limits.windowMs);
+      s.windows.mutations.prune(now, limits.windowMs);
+      s.windows.queries.prune(now, limits.windowMs);
       // A bucket in debt must be remembered; a full one is the same as no bucket.
       const idle =
         !s.leases.size &&
