@@ -8,6 +8,8 @@ import { RedisStore } from "./stores/redis";
 import { ResilientStore } from "./stores/resilient";
 import type { RateLimitStore } from "./types";
 
+import { rateLimitPlugin } from "./yoga-plugin";
+
 export { RateLimiter } from "./limiter";
 export { rateLimitPlugin, withRateLimitState } from "./yoga-plugin";
 export { operationTypeOfDocument, operationTypeOfQuery } from "./operation-type";
@@ -60,4 +62,9 @@ export function adminRateLimiter(): RateLimiter {
 export async function resetAdminRateLimiter(): Promise<void> {
   await slot.__schoolhorateLimitPluginer?.store.close?.();
   slot.__schoolhorateLimitPluginer = undefined;
+}
+
+/** The Admin API's plugin: limits per `context.credential`, on the process's limiter (built on first use). */
+export function adminRateLimitPlugin<TContext extends object = object>() {
+  return rateLimitPlugin<TContext>({ limiter: adminRateLimiter });
 }

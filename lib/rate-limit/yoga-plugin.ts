@@ -47,7 +47,7 @@ export function withRateLimitState(
   };
 }
 
-export function rateLimitPlugin(options: RateLimitPluginOptions): Plugin {
+export function rateLimitPlugin<TContext extends object = object>(options: RateLimitPluginOptions): Plugin<TContext> {
   const limiterOf = typeof options.limiter === "function" ? options.limiter : () => options.limiter as RateLimiter;
   const credentialOf = options.credential ?? ((context) => context.credential as Credential | undefined);
   return {
