@@ -44,6 +44,7 @@ if (testRedisUrl) {
     test: {
       name: "redis",
       include: ["tests/redis/**/*.test.ts"],
+      globalSetup: ["tests/setup/pglite-template.ts"],
       setupFiles: ["tests/setup/database.ts"],
       env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", TEST_REDIS_URL: testRedisUrl, REDIS_URL: "" },
       testTimeout: 60_000,
