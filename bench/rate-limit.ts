@@ -1,4 +1,5 @@
-// npm run bench: the rate limiter's cost on a GraphQL endpoint.
+// npm run bench:rate-limit: the rate limiter's cost, isolated on a trivial GraphQL endpoint (the
+// whole-app benchmark, `npm run bench`, measures it on the real Admin API).
 // - Throughput with the in-memory store against the same endpoint with limits off (goal: ≤ 3% loss).
 //   Runs alternate (off, memory, off, memory, …) to cancel drift; the best run of each is compared
 //   (on a shared machine other load only ever lowers throughput). The server's CPU time per request
@@ -10,7 +11,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import { createRequire } from "node:module";
+
+// The part of autocannon's API used here (the package ships no types).
+type Autocannon = (options: {
+  url: string;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+}) => Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number }>;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
