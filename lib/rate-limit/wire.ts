@@ -1,5 +1,8 @@
 // What clients see: 429 bodies and headers, budget headers, and the `rate_limit` extension.
-import { GraphQLError } from "graphql";
+// graphql-yoga's factory, not `new GraphQLError`: yoga recognises (and does not mask) errors made
+// with the graphql instance it uses, which may be another copy (ESM/CJS) than this module's import.
+import { createGraphQLError } from "graphql-yoga";
+import type { GraphQLError } from "graphql";
 import {
   operationsStartable,
   perMinuteRemaining,
@@ -76,7 +79,7 @@ export abstract class RateLimitError extends Error {
   abstract headers(): Record<string, string>;
   abstract extensions(): Record<string, unknown>;
   toGraphQLError(): GraphQLError {
-    return new GraphQLError(this.message, { extensions: { code: this.code, ...this.extensions() } });
+    return createGraphQLError(this.message, { extensions: { code: this.code, ...this.extensions() } });
   }
   toJSON() {
     return { message: this.message, extensions: { code: this.code, ...this.extensions() } };

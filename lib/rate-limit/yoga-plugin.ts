@@ -1,8 +1,8 @@
 // Adapter for graphql-yoga (an envelop plugin). It runs at execution, i.e. after authentication,
 // API-Version and GraphQL parse/validation: requests refused earlier never reach the limiters and
 // carry no budget headers. The credential comes from the context (`context.credential`).
-import { GraphQLError, type ExecutionArgs, type ExecutionResult } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import type { ExecutionArgs, ExecutionResult } from "graphql";
+import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { Credential } from "../credentials/credential";
 import type { RateLimiter } from "./limiter";
 import { operationTypeOfDocument } from "./operation-type";
@@ -75,7 +75,7 @@ export function rateLimitPlugin<TContext extends object = object>(options: RateL
             return withRateLimitState(
               {
                 errors: [
-                  new GraphQLError(`Operation timed out after ${limiter.operationTimeoutMs} ms; it may still complete.`, {
+                  createGraphQLError(`Operation timed out after ${limiter.operationTimeoutMs} ms; it may still complete.`, {
                     extensions: { code: "OPERATION_TIMEOUT" },
                   }),
                 ],
@@ -86,7 +86,7 @@ export function rateLimitPlugin<TContext extends object = object>(options: RateL
           case "aborted":
             // Nobody reads this: the client has gone.
             return withRateLimitState(
-              { errors: [new GraphQLError("The client closed the request.", { extensions: { code: "CLIENT_CLOSED_REQUEST" } })] },
+              { errors: [createGraphQLError("The client closed the request.", { extensions: { code: "CLIENT_CLOSED_REQUEST" } })] },
               outcome.state,
               { status: 499 },
             );

@@ -85,7 +85,6 @@ export async function startTestYoga(options: { limiter: RateLimiter; credentials
     schema,
     graphqlEndpoint: "/graphql",
     logging: false,
-    maskedErrors: false,
     context: ({ request }) => ({ credential: options.credentials[request.headers.get("x-service-api-key") ?? ""] }),
     plugins: [fakeAuth, rateLimitPlugin({ limiter: options.limiter })],
   });
