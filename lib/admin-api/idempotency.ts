@@ -30,7 +30,7 @@ function requestHash(ctx: AdminContext): string {
  * refused (409). Runs as the innermost execute wrapper, so plugins added before it (rate limits)
  * still see and count every repeat.
  */
-export function useIdempotency(): Plugin<AdminContext> {
+export function idempotencyPlugin(): Plugin<AdminContext> {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as AdminContext;

@@ -1,6 +1,6 @@
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { AdminContext, AdminServerContext } from "./context";
-import { useIdempotency } from "./idempotency";
+import { idempotencyPlugin } from "./idempotency";
 import { operationTypeOf } from "./operation-type";
 import { adminSchema } from "./schema";
 
@@ -28,6 +28,6 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     graphiql: false,
     landingPage: false,
     context: ({ params }) => ({ operationType: operationTypeOf(params.query) }) as Partial<AdminContext> as AdminContext,
-    plugins: [...(options.plugins ?? []), useIdempotency()],
+    plugins: [...(options.plugins ?? []), idempotencyPlugin()],
   });
 }
