@@ -1,4 +1,4 @@
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { AdminContext, AdminServerContext } from "./context";
 import { idempotencyPlugin } from "./idempotency";
 import { operationTypeOf } from "./operation-type";
@@ -28,6 +28,23 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     graphiql: false,
     landingPage: false,
     context: ({ params }) => ({ operationType: operationTypeOf(params.query) }) as Partial<AdminContext> as AdminContext,
-    plugins: [...(options.plugins ?? []), idempotencyPlugin()],
+    plugins: [missingQueryIs400(), ...(options.plugins ?? []), idempotencyPlugin()],
   });
+}
+
+/**
+ * A request without a query is malformed whatever the Accept header: 400. (Yoga answers 200 to
+ * application/json clients, which the GraphQL-over-HTTP spec allows but our contract does not.)
+ */
+function missingQueryIs400(): Plugin<AdminContext> {
+  return {
+    onRequestParse: () => ({
+      onRequestParseDone({ requestParserResult }) {
+        const list = Array.isArray(requestParserResult) ? requestParserResult : [requestParserResult];
+        if (list.some((p) => typeof p?.query !== "string" || p.query.trim() === "")) {
+          throw createGraphQLError("Must provide a query string.", { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+        }
+      },
+    }),
+  };
 }
