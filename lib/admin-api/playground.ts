@@ -9,11 +9,12 @@ const DEMO_COURSE = "5c400000-0000-4000-8000-000700000001";
 const SUBSCRIPTION_FIELDS = `id state planId startAt currentPeriodStart currentPeriodEnd endAt nextChargeDate
       cancelAt canceledAt isCanceling isCancellable plan { id name planType } user { id email name }`;
 
-export const PLAYGROUND_EXAMPLES: { title: string; query: string; variables: Record<string, unknown> }[] = [
+// Arguments are written inline: GraphiQL's tab presets do not reliably carry variables.
+export const PLAYGROUND_EXAMPLES: { title: string; query: string }[] = [
   {
     title: "createSubscription",
-    query: `mutation CreateSubscription($input: AdminCreateSubscriptionInput!) {
-  createSubscription(input: $input) {
+    query: `mutation CreateSubscription {
+  createSubscription(input: {email: "new.member@example.com", name: "New Member", planId: "${DEMO_PLAN}"}) {
     errors
     subscription {
       id state planId startAt currentPeriodStart currentPeriodEnd endAt nextChargeDate
@@ -23,75 +24,69 @@ export const PLAYGROUND_EXAMPLES: { title: string; query: string; variables: Rec
     }
   }
 }`,
-    variables: { input: { email: "new.member@example.com", name: "New Member", planId: DEMO_PLAN } },
   },
   {
     title: "updateSubscription",
-    query: `mutation UpdateSubscription($input: AdminUpdateSubscriptionInput!) {
-  updateSubscription(input: $input) {
+    query: `mutation UpdateSubscription {
+  updateSubscription(input: {id: "<subscription id>", currentPeriodEnd: 1893456000}) {
     errors
     subscription {
       ${SUBSCRIPTION_FIELDS}
     }
   }
 }`,
-    variables: { input: { id: "<subscription id>", currentPeriodEnd: 1893456000 } },
   },
   {
     title: "cancelSubscription",
-    query: `mutation CancelSubscription($input: AdminCancelSubscriptionInput!) {
-  cancelSubscription(input: $input) {
+    query: `mutation CancelSubscription {
+  # cancelAtPeriodEnd: true (default) schedules; false or a past customEndedAt cancels now
+  cancelSubscription(input: {id: "<subscription id>", cancelAtPeriodEnd: true}) {
     errors
     subscription {
       ${SUBSCRIPTION_FIELDS}
     }
   }
 }`,
-    variables: { input: { id: "<subscription id>", cancelAtPeriodEnd: true } },
   },
   {
     title: "enrollStudentToCourse",
-    query: `mutation EnrollStudentToCourse($input: EnrollStudentToCourseInput!) {
-  enrollStudentToCourse(input: $input) {
+    query: `mutation EnrollStudentToCourse {
+  enrollStudentToCourse(input: {courseId: "${DEMO_COURSE}", email: "new.member@example.com", name: "New Member"}) {
     errors
     enrollment { id createdAt course { id title } user { id email name } }
   }
 }`,
-    variables: { input: { courseId: DEMO_COURSE, email: "new.member@example.com", name: "New Member" } },
   },
   {
     title: "membershipPlans",
     query: `query MembershipPlans {
   membershipPlans { id name slug planType isLifetime interval intervalCount price currency status }
 }`,
-    variables: {},
   },
   {
     title: "subscription",
-    query: `query Subscription($id: String!) {
-  subscription(id: $id) {
+    query: `query Subscription {
+  subscription(id: "<subscription id>") {
     ${SUBSCRIPTION_FIELDS}
     payments { id amount currency state paidAt }
   }
 }`,
-    variables: { id: "<subscription id>" },
   },
   {
     title: "subscriptions",
-    query: `query Subscriptions($first: Int, $after: String) {
-  subscriptions(first: $first, after: $after) {
+    query: `query Subscriptions {
+  # pass after: "<pageInfo.endCursor>" for the next page; first is 1 to 100
+  subscriptions(first: 50) {
     nodes { id state planId currentPeriodEnd isCanceling user { email } }
     pageInfo { hasNextPage endCursor }
   }
 }`,
-    variables: { first: 50 },
   },
   {
     title: "courses",
     query: `query Courses {
   courses(first: 50) { nodes { id slug title status price currency } }
 }`,
-    variables: {},
   },
 ];
 
@@ -117,10 +112,8 @@ export function playgroundPage(): { html: string; etag: string } {
       shouldPersistHeaders: true,
       isHeadersEditorEnabled: true,
       defaultEditorToolsVisibility: "headers",
-      defaultQuery: PLAYGROUND_EXAMPLES[0]!.query,
       defaultTabs: PLAYGROUND_EXAMPLES.map((e) => ({
-        query: `# ${e.title}\n${e.query}`,
-        variables: JSON.stringify(e.variables, null, 2),
+        query: e.query,
         headers: PLAYGROUND_HEADERS,
       })),
     });

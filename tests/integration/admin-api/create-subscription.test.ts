@@ -3,7 +3,7 @@ import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, CANCEL, CREATE, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql } from "./helpers";
+import { ACME_API_KEY, CANCEL, CREATE, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, type SubscriptionJson } from "./helpers";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 const T = toUnixSeconds(NOW)!;
@@ -23,7 +23,7 @@ afterAll(async () => {
 const create = (input: Record<string, unknown>, key?: string) =>
   gql(app, CREATE, { input: { email: freshEmail(), name: "New Member", ...input } }, { key }).then((r) => {
     expect(r.status).toBe(200);
-    return r.body.data.createSubscription as { errors: string[]; subscription: Record<string, any> | null };
+    return r.body.data.createSubscription as { errors: string[]; subscription: SubscriptionJson | null };
   });
 
 describe("createSubscription by plan type", () => {

@@ -6,6 +6,9 @@ export const NO_PERMISSIONS_KEY = DEFAULT_DEMO_API_KEY_NO_PERMISSIONS;
 export { ACME_API_KEY, DEMO_IDS };
 export const PLANS = DEMO_IDS.plans;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SubscriptionJson = Record<string, any>;
+
 export interface GqlResult {
   status: number;
   headers: Headers;

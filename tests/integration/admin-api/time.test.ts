@@ -116,7 +116,8 @@ describe("cron route", () => {
   it("refuses a missing or wrong secret with 401", async () => {
     process.env.CRON_SECRET = SECRET;
     resetEnvCache();
-    for (const h of [{}, { authorization: "Bearer wrong-secret-000000000000" }, { authorization: SECRET }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-secret-000000000000" }, { authorization: SECRET }];
+    for (const h of attempts) {
       const r = await cron(h);
       expect(r.status).toBe(401);
       expect(await r.json()).toMatchObject({ error: "unauthorized" });

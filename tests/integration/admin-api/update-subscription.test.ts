@@ -3,7 +3,7 @@ import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, UPDATE, gql, subscribe } from "./helpers";
+import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, UPDATE, gql, subscribe, type SubscriptionJson } from "./helpers";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 const T = toUnixSeconds(NOW)!;
@@ -23,7 +23,7 @@ afterAll(async () => {
 const update = async (id: string, currentPeriodEnd: number, key?: string) => {
   const r = await gql(app, UPDATE, { input: { id, currentPeriodEnd } }, { key });
   expect(r.status).toBe(200);
-  return r.body.data.updateSubscription as { errors: string[]; subscription: Record<string, any> | null };
+  return r.body.data.updateSubscription as { errors: string[]; subscription: SubscriptionJson | null };
 };
 
 describe("updateSubscription", () => {
