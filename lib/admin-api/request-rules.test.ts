@@ -38,7 +38,8 @@ describe("authorizeCron", () => {
   it("accepts only Authorization: Bearer <secret>", () => {
     expect(authorizeCron({ headers: new Headers({ authorization: `Bearer ${secret}` }), secret })).toEqual({ ok: true });
     expect(authorizeCron({ headers: new Headers({ authorization: `bearer ${secret}` }), secret })).toEqual({ ok: true });
-    for (const h of [{}, { authorization: secret }, { authorization: `Bearer ${secret}x` }, { authorization: "Basic abc" }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: secret }, { authorization: `Bearer ${secret}x` }, { authorization: "Basic abc" }];
+    for (const h of attempts) {
       expect(authorizeCron({ headers: new Headers(h), secret })).toMatchObject({ ok: false, status: 401 });
     }
   });
