@@ -27,7 +27,8 @@ function requestHash(ctx: AdminContext): string {
  * Idempotency-Key on mutations: the first request with a key executes and its result is stored
  * for 24 h (per API key); a repeat with the same body gets that result without executing again,
  * the same key with another body is refused (422), and a repeat while the first still runs is
- * refused (409). Runs as the innermost execute wrapper, so plugins added before it (rate limits)
+ * refused (409). A result with top-level errors (unexpected failures) is not stored, so a retry
+ * with the same key executes. Runs as the innermost execute wrapper, so plugins added before it (rate limits)
  * still see and count every repeat.
  */
 export function idempotencyPlugin(): Plugin<AdminContext> {
@@ -84,6 +85,12 @@ export function idempotencyPlugin(): Plugin<AdminContext> {
         }
         try {
           const result = (await executeFn(execArgs)) as ExecutionResult;
+          if (result.errors?.length) {
+            // Mutations report their failures in the payload; a top-level error is unexpected
+            // (e.g. the database was unreachable), so release the key rather than replay it.
+            await db().idempotencyKey.deleteMany({ where: { apiKeyId, key, responseStatus: IN_PROGRESS } });
+            return result;
+          }
           await db().idempotencyKey.update({
             where: { apiKeyId_key: { apiKeyId, key } },
             data: { responseStatus: 200, responseBody: JSON.stringify(result) },

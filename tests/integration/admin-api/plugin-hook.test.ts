@@ -11,10 +11,13 @@ import { DEMO_IDS, FULL_KEY, PLANS, freshEmail } from "./helpers";
 
 const seen: { operationType: string; credentialId: string; schoolId: string }[] = [];
 let reject = false;
+let failExecution = false;
 const marked = new WeakSet<object>();
 
 const probe: Plugin<AdminContext> = {
-  onExecute({ args, setResultAndStopExecution }) {
+  onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
+    if (failExecution) setExecuteFn(async () => ({ errors: [createGraphQLError("database unreachable")] }));
+    else setExecuteFn(executeFn);
     const ctx = args.contextValue as AdminContext;
     seen.push({ operationType: ctx.operationType, credentialId: ctx.credential.id, schoolId: ctx.credential.schoolId });
     marked.add(ctx.notes);
@@ -85,5 +88,23 @@ describe("plugin hook point", () => {
     } finally {
       reject = false;
     }
+  });
+
+  it("an unexpected failure is not stored under an Idempotency-Key: a retry with the key executes", async () => {
+    const email = freshEmail("retry");
+    const body = { query: `mutation { createSubscription(input: {email: "${email}", name: "R", planId: "${PLANS.monthly}"}) { errors } }` };
+    failExecution = true;
+    try {
+      const first = await call(body, { "idempotency-key": "retry-after-failure" });
+      expect((await first.json()).errors[0].message).toBeTruthy();
+    } finally {
+      failExecution = false;
+    }
+    const retry = await call(body, { "idempotency-key": "retry-after-failure" });
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect((await retry.json()).data.createSubscription.errors).toEqual([]);
+    const replay = await call(body, { "idempotency-key": "retry-after-failure" });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await db().subscription.count({ where: { user: { email } } })).toBe(1);
   });
 });
