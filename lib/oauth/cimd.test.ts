@@ -33,6 +33,13 @@ describe("fetchClientMetadata refuses private and special-use addresses before c
     await expect(fetchClientMetadata({ clientId: "https://meta.example/c.json", policy, resolve: fakeDns(address) })).rejects.toThrow(/private or special-use/);
   });
 
+  it("a host that does not resolve is a client metadata error, not a crash", async () => {
+    const resolve = (async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    }) as never;
+    await expect(fetchClientMetadata({ clientId: "https://meta.example/c.json", policy, resolve })).rejects.toThrow(ClientMetadataError);
+  });
+
   it("refuses when any DNS answer is private", async () => {
     const resolve = (async () => [
       { address: "93.184.216.34", family: 4 },

@@ -89,7 +89,12 @@ export function checkClientIdUrl(clientId: string, policy: CimdPolicy): URL {
 /** DNS answers for a host, refusing special-use addresses (all of them must be public). */
 async function resolvePublic(host: string, policy: CimdPolicy, resolve: typeof dnsLookup): Promise<{ address: string; family: number }> {
   const bare = host.replace(/^\[|\]$/g, "");
-  const answers = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare, { all: true, verbatim: true });
+  let answers: { address: string; family: number }[];
+  try {
+    answers = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare, { all: true, verbatim: true });
+  } catch {
+    throw new ClientMetadataError("client_id host does not resolve");
+  }
   if (!answers.length) throw new ClientMetadataError("client_id host does not resolve");
   for (const a of answers) {
     const loopbackOk = policy.allowLoopbackForTests && isLoopbackAddress(a.address);
