@@ -10,6 +10,7 @@ import {
   InvalidScopeError,
   InvalidTargetError,
   OAuthError,
+  UnauthorizedClientError,
   UnsupportedResponseTypeError,
 } from "./errors";
 import { isValidCodeChallenge } from "./pkce";
@@ -132,7 +133,7 @@ export async function validateAuthorization(options: {
   const responseType = single(params, "response_type");
   if (!responseType) fail(new InvalidRequestError("response_type is required"));
   if (responseType !== "code" || !client.responseTypes.includes("code")) fail(new UnsupportedResponseTypeError());
-  if (!client.grantTypes.includes("authorization_code")) fail(new InvalidRequestError("This client may not use the authorization code grant"));
+  if (!client.grantTypes.includes("authorization_code")) fail(new UnauthorizedClientError("This client may not use the authorization code grant"));
 
   const challenge = single(params, "code_challenge");
   const method = single(params, "code_challenge_method");

@@ -101,6 +101,12 @@ describe("GET /oauth/authorize: errors redirected to the client with error, erro
     expect(loc.searchParams.get("iss")).toBe("http://demo.localhost");
   });
 
+  it("a client without the authorization_code grant → unauthorized_client", async () => {
+    await db().oAuthClient.create({ data: { clientId: "refresh-only", name: "Refresh only", redirectUris: [CB], grantTypes: ["refresh_token"], scope: "openid" } });
+    const res = await get(app, { ...base, client_id: "refresh-only" });
+    expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("unauthorized_client");
+  });
+
   it("also before login (no session needed to learn the request is bad)", async () => {
     const res = await get(app, { ...base, response_type: "token" }, "");
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("unsupported_response_type");
