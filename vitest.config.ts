@@ -8,7 +8,7 @@ const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: 
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [
-  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node" } },
+  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"], environment: "node" } },
   {
     resolve: { alias },
     test: {

@@ -1,5 +1,6 @@
 import { ConfigError, env } from "../env";
 import { dbHandle, type DbHandle } from "./client";
+import { DataDirLockedError } from "./driver";
 import { migrate, MigrationError } from "./migrator";
 import { isDatabaseEmpty, seedDemo } from "./seed/seed";
 
@@ -35,7 +36,13 @@ async function checkConnection(handle: DbHandle): Promise<void> {
 export async function bootstrap(options: { log?: (line: string) => void } = {}): Promise<void> {
   const log = options.log ?? ((line) => console.log(`schoolhouse: ${line}`));
   const e = env();
-  const handle = dbHandle();
+  let handle: DbHandle;
+  try {
+    handle = dbHandle();
+  } catch (err) {
+    if (err instanceof DataDirLockedError) throw new StartupError(err.message);
+    throw err;
+  }
   await checkConnection(handle);
   try {
     const { applied, modified } = await migrate({ driver: handle.driver });
@@ -59,7 +66,7 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
 /** One line for a start-up failure: the reason, never a stack trace. */
 export function startupFailureLine(err: unknown): string {
   if (err instanceof ConfigError) return `schoolhouse: invalid configuration: ${err.message}`;
-  if (err instanceof StartupError) return `schoolhouse: ${err.message}`;
+  if (err instanceof StartupError || err instanceof DataDirLockedError) return `schoolhouse: ${err.message}`;
   const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
   return `schoolhouse: start-up failed: ${msg}`;
 }

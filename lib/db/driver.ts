@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -24,11 +24,50 @@ export function createPgDriver(url: string, options: { max?: number } = {}): Dri
   return { kind: "pg", pool, url };
 }
 
+export class DataDirLockedError extends Error {
+  override name = "DataDirLockedError";
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite is a single-process database: a second process opening the same directory corrupts it.
+ * A lock file holding the owner's pid turns that into a clear error; a stale lock is taken over.
+ */
+function lockDataDir(dir: string): void {
+  const lock = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      process.once("exit", () => rmSync(lock, { force: true }));
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(lock, "utf8"));
+      if (owner === process.pid) return;
+      if (owner && processAlive(owner)) {
+        throw new DataDirLockedError(
+          `the embedded database ${dir} is in use by process ${owner}; stop it first (PGlite allows one process)`,
+        );
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
 /** `memory://` keeps the database in memory; anything else is a directory on disk. */
 export function createPgliteDriver(dataDir: string): Driver {
   if (dataDir.startsWith("memory://")) return { kind: "pglite", pglite: new PGlite(), dataDir };
   const abs = path.resolve(dataDir);
   mkdirSync(path.dirname(abs), { recursive: true });
+  lockDataDir(abs);
   return { kind: "pglite", pglite: new PGlite(abs), dataDir: abs };
 }
 
