@@ -575,3 +575,59 @@ export function buildDocument(ctx: BuildContext, kind: DocumentKind, slug?: stri
       return lecturerDocument(ctx, s);
   }
 }
+
+// ─── Everything public, for llms.txt and llms-full.txt ──────────────────────────
+
+export interface CatalogEntry {
+  kind: DocumentKind;
+  slug?: string;
+}
+
+/** Sections listing every public item (no limits), in llms.txt order. */
+export async function catalogSections(ctx: BuildContext): Promise<Section[]> {
+  const id = ctx.school.id;
+  const [courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
+    q.listCourses(id),
+    q.listPlans(id),
+    q.listEvents(id),
+    q.listPosts(id),
+    q.listDownloads(id),
+    q.listCategories(id),
+    q.listLecturers(id),
+  ]);
+  return [
+    ...section("courses", "Courses", courseItems(ctx, courses)),
+    ...section("plans", "Membership plans", planItems(ctx, plans)),
+    ...section("events", "Events", eventItems(ctx, events)),
+    ...section("posts", "Posts", postItems(ctx, posts)),
+    ...section("digital_downloads", "Digital downloads", downloadItems(ctx, downloads)),
+    ...section("categories", "Categories", categoryItems(ctx, categories)),
+    ...section("lecturers", "Lecturers", lecturerItems(ctx, lecturers)),
+  ];
+}
+
+/** Every public document of the school, pages first, then items in catalog order. */
+export async function allDocuments(ctx: BuildContext): Promise<StorefrontDocument[]> {
+  const pages = await Promise.all([homeDocument(ctx), faqDocument(ctx), courseIndexDocument(ctx), lecturerIndexDocument(ctx)]);
+  const id = ctx.school.id;
+  const [courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
+    q.listCourses(id),
+    q.listPlans(id),
+    q.listEvents(id),
+    q.listPosts(id),
+    q.listDownloads(id),
+    q.listCategories(id),
+    q.listLecturers(id),
+  ]);
+  const entries: CatalogEntry[] = [
+    ...courses.map((r) => ({ kind: "course" as const, slug: r.slug })),
+    ...plans.map((r) => ({ kind: "plan" as const, slug: r.slug })),
+    ...events.map((r) => ({ kind: "event" as const, slug: r.slug })),
+    ...posts.map((r) => ({ kind: "post" as const, slug: r.slug })),
+    ...downloads.map((r) => ({ kind: "digital_download" as const, slug: r.slug })),
+    ...categories.map((r) => ({ kind: "category" as const, slug: r.slug })),
+    ...lecturers.map((r) => ({ kind: "lecturer" as const, slug: r.slug })),
+  ];
+  const items = await Promise.all(entries.map((e) => buildDocument(ctx, e.kind, e.slug)));
+  return [...pages, ...items.filter((d): d is StorefrontDocument => d !== null)];
+}
