@@ -42,12 +42,13 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
   });
 }
 
-type Params = Promise<Record<string, string | string[] | undefined>>;
+type Params = Promise<Record<string, string | string[] | undefined>> | undefined;
 
 /** GET and HEAD exports for an /api/md route; other methods get Next's 405 with Allow. */
 export function markdownRoute(kind: DocumentKind) {
-  const handler = async (request: Request, ctx: { params: Params }) => {
-    const params = await ctx.params;
+  // Next passes no params object to routes without dynamic segments.
+  const handler = async (request: Request, ctx?: { params: Params }) => {
+    const params = (await ctx?.params) ?? {};
     const slug = typeof params.slug === "string" ? params.slug : undefined;
     return serveMarkdown({ request, kind, slug });
   };

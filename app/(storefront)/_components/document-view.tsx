@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { FactValue, StorefrontDocument } from "@/lib/storefront/document";
-import { MarkdownBody } from "./markdown-body";
+import { renderMarkdown } from "@/lib/storefront/markdown-html";
 
 const pathOf = (url: string) => {
   const u = new URL(url);
@@ -18,7 +18,7 @@ function Value({ value }: { value: FactValue }) {
 }
 
 /** The HTML rendering of a storefront document (the markdown twin renders the same document). */
-export function DocumentView({ doc }: { doc: StorefrontDocument }) {
+export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
   return (
     <main className="wrap">
       <article className={`document document-${doc.kind.replace(/_/g, "-")}`}>
@@ -43,7 +43,7 @@ export function DocumentView({ doc }: { doc: StorefrontDocument }) {
         ) : null}
         {doc.body.trim() ? (
           <div className="prose">
-            <MarkdownBody source={doc.body} />
+            {await renderMarkdown(doc.body)}
           </div>
         ) : null}
         {doc.sections.map((s) => (
