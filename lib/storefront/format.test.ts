@@ -32,11 +32,11 @@ describe("money", () => {
 
 describe("toYaml", () => {
   it("quotes every string so dates and prices survive YAML 1.1 and 1.2 parsers", () => {
-    const text = toYaml({ price: "49.00", updated: "2026-01-15T09:00:00.000Z", title: 'He said "hi": yes\nno', n: 3, none: null, answer: "yes" });
+    const text = toYaml({ price: "49.00", updated: "2026-01-15T09:00:00.000Z", title: 'He said "hi": yes\nno', count: 3, none: null, answer: "yes" });
     expect(text).toContain('price: "49.00"');
     expect(text).toContain('updated: "2026-01-15T09:00:00.000Z"');
     for (const version of ["1.1", "1.2"] as const) {
-      expect(parse(text, { version })).toEqual({ price: "49.00", updated: "2026-01-15T09:00:00.000Z", title: 'He said "hi": yes\nno', n: 3, none: null, answer: "yes" });
+      expect(parse(text, { version })).toEqual({ price: "49.00", updated: "2026-01-15T09:00:00.000Z", title: 'He said "hi": yes\nno', count: 3, none: null, answer: "yes" });
     }
   });
 });
