@@ -3,13 +3,10 @@
 // /llms-full.txt and /openapi.json are not gated (the spec keeps them readable without a session).
 import type { School } from "../db/generated/client";
 import { db } from "../db/client";
+import type { MemberSession } from "../auth/session";
 import { toYaml } from "./markdown";
 
-export interface MemberSession {
-  userId: string;
-  email: string;
-  name: string;
-}
+export type { MemberSession };
 
 export type Access =
   | { kind: "open" }

@@ -4,7 +4,7 @@ import { now } from "../clock";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { buildDocument } from "./build";
 import { estimateTokens, toMarkdown } from "./markdown";
-import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse } from "./http";
+import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
 
 export interface MarkdownRequest {
@@ -38,6 +38,8 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
     headers: {
       "x-markdown-tokens": String(estimateTokens(body)),
       link: `<${doc.url}>; rel="canonical"; type="text/html"`,
+      // Reached through a gated page by negotiation, the answer depends on the session cookie.
+      ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
     },
   });
 }

@@ -174,6 +174,7 @@ describe("enterprise-training school", () => {
     const { res, text } = await get("/api/md/courses/security-awareness", { headers: { host: ACME_HOST } });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("private, no-cache");
+    expect(res.headers.get("vary")).toBe("Accept, Cookie");
     const { data } = parseMarkdown(text);
     expect(data).toMatchObject({ title: "Security Awareness 2026", url: `http://${ACME_HOST}/courses/security-awareness` });
     // Not sold: no price keys.
