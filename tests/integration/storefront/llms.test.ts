@@ -129,10 +129,10 @@ describe("/llms.txt", () => {
     expect(llms.sections.at(-1)!.links.map((l) => l.url)).toEqual([`${ORIGIN}/llms-full.txt`]);
   });
 
-  it("every storefront link resolves (200)", async () => {
-    const links = llms.sections.flatMap((s) => s.links).filter((l) => !/\/(admin\/graphql|\.well-known\/)/.test(l.url));
+  it("every link resolves (200), opened as a browser would", async () => {
+    const links = llms.sections.flatMap((s) => s.links).filter((l) => !/\/\.well-known\//.test(l.url));
     for (const l of links) {
-      const res = await fetchAbsolute(l.url);
+      const res = await fetchAbsolute(l.url, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
       expect(res.status, l.url).toBe(200);
       await res.arrayBuffer();
     }
