@@ -20,7 +20,11 @@ export const TokenResponse = z
 
 export const OAuthError = z
   .object({
-    error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "invalid_token", "invalid_client_metadata"]),
+    error: z
+      .string()
+      .describe(
+        "OAuth error code: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, invalid_token, invalid_client_metadata, invalid_redirect_uri",
+      ),
     error_description: z.string().optional(),
   })
   ;

@@ -85,6 +85,7 @@ function oauthPaths(): Obj {
     security: [{ bearerAuth: [] }],
     responses: {
       "200": { description: "Claims", content: json(ref("UserInfo")) },
+      "400": oauthError("invalid_request: malformed Authorization header"),
       "401": oauthError("invalid_token: missing, expired or revoked token"),
       "403": oauthError("invalid_scope: the token lacks openid"),
     },
@@ -172,7 +173,7 @@ function oauthPaths(): Obj {
         requestBody: { required: true, content: json(ref("RegistrationRequest")) },
         responses: {
           "201": { description: "Registered client", content: json(ref("RegistrationResponse")) },
-          "400": oauthError("invalid_client_metadata or invalid_request"),
+          "400": oauthError("invalid_client_metadata (unknown client_name, malformed body) or invalid_redirect_uri"),
         },
       },
     },
