@@ -130,7 +130,7 @@ describe("/llms.txt", () => {
   });
 
   it("every link resolves (200), opened as a browser would", async () => {
-    const links = llms.sections.flatMap((s) => s.links).filter((l) => !/\/\.well-known\//.test(l.url));
+    const links = llms.sections.flatMap((s) => s.links);
     for (const l of links) {
       const res = await fetchAbsolute(l.url, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
       expect(res.status, l.url).toBe(200);

@@ -114,4 +114,29 @@ describe("/openapi.json", () => {
       }
     }
   });
+  it("every documented OAuth / OpenID Connect path answers as declared", async () => {
+    const { doc } = await getDoc();
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    // Minimal requests each endpoint must answer with one of its declared statuses.
+    const probes: Array<[string, string, RequestInit]> = [
+      ["/oauth/authorize", "get", {}],
+      ["/api/oauth/token", "post", { method: "POST", headers: form, body: "" }],
+      ["/api/oauth/token", "post", { method: "POST", headers: form, body: "grant_type=password&client_id=demo-public-app" }],
+      ["/api/oauth/revoke", "post", { method: "POST", headers: form, body: "token=nope&client_id=demo-public-app" }],
+      ["/api/oauth/introspect", "post", { method: "POST", headers: form, body: "token=nope&client_id=demo-public-app" }],
+      ["/api/oauth/userinfo", "get", {}],
+      ["/api/oauth/userinfo", "post", { method: "POST" }],
+      ["/.well-known/oauth-authorization-server", "get", {}],
+      ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
+    ];
+    for (const [path, method, init] of probes) {
+      const declared = doc.paths[path]![method]!.responses;
+      const res = await server.fetch(path, init);
+      const status = String(res.status);
+      expect(Object.keys(declared), `${method} ${path} → ${status}`).toContain(status);
+      const content = declared[status]!.content;
+      if (content && res.status !== 204) expect(Object.keys(content), path).toContain(res.headers.get("content-type")!.split(";")[0]);
+      await res.arrayBuffer();
+    }
+  });
 });
