@@ -1,9 +1,6 @@
-import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
-import { isUuid } from "./ids";
-import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
-import { settleDueSubscriptions } from "./settle";
-import { SUBSCRIPTION_NOT_FOUND } from "./update-subscription";
+import { changeSubscription } from "./change-subscription";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
 
 export interface CancelSubscriptionInput {
   id: string;
@@ -28,13 +25,7 @@ export async function cancelSubscription(options: {
   now: Date;
 }): Promise<Payload<SubscriptionRecord>> {
   const { schoolId, input, now } = options;
-  if (!isUuid(input.id)) return failure(SUBSCRIPTION_NOT_FOUND);
-  return db().$transaction(async (tx) => {
-    await settleDueSubscriptions({ tx, schoolId, now });
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "Subscription" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
-    if (!locked.length) return failure<SubscriptionRecord>(SUBSCRIPTION_NOT_FOUND);
-    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: input.id }, include: subscriptionInclude });
+  return changeSubscription({ schoolId, id: input.id, now }, async (tx, sub) => {
 
     if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
     if (sub.plan.planType === "lifetime" || ["expired", "incomplete_expired"].includes(sub.state)) {
@@ -66,5 +57,5 @@ export async function cancelSubscription(options: {
     }
     const updated = await tx.subscription.update({ where: { id: sub.id }, data, include: subscriptionInclude });
     return success(updated);
-  }, TX_OPTIONS);
+  });
 }

@@ -1,7 +1,6 @@
-import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
-import { isUuid } from "./ids";
-import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
+import { changeSubscription } from "./change-subscription";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 
@@ -10,7 +9,6 @@ export interface UpdateSubscriptionInput {
   currentPeriodEnd: number;
 }
 
-export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
 export const UPDATE_LIFETIME = "Cannot update period for lifetime subscriptions";
 export const UPDATE_CANCELED = "Cannot update an already cancelled subscription";
 export const UPDATE_PENDING_CANCELLATION =
@@ -31,14 +29,7 @@ export async function updateSubscription(options: {
   now: Date;
 }): Promise<Payload<SubscriptionRecord>> {
   const { schoolId, input, now } = options;
-  if (!isUuid(input.id)) return failure(SUBSCRIPTION_NOT_FOUND);
-  return db().$transaction(async (tx) => {
-    await settleDueSubscriptions({ tx, schoolId, now });
-    // FOR UPDATE: a concurrent cancel must not slip between these checks and the write.
-    const locked = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "Subscription" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
-    if (!locked.length) return failure<SubscriptionRecord>(SUBSCRIPTION_NOT_FOUND);
-    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: input.id }, include: subscriptionInclude });
+  return changeSubscription({ schoolId, id: input.id, now }, async (tx, sub) => {
     const end = fromUnixSeconds(input.currentPeriodEnd);
 
     if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(UPDATE_LIFETIME);
@@ -62,5 +53,5 @@ export async function updateSubscription(options: {
     await settleDueSubscriptions({ tx, schoolId, now });
     const settled = await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude });
     return success(settled);
-  }, TX_OPTIONS);
+  });
 }
