@@ -4,6 +4,8 @@
 import autocannon, { type AutocannonRequest } from "autocannon";
 import { percentile, type Measurement } from "./stats";
 
+const SETTLE_MS = 200;
+
 export interface LoadSpec {
   request: AutocannonRequest;
   /** Whether a response counts as a success; a 2xx that fails it counts as bad. */
@@ -64,6 +66,9 @@ export async function runSegment(options: {
     });
   });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  // Requests cut off when the time was up may still be running on the server: let them finish so
+  // they neither slow the next segment nor hold a key it is about to lease again.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]));
   const total = Object.values(statusCodes).reduce((s, n) => s + n, 0);
   const good = latencies.length - bad;

@@ -21,8 +21,8 @@ import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 const USAGE = `usage: npm run bench -- [options]
   --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
   --no-build           use the existing .next build as is
-  --segment <s>        seconds per measured segment (default 4, quick 1)
-  --warmup <s>         seconds of unmeasured warm-up per workload (default 1.5, quick 0.5)
+  --segment <s>        whole seconds per measured segment (default 4, quick 1)
+  --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1)
   --rounds <n>         baseline/workload alternations per workload (default 1)
   --connections <n>    concurrent connections (default 8)
   --only <ids>         comma-separated workload ids (baseline always runs)
@@ -63,9 +63,11 @@ const num = (v: string | undefined, fallback: number, name: string) => {
   return n;
 };
 const quick = args.quick;
+// autocannon ends a run on its 1 s tick, so segments are whole seconds.
+const seconds = (v: string | undefined, fallback: number, name: string) => Math.max(1, Math.round(num(v, fallback, name)));
 const settings = {
-  segmentSeconds: num(args.segment, quick ? 1 : 4, "segment"),
-  warmupSeconds: num(args.warmup, quick ? 0.5 : 1.5, "warmup"),
+  segmentSeconds: seconds(args.segment, quick ? 1 : 4, "segment"),
+  warmupSeconds: seconds(args.warmup, 1, "warmup"),
   rounds: Math.round(num(args.rounds, 1, "rounds")),
   connections: Math.round(num(args.connections, 8, "connections")),
 };
@@ -504,6 +506,46 @@ function table(reports: BackendReport[]): string {
   return lines.join("\n");
 }
 
+/** The same table in markdown, for docs/benchmarks.md. */
+function markdown(result: { finishedAt: string; mode: string; machine: ReturnType<typeof machineInfo>; git: ReturnType<typeof gitInfo>; conditions: { otherProcessesCpuPercent: number; underLoad: boolean } }, reports: BackendReport[]): string {
+  const m = result.machine;
+  const out = [
+    `Recorded ${result.finishedAt.replace("T", " ").slice(0, 16)} UTC, ${result.mode} run, commit ${result.git.commit.slice(0, 10)}${result.git.dirty ? " (uncommitted changes)" : ""}; ${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Other processes used ${result.conditions.otherProcessesCpuPercent}% of the CPU while measuring${result.conditions.underLoad ? " (taken under load)" : ""}.`,
+  ];
+  for (const b of reports) {
+    out.push(
+      "",
+      `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB.`,
+      "",
+      "| Workload | req/s | Throughput ×baseline | Target | p50 ms (×base) | p99 ms (×base) | Peak RSS MB |",
+      "|---|---:|---:|---|---:|---:|---:|",
+    );
+    for (const w of b.workloads) {
+      const target = w.target === null ? "–" : `≥ ${w.target}${w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`}`;
+      if (w.status === "unavailable") {
+        out.push(`| ${w.id} | – | unavailable: ${w.reason} | ${target} | – | – | – |`);
+        continue;
+      }
+      const r = w.ratios!;
+      const t = w.comparison ? `${fmt(r.throughput)} (${fmt(w.comparison.throughput)} vs ${w.targetAgainst})` : fmt(r.throughput);
+      const met = w.targetMet === true ? " met" : w.targetMet === false ? " **missed**" : "";
+      const errs = w.status === "errors" ? ` (errors: ${w.measurement!.failures})` : "";
+      out.push(
+        `| ${w.id} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${t}${errs} | ${target}${met} | ${fmt(w.measurement!.p50Ms)} (${fmt(r.p50)}) | ${fmt(w.measurement!.p99Ms)} (${fmt(r.p99)}) | ${fmt(w.peakRssMb, 0)} |`,
+      );
+    }
+    const rt = b.redisRoundTrips;
+    if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
+    else if (rt) {
+      out.push(
+        "",
+        `Redis commands per Admin operation (goal ≤ ${rt.goal}, ${rt.met ? "met" : "**missed**"}): limits enforced ${rt.enforced.commandsPerOperation} (${JSON.stringify(rt.enforced.byCommand)}), counted only ${rt.counted.commandsPerOperation} (${JSON.stringify(rt.counted.byCommand)}).`,
+      );
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -560,10 +602,11 @@ async function main(): Promise<void> {
   };
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, JSON.stringify(result, null, 2) + "\n");
+  writeFileSync(outFile.replace(/\.json$/, "") + ".md", markdown(result, reports));
   console.log(JSON.stringify(result, null, 2));
   console.log(table(reports));
   console.log(
-    `\n${result.mode} run, ${result.wallSeconds} s; other processes used ${otherCpu}% of the machine's CPU while measuring${result.conditions.underLoad ? " (numbers taken under load)" : ""}; written to ${path.relative(process.cwd(), outFile)}`,
+    `\n${result.mode} run, ${result.wallSeconds} s; other processes used ${otherCpu}% of the machine's CPU while measuring${result.conditions.underLoad ? " (numbers taken under load)" : ""}; written to ${path.relative(process.cwd(), outFile)} (and .md)`,
   );
 }
 

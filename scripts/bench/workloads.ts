@@ -233,7 +233,7 @@ export const WORKLOADS: Workload[] = [
       if (ip.status === 404 || ip.status === 405) return { unavailable: describe("POST", GRAPHQL, ip) };
       const courses = fields?.find((f) => f.name === "courses");
       if (!courses) return { unavailable: `no courses query in this build (${graphqlError(ip)})` };
-      // Select every scalar field of the course type, whatever this build calls them.
+      // Select every scalar (or list of scalars) field of the course type, whatever this build calls them.
       const connection = named(courses.type)?.name;
       const conn = connection ? await fieldsOf(ctx, key, connection) : undefined;
       const nodeType = named(conn?.fields?.find((f) => f.name === "nodes")?.type ?? null)?.name;
