@@ -1,8 +1,33 @@
 // One measured segment: autocannon drives a request for a fixed time; latencies are taken from
 // every response's own timing (autocannon's histogram keeps whole milliseconds, too coarse for a
 // bare route handler).
-import autocannon, { type AutocannonRequest } from "autocannon";
+import { createRequire } from "node:module";
+import type { EventEmitter } from "node:events";
 import { percentile, type Measurement } from "./stats";
+
+// The part of autocannon's programmatic API the bench uses. The package ships no types; typing it
+// here rather than with an ambient `declare module` keeps it from clashing with other declarations.
+export interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+  onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+}
+
+interface AutocannonResult {
+  errors: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+type Autocannon = (
+  options: { url: string; connections: number; pipelining: number; duration: number; timeout: number; requests: AutocannonRequest[] },
+  callback: (err: Error | null, result: AutocannonResult) => void,
+) => EventEmitter;
+
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 const SETTLE_MS = 200;
 
@@ -49,7 +74,7 @@ export async function runSegment(options: {
     },
   };
   const started = process.hrtime.bigint();
-  const result = await new Promise<import("autocannon").AutocannonResult>((resolve, reject) => {
+  const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
       {
         url: options.origin,

@@ -29,7 +29,7 @@ const USAGE = `usage: npm run bench -- [options]
   --embedded-only      ignore DATABASE_URL / REDIS_URL
   --port <n>           first port for the bench servers (default: a free port)
   --out <file>         JSON output (default bench/results/latest.json)
-  --profile <id>       CPU-profile the server (node --cpu-prof) under one workload instead of benchmarking
+  --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}`;
 
 const { values: args } = parseArgs({
@@ -79,7 +79,7 @@ for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
     process.exit(2);
   }
 }
-const selected = WORKLOADS.filter((w) => (args.profile ? w.id === args.profile : !only || only.includes(w.id)));
+const selected = args.profile ? [] : WORKLOADS.filter((w) => !only || only.includes(w.id));
 // The limiter's on/off comparison needs both arms.
 if (selected.some((w) => w.id === "limiter-on") && !selected.some((w) => w.id === "limiter-off")) {
   selected.push(WORKLOADS.find((w) => w.id === "limiter-off")!);
@@ -422,7 +422,7 @@ async function profile(id: string, port: number): Promise<void> {
   try {
     const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16);
     const server = await BenchServer.start({ port, env: serverEnv(backend!), cpuProfileDir: profDir });
-    const workload = WORKLOADS.find((w) => w.id === id)!;
+    const workload = id === "baseline" ? baseline : WORKLOADS.find((w) => w.id === id)!;
     try {
       const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
       const p = await workload.prepare(ctx);

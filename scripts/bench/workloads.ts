@@ -1,8 +1,7 @@
 // What the bench measures. Each workload probes its endpoint once before it is measured: an endpoint
 // that is not in this build (404/405) or does not answer as the spec says is reported as
 // "unavailable: <reason>" instead of producing a ratio for the wrong thing.
-import type { AutocannonRequest } from "autocannon";
-import type { LoadSpec } from "./load";
+import type { AutocannonRequest, LoadSpec } from "./load";
 import type { PreparedCredentials } from "./prepare-db";
 
 export const BASELINE_PATH = "/api/bench/baseline";
