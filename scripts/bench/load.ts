@@ -29,7 +29,8 @@ type Autocannon = (
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-const SETTLE_MS = 200;
+const MIN_SETTLE_MS = 200;
+const MAX_SETTLE_MS = 3_000;
 
 export interface LoadSpec {
   request: AutocannonRequest;
@@ -92,8 +93,10 @@ export async function runSegment(options: {
   });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   // Requests cut off when the time was up may still be running on the server: let them finish so
-  // they neither slow the next segment nor hold a key it is about to lease again.
-  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  // they neither slow the next segment nor hold a key it is about to lease again. They started at
+  // most one response time ago.
+  const p99 = percentile(latencies, 99);
+  await new Promise((r) => setTimeout(r, Math.min(MAX_SETTLE_MS, Math.max(MIN_SETTLE_MS, Number.isFinite(p99) ? 1.5 * p99 : MAX_SETTLE_MS))));
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]));
   const total = Object.values(statusCodes).reduce((s, n) => s + n, 0);
   const good = latencies.length - bad;

@@ -15,14 +15,14 @@ import type { PreparedCredentials } from "./prepare-db";
 import { summariseProfile } from "./profile";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
 import { BenchServer, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
-import { adjacentMean, combineRatios, ratios, round, type Measurement, type Ratios } from "./stats";
+import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
 import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 const USAGE = `usage: npm run bench -- [options]
   --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
   --no-build           use the existing .next build as is
   --segment <s>        whole seconds per measured segment (default 4, quick 1)
-  --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1)
+  --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1; 0 skips it)
   --rounds <n>         baseline/workload alternations per workload (default 1)
   --connections <n>    concurrent connections (default 8)
   --only <ids>         comma-separated workload ids (baseline always runs)
@@ -65,9 +65,10 @@ const num = (v: string | undefined, fallback: number, name: string) => {
 const quick = args.quick;
 // autocannon ends a run on its 1 s tick, so segments are whole seconds.
 const seconds = (v: string | undefined, fallback: number, name: string) => Math.max(1, Math.round(num(v, fallback, name)));
+const warmup = args.warmup === "0" ? 0 : seconds(args.warmup, 1, "warmup");
 const settings = {
   segmentSeconds: seconds(args.segment, quick ? 1 : 4, "segment"),
-  warmupSeconds: seconds(args.warmup, 1, "warmup"),
+  warmupSeconds: warmup,
   rounds: Math.round(num(args.rounds, 1, "rounds")),
   connections: Math.round(num(args.connections, 8, "connections")),
 };
@@ -168,6 +169,7 @@ function serverEnv(backend: Backend): Record<string, string> {
     RATE_LIMIT_MUTATIONS: "1000000000",
     RATE_LIMIT_QUERIES: "1000000000",
     RATE_LIMIT_WINDOW_SECONDS: "60",
+    RATE_LIMIT_STORE: backend.limiterStore,
     KV_REST_API_URL: "",
     KV_REST_API_TOKEN: "",
     ...backend.env,
@@ -240,11 +242,7 @@ interface BackendReport {
   redisRoundTrips: { enforced: RoundTrips; counted: RoundTrips; goal: number; met: boolean } | { unavailable: string } | null;
 }
 
-const meanOf = (list: SegmentResult[]): Measurement => ({
-  requestsPerSec: list.reduce((s, m) => s + m.requestsPerSec, 0) / list.length,
-  p50Ms: list.reduce((s, m) => s + m.p50Ms, 0) / list.length,
-  p99Ms: list.reduce((s, m) => s + m.p99Ms, 0) / list.length,
-});
+const meanOf = (list: Measurement[]): Measurement => meanMeasurement(list);
 const roundM = (m: Measurement): Measurement => ({ requestsPerSec: round(m.requestsPerSec, 1), p50Ms: round(m.p50Ms), p99Ms: round(m.p99Ms) });
 const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: round(r.p50), p99: round(r.p99) });
 
@@ -296,9 +294,11 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       return { ...r, peakRssMb: rss.stop() };
     };
 
-    log(`[${backend.name}] warming up ${ready.length + 1} workloads (${settings.warmupSeconds} s each)…`);
-    await segment(base.spec, settings.warmupSeconds);
-    for (const { spec } of ready) await segment(spec, settings.warmupSeconds);
+    if (settings.warmupSeconds > 0) {
+      log(`[${backend.name}] warming up ${ready.length + 1} workloads (${settings.warmupSeconds} s each)…`);
+      await segment(base.spec, settings.warmupSeconds);
+      for (const { spec } of ready) await segment(spec, settings.warmupSeconds);
+    }
 
     // baseline, w1, baseline, w2, …, baseline: every workload sits between two baselines.
     const baselines: SegmentResult[] = [];
@@ -332,11 +332,7 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
         failures,
         statusCodes,
       };
-      report.reference = roundM({
-        requestsPerSec: perRound.reduce((s, p) => s + p.ref.requestsPerSec, 0) / perRound.length,
-        p50Ms: perRound.reduce((s, p) => s + p.ref.p50Ms, 0) / perRound.length,
-        p99Ms: perRound.reduce((s, p) => s + p.ref.p99Ms, 0) / perRound.length,
-      });
+      report.reference = roundM(meanOf(perRound.map((p) => p.ref)));
       report.ratios = roundR(combineRatios(perRound.map((p) => p.ratios))!);
       report.peakRssMb = round(Math.max(...list.map((l) => l.result.peakRssMb)), 1);
       report.status = failures > 0 ? "errors" : "ok";
@@ -427,7 +423,7 @@ async function profile(id: string, port: number): Promise<void> {
       const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
       const p = await workload.prepare(ctx);
       if ("unavailable" in p) throw new Error(`${id} is unavailable: ${p.unavailable}`);
-      await runSegment({ origin: server.origin, spec: p.spec, connections: settings.connections, durationSec: settings.warmupSeconds });
+      await runSegment({ origin: server.origin, spec: p.spec, connections: settings.connections, durationSec: Math.max(1, settings.warmupSeconds) });
       log(`profiling ${id} for ${settings.segmentSeconds * 3} s…`);
       const r = await runSegment({ origin: server.origin, spec: p.spec, connections: settings.connections, durationSec: settings.segmentSeconds * 3 });
       log(`${id}: ${round(r.requestsPerSec, 1)} req/s under the profiler`);

@@ -23,6 +23,12 @@ describe("adjacentMean", () => {
     expect(adjacentMean(undefined, b)).toEqual(b);
     expect(adjacentMean(undefined, undefined)).toBeUndefined();
   });
+
+  it("leaves out the latency of a segment without good responses", () => {
+    const a = { requestsPerSec: 1000, p50Ms: 2, p99Ms: 10 };
+    const empty = { requestsPerSec: 0, p50Ms: Number.NaN, p99Ms: Number.NaN };
+    expect(adjacentMean(a, empty)).toEqual({ requestsPerSec: 500, p50Ms: 2, p99Ms: 10 });
+  });
 });
 
 describe("ratios", () => {

@@ -19,7 +19,15 @@ export interface Measurement {
 export function adjacentMean(before: Measurement | undefined, after: Measurement | undefined): Measurement | undefined {
   const parts = [before, after].filter((m): m is Measurement => m !== undefined);
   if (parts.length === 0) return undefined;
-  const mean = (f: (m: Measurement) => number) => parts.reduce((s, m) => s + f(m), 0) / parts.length;
+  return meanMeasurement(parts);
+}
+
+/** Field-wise mean; a segment without a single good response has no latency and is left out of it. */
+export function meanMeasurement(list: Measurement[]): Measurement {
+  const mean = (f: (m: Measurement) => number) => {
+    const values = list.map(f).filter(Number.isFinite);
+    return values.length ? values.reduce((s, v) => s + v, 0) / values.length : Number.NaN;
+  };
   return { requestsPerSec: mean((m) => m.requestsPerSec), p50Ms: mean((m) => m.p50Ms), p99Ms: mean((m) => m.p99Ms) };
 }
 

@@ -46,7 +46,7 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
       "--segment",
       "1",
       "--warmup",
-      "1",
+      "0",
       "--connections",
       "2",
       "--out",
