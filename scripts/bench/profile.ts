@@ -10,11 +10,14 @@ interface Node {
 
 interface Profile {
   nodes: Node[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
 
 export interface ProfileSummary {
+  /** Whether only the samples taken while the load ran were counted (start-up left out). */
+  window: "load" | "whole process";
   totalMs: number;
   topFunctions: { name: string; where: string; selfMs: number; percent: number }[];
   byArea: { area: string; selfMs: number; percent: number }[];
@@ -29,16 +32,35 @@ function area(url: string, name: string): string {
   return url.replace(/^file:\/\//, "").split("/").slice(-2).join("/");
 }
 
-export function summariseProfile(file: string, top = 15): ProfileSummary {
+/**
+ * `loadWindowUs`: the load's start and end on CLOCK_MONOTONIC in microseconds (process.hrtime in
+ * the bench; V8's profile timestamps use the same clock on Linux), so the server's start-up and
+ * shutdown are left out. Falls back to the whole profile when no sample falls inside.
+ */
+export function summariseProfile(file: string, options: { top?: number; loadWindowUs?: [number, number] } = {}): ProfileSummary {
+  const top = options.top ?? 15;
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<number, number>();
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-    total += dt;
-    self.set(id, (self.get(id) ?? 0) + dt);
-  });
+  const tally = (inside: (t: number) => boolean) => {
+    const self = new Map<number, number>();
+    let total = 0;
+    let t = profile.startTime;
+    profile.samples.forEach((id, i) => {
+      const delta = profile.timeDeltas[i] ?? 0;
+      t += delta;
+      if (!inside(t)) return;
+      total += delta / 1000;
+      self.set(id, (self.get(id) ?? 0) + delta / 1000);
+    });
+    return { self, total };
+  };
+  const [from, to] = options.loadWindowUs ?? [0, 0];
+  let window: ProfileSummary["window"] = "load";
+  let { self, total } = options.loadWindowUs ? tally((t) => t >= from && t <= to) : { self: new Map<number, number>(), total: 0 };
+  if (total === 0) {
+    window = "whole process";
+    ({ self, total } = tally(() => true));
+  }
   const fn = new Map<string, { name: string; where: string; selfMs: number }>();
   const areas = new Map<string, number>();
   for (const [id, ms] of self) {
@@ -56,6 +78,7 @@ export function summariseProfile(file: string, top = 15): ProfileSummary {
   }
   const pct = (ms: number) => Math.round((1000 * ms) / (total || 1)) / 10;
   return {
+    window,
     totalMs: Math.round(total),
     topFunctions: [...fn.values()]
       .sort((a, b) => b.selfMs - a.selfMs)

@@ -419,13 +419,16 @@ async function profile(id: string, port: number): Promise<void> {
     const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16);
     const server = await BenchServer.start({ port, env: serverEnv(backend!), cpuProfileDir: profDir });
     const workload = id === "baseline" ? baseline : WORKLOADS.find((w) => w.id === id)!;
+    let loadWindowUs: [number, number] | undefined;
     try {
       const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
       const p = await workload.prepare(ctx);
       if ("unavailable" in p) throw new Error(`${id} is unavailable: ${p.unavailable}`);
       await runSegment({ origin: server.origin, spec: p.spec, connections: settings.connections, durationSec: Math.max(1, settings.warmupSeconds) });
       log(`profiling ${id} for ${settings.segmentSeconds * 3} s…`);
+      const fromUs = Number(process.hrtime.bigint() / 1000n);
       const r = await runSegment({ origin: server.origin, spec: p.spec, connections: settings.connections, durationSec: settings.segmentSeconds * 3 });
+      loadWindowUs = [fromUs, Number(process.hrtime.bigint() / 1000n)];
       log(`${id}: ${round(r.requestsPerSec, 1)} req/s under the profiler`);
     } finally {
       await server.stop();
@@ -439,10 +442,10 @@ async function profile(id: string, port: number): Promise<void> {
       .map((f) => path.join(profDir, f))
       .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0]!;
     renameSync(biggest, target);
-    const summary = summariseProfile(target);
+    const summary = summariseProfile(target, { loadWindowUs });
     writeFileSync(path.join(dir, `${id}.profile.json`), JSON.stringify(summary, null, 2) + "\n");
     console.log(`CPU profile of the server under ${id}: ${path.relative(process.cwd(), target)} (open in Chrome DevTools › Performance)`);
-    console.log(`\nself time by area (${summary.totalMs} ms sampled):`);
+    console.log(`\nself time by area (${summary.totalMs} ms sampled, ${summary.window === "load" ? "while the load ran" : "whole process: no samples matched the load's time window"}):`);
     for (const a of summary.byArea) console.log(`  ${String(a.percent).padStart(5)}%  ${a.area}`);
     console.log("\nhottest functions (self time):");
     for (const f of summary.topFunctions) console.log(`  ${String(f.percent).padStart(5)}%  ${f.name}  ${f.where}`);
