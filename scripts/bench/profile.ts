@@ -21,6 +21,20 @@ export interface ProfileSummary {
   totalMs: number;
   topFunctions: { name: string; where: string; selfMs: number; percent: number }[];
   byArea: { area: string; selfMs: number; percent: number }[];
+  /** The same areas grouped: where a request's CPU goes at a glance. */
+  groups: Record<"database" | "nextjs" | "app" | "nodeCore" | "garbageCollector" | "idle" | "other", number>;
+}
+
+const DATABASE_PACKAGES = ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/client", "@prisma/client-runtime-utils", "@prisma/adapter-pg", "pg", "pg-protocol", "pg-pool", "postgres-interval", "postgres-array", "postgres-date", "postgres-bytea", "pg-types"];
+
+function group(area: string): keyof ProfileSummary["groups"] {
+  if (area.startsWith("wasm/") || DATABASE_PACKAGES.includes(area)) return "database";
+  if (area === "next" || area.startsWith("@next/")) return "nextjs";
+  if (area.startsWith("app bundle")) return "app";
+  if (area === "node core" || area === "(native)") return "nodeCore";
+  if (area === "(garbage collector)") return "garbageCollector";
+  if (area === "(idle)") return "idle";
+  return "other";
 }
 
 function area(url: string, name: string): string {
@@ -77,7 +91,11 @@ export function summariseProfile(file: string, options: { top?: number; loadWind
     areas.set(a, (areas.get(a) ?? 0) + ms);
   }
   const pct = (ms: number) => Math.round((1000 * ms) / (total || 1)) / 10;
+  const groups: ProfileSummary["groups"] = { database: 0, nextjs: 0, app: 0, nodeCore: 0, garbageCollector: 0, idle: 0, other: 0 };
+  for (const [a, ms] of areas) groups[group(a)] += ms;
+  for (const k of Object.keys(groups) as (keyof typeof groups)[]) groups[k] = pct(groups[k]);
   return {
+    groups,
     window,
     totalMs: Math.round(total),
     topFunctions: [...fn.values()]

@@ -445,6 +445,7 @@ async function profile(id: string, port: number): Promise<void> {
     const summary = summariseProfile(target, { loadWindowUs });
     writeFileSync(path.join(dir, `${id}.profile.json`), JSON.stringify(summary, null, 2) + "\n");
     console.log(`CPU profile of the server under ${id}: ${path.relative(process.cwd(), target)} (open in Chrome DevTools › Performance)`);
+    console.log(`\nself time by group: ${Object.entries(summary.groups).map(([k, v]) => `${k} ${v}%`).join(", ")}`);
     console.log(`\nself time by area (${summary.totalMs} ms sampled, ${summary.window === "load" ? "while the load ran" : "whole process: no samples matched the load's time window"}):`);
     for (const a of summary.byArea) console.log(`  ${String(a.percent).padStart(5)}%  ${a.area}`);
     console.log("\nhottest functions (self time):");
