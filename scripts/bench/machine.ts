@@ -70,7 +70,5 @@ export class OtherLoad {
   }
 }
 
-export const benchPids = (serverPid?: number) => () => [
-  ...processTree(process.pid),
-  ...(serverPid && !processTree(process.pid).includes(serverPid) ? processTree(serverPid) : []),
-];
+/** The bench's own processes: this one and its children (the bench server among them). */
+export const benchPids = () => () => processTree(process.pid);

@@ -252,7 +252,6 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
   const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded);
   log(`[${backend.name}] starting next start on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
-  const pids = benchPids(server.pid);
   try {
     const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
     const base = await baseline.prepare(ctx);
@@ -405,7 +404,6 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
     };
   } finally {
     await server.stop();
-    void pids;
   }
 }
 
