@@ -14,6 +14,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: "integration",
       include: integrationFiles,
+      globalSetup: ["tests/setup/pglite-template.ts"],
       setupFiles: ["tests/setup/database.ts"],
       env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", ...redisForTests },
       testTimeout: 30_000,

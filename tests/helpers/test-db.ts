@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { inject } from "vitest";
 import { closeDbHandle, createDbHandle, type DbHandle } from "@/lib/db/client";
 import { createPgDriver, createPgliteDriver } from "@/lib/db/driver";
 import { migrate } from "@/lib/db/migrator";
@@ -19,16 +22,34 @@ export interface TestDb {
   dispose(): Promise<void>;
 }
 
+/** The migrated dump made by tests/setup/pglite-template.ts, when this run has one. */
+function pgliteTemplate(): string | undefined {
+  try {
+    const file = inject("pgliteTemplate");
+    return file && existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error("TEST_DATABASE_URL is required for Postgres tests (e.g. postgresql://postgres@127.0.0.1:5432/test)");
   return url;
 }
 
-/** A freshly migrated, empty database of its own: in-memory PGlite or a new Postgres database. */
-export async function createTestDb(kind: TestDbKind = testDbKind()): Promise<TestDb> {
+/**
+ * A freshly migrated, empty database of its own: in-memory PGlite (loaded from the run's migrated
+ * template unless `fresh`) or a new Postgres database (always migrated from empty).
+ */
+export async function createTestDb(kind: TestDbKind = testDbKind(), options: { fresh?: boolean } = {}): Promise<TestDb> {
   if (kind === "pglite") {
-    const handle = createDbHandle(createPgliteDriver("memory://"));
+    const template = options.fresh ? undefined : pgliteTemplate();
+    const driver = template
+      ? { kind: "pglite" as const, pglite: new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }), dataDir: "memory://" }
+      : createPgliteDriver("memory://");
+    const handle = createDbHandle(driver);
+    // Also applies migrations newer than the template (none within one run), and proves it is a no-op.
     await migrate({ driver: handle.driver });
     return { handle, kind, dispose: () => closeDbHandle(handle) };
   }

@@ -49,7 +49,7 @@ describe("migrator", () => {
   });
 
   it("applies every migration to an empty database in order", async () => {
-    const fresh = await createTestDb();
+    const fresh = await createTestDb(undefined, { fresh: true });
     try {
       const tables = await withSqlSession(fresh.handle.driver, (s) =>
         s.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`),

@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { csrfTokenFromCookies } from "@/lib/auth/csrf";
+import { getMemberSession } from "@/lib/auth/session";
+import { env } from "@/lib/env";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+const MESSAGES: Record<string, string> = {
+  CredentialsSignin:
+    "That email and password did not match. After several failed attempts the account is locked for a few minutes.",
+  MissingCSRF: "Your sign-in form expired. Please try again.",
+};
+
+export default async function LoginPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackPath(one(params.callbackUrl));
+  const requestHeaders = await headers();
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  const session = await getMemberSession({ headers: requestHeaders });
+
+  if (!csrfToken) {
+    if (one(params.cookie_check)) {
+      return (
+        <section className="card">
+          <h1>Cookies are needed to sign in</h1>
+          <p className="error">Your browser did not keep our sign-in cookie. Allow cookies for this site and try again.</p>
+        </section>
+      );
+    }
+    redirect(`/api/auth/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  }
+
+  const error = one(params.error);
+  return (
+    <section className="card">
+      <h1>Sign in</h1>
+      {session ? (
+        <p>
+          You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone
+          else below.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert">
+          {MESSAGES[error] ?? "Sign-in failed. Please try again."}
+        </p>
+      ) : null}
+      <form className="stack" method="post" action="/api/auth/callback/credentials">
+        <input type="hidden" name="csrfToken" value={csrfToken} />
+        <input type="hidden" name="callbackUrl" value={callbackUrl} />
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required />
+        </label>
+        <button className="button" type="submit">
+          Sign in
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { Auth } from "@auth/core";
+import { env } from "../env";
+import { requestOrigin } from "../tenancy/host";
+import { safeCallbackPath } from "./callback-url";
+import { AUTH_BASE_PATH, LOGIN_PATH, authConfig } from "./config";
+
+/**
+ * Route handler for /api/auth/*: Auth.js, on the URL the member actually used (forwarded headers
+ * only behind a trusted proxy, so secure cookies follow the real scheme), plus one helper action.
+ */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  const incoming = new URL(request.url);
+  const url = new URL(incoming.pathname + incoming.search, origin);
+
+  // GET /api/auth/login: set Auth.js's CSRF cookie, then show the login page. The page is a server
+  // component and cannot set cookies itself.
+  if (request.method === "GET" && url.pathname === `${AUTH_BASE_PATH}/login`) {
+    return startLogin(request, url);
+  }
+
+  const body = request.method === "POST" ? await request.text() : undefined;
+  const forwarded = new Request(url, { method: request.method, headers: request.headers, body });
+  const response = await Auth(forwarded, authConfig());
+  return keepCallbackOnError(response, body, url);
+}
+
+async function startLogin(request: Request, url: URL): Promise<Response> {
+  const csrf = await Auth(new Request(new URL(`${AUTH_BASE_PATH}/csrf`, url), { headers: request.headers }), authConfig());
+  const callbackUrl = safeCallbackPath(url.searchParams.get("callbackUrl"));
+  const target = new URL(LOGIN_PATH, url);
+  target.searchParams.set("callbackUrl", callbackUrl);
+  target.searchParams.set("cookie_check", "1");
+  const headers = new Headers({ location: target.pathname + target.search, "cache-control": "no-store" });
+  for (const cookie of csrf.headers.getSetCookie()) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+/** Auth.js sends failed logins to the login page without the destination; put it back. */
+function keepCallbackOnError(response: Response, body: string | undefined, url: URL): Response {
+  const location = response.headers.get("location");
+  if (!location || body === undefined) return response;
+  const target = new URL(location, url);
+  if (target.origin !== url.origin || target.pathname !== LOGIN_PATH || !target.searchParams.has("error")) return response;
+  const callbackUrl = safeCallbackPath(new URLSearchParams(body).get("callbackUrl"));
+  target.searchParams.set("callbackUrl", callbackUrl);
+  const headers = new Headers(response.headers);
+  headers.set("location", target.pathname + target.search);
+  return new Response(null, { status: 303, headers });
+}

@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LOCK_MINUTES, MAX_FAILED_LOGINS } from "@/lib/auth/login";
+import { getMemberSession } from "@/lib/auth/session";
+import { advance, setNow } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { csrf, mergeCookies, postLogin, signIn } from "./helpers";
+
+let app: AppServer;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+});
+afterAll(() => app.close());
+afterEach(() => setNow(null));
+
+const session = (cookie: string) => getMemberSession(new Request("http://demo.localhost/", { headers: { cookie } }));
+
+describe("member login (Auth.js credentials)", () => {
+  it("signs in with email and password and redirects to the relative callbackUrl", async () => {
+    const { response, cookie } = await postLogin(app, { email: "Student@Schoolhouse.test ", password: "schoolhouse-demo", callbackUrl: "/oauth/authorize?client_id=x" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("http://demo.localhost/oauth/authorize?client_id=x");
+    expect(await session(cookie)).toEqual({ userId: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee" });
+    const setCookie = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it.each(["https://evil.example/steal", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"])(
+    "never redirects off-site (callbackUrl %s)",
+    async (callbackUrl) => {
+      const { response } = await postLogin(app, { email: "teacher@schoolhouse.test", password: "schoolhouse-demo", callbackUrl });
+      expect(response.status).toBe(302);
+      expect(new URL(response.headers.get("location")!).origin).toBe("http://demo.localhost");
+    },
+  );
+
+  it("refuses a login without the CSRF token", async () => {
+    const c = await csrf(app);
+    const res = await app.fetch("/api/auth/callback/credentials", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: c.cookie },
+      body: new URLSearchParams({ csrfToken: "forged", email: "student@schoolhouse.test", password: "schoolhouse-demo", callbackUrl: "/" }),
+    });
+    expect(res.headers.getSetCookie().some((x) => x.startsWith("authjs.session-token="))).toBe(false);
+    expect(res.headers.get("location")).toMatch(/\/login\?error=MissingCSRF/);
+  });
+
+  it("a wrong password and an unknown email get the same answer and keep the callbackUrl", async () => {
+    const wrong = await postLogin(app, { email: "admin@schoolhouse.test", password: "nope-nope", callbackUrl: "/somewhere" });
+    const unknown = await postLogin(app, { email: "ghost@schoolhouse.test", password: "nope-nope", callbackUrl: "/somewhere" });
+    for (const r of [wrong, unknown]) {
+      expect(r.response.status).toBe(303);
+      expect(r.response.headers.get("location")).toBe("/login?error=CredentialsSignin&code=credentials&callbackUrl=%2Fsomewhere");
+      expect(await session(r.cookie)).toBeNull();
+    }
+    await db().user.update({ where: { id: DEMO_IDS.users.admin }, data: { failedLoginCount: 0 } });
+  });
+
+  it(`locks the account for ${LOCK_MINUTES} minutes after ${MAX_FAILED_LOGINS} failures, slowing down on the way`, async () => {
+    setNow(new Date("2026-03-01T10:00:00Z"));
+    const email = "manager@schoolhouse.test";
+    const durations: number[] = [];
+    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
+      const started = Date.now();
+      await postLogin(app, { email, password: "wrong-password" });
+      durations.push(Date.now() - started);
+    }
+    // Each failure waits longer than the one before it.
+    expect(durations[MAX_FAILED_LOGINS - 1]!).toBeGreaterThan(durations[0]! + 400);
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    expect(user.lockedUntil?.toISOString()).toBe("2026-03-01T10:15:00.000Z");
+
+    // Locked: even the right password fails.
+    const locked = await postLogin(app, { email, password: "schoolhouse-demo" });
+    expect(await session(locked.cookie)).toBeNull();
+
+    advance(LOCK_MINUTES * 60_000 + 1000);
+    const cookie = await signIn(app, email);
+    expect((await session(cookie))?.email).toBe(email);
+    const after = await db().user.findUniqueOrThrow({ where: { email } });
+    expect(after.failedLoginCount).toBe(0);
+    expect(after.lockedUntil).toBeNull();
+  }, 30_000);
+
+  it("GET /api/auth/login sets the CSRF cookie and returns to the login page with a safe callbackUrl", async () => {
+    const res = await app.fetch("/api/auth/login?callbackUrl=" + encodeURIComponent("https://evil.example/"));
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/login?callbackUrl=%2F&cookie_check=1");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("authjs.csrf-token="))).toBe(true);
+  });
+
+  it("signs out with a CSRF-protected POST", async () => {
+    let cookie = await signIn(app, "ta@schoolhouse.test");
+    const c = await csrf(app, cookie);
+    cookie = c.cookie;
+    const res = await app.fetch("/api/auth/signout", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken: c.token, callbackUrl: "/bye" }),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("http://demo.localhost/bye");
+    expect(await session(mergeCookies(cookie, res))).toBeNull();
+  });
+
+  it("getMemberSession ignores forged, expired and Authorization-header tokens", async () => {
+    const cookie = await signIn(app, "owner@schoolhouse.test");
+    const value = /authjs\.session-token=([^;]+)/.exec(cookie)![1]!;
+    expect(await session(`authjs.session-token=${value.slice(0, -4)}AAAA`)).toBeNull();
+    expect(await getMemberSession(new Request("http://x/", { headers: { authorization: `Bearer ${value}` } }))).toBeNull();
+    // The token is bound to its cookie name (the JWT salt): it cannot be replayed under the secure name.
+    expect(await session(`__Secure-authjs.session-token=${value}`)).toBeNull();
+    advance(8 * 24 * 3600 * 1000);
+    expect(await session(cookie)).toBeNull();
+  });
+});
