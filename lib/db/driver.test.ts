@@ -1,30 +1,29 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { closeDriver, createPgliteDriver, DataDirLockedError } from "./driver";
+import { closeDriver, createPgliteDriver, DataDirLockedError, lockDataDir } from "./driver";
 
 const tmp = () => path.join(mkdtempSync(path.join(tmpdir(), "sh-pglite-")), "db");
 
 describe("PGlite data directory lock", () => {
-  it("records the owning process", async () => {
+  it("records the owning process", () => {
     const dir = tmp();
-    const driver = createPgliteDriver(dir);
-    try {
-      expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
-    } finally {
-      await closeDriver(driver);
-    }
+    lockDataDir(dir);
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    // Re-entrant for the owner.
+    expect(() => lockDataDir(dir)).not.toThrow();
   });
 
-  it("refuses a directory another live process holds", async () => {
+  it("refuses a directory another live process holds", () => {
     const dir = tmp();
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)"]);
     try {
       writeFileSync(`${dir}.lock`, String(other.pid));
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process ${other.pid}`));
       expect(() => createPgliteDriver(dir)).toThrow(DataDirLockedError);
-      expect(() => createPgliteDriver(dir)).toThrow(new RegExp(`in use by process ${other.pid}`));
     } finally {
       other.kill();
     }
@@ -35,17 +34,19 @@ describe("PGlite data directory lock", () => {
     const gone = spawn(process.execPath, ["-e", "0"]);
     await new Promise((r) => gone.on("exit", r));
     writeFileSync(`${dir}.lock`, String(gone.pid));
+    lockDataDir(dir);
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+  });
+
+  // Opens a real on-disk database (initdb): seconds on a busy machine.
+  it("is taken when a driver opens a directory", { timeout: 60_000 }, async () => {
+    const dir = tmp();
     const driver = createPgliteDriver(dir);
     try {
       expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+      if (driver.kind === "pglite") await driver.pglite.waitReady;
     } finally {
       await closeDriver(driver);
     }
-  });
-
-  it("needs no lock for an in-memory database", async () => {
-    const driver = createPgliteDriver("memory://");
-    await closeDriver(driver);
-    expect(existsSync("memory://.lock")).toBe(false);
   });
 });

@@ -41,7 +41,7 @@ function processAlive(pid: number): boolean {
  * PGlite is a single-process database: a second process opening the same directory corrupts it.
  * A lock file holding the owner's pid turns that into a clear error; a stale lock is taken over.
  */
-function lockDataDir(dir: string): void {
+export function lockDataDir(dir: string): void {
   const lock = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

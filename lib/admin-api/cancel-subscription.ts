@@ -1,0 +1,70 @@
+import { db } from "../db/client";
+import { fromUnixSeconds } from "../clock";
+import { isUuid } from "./ids";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { settleDueSubscriptions } from "./settle";
+import { SUBSCRIPTION_NOT_FOUND } from "./update-subscription";
+
+export interface CancelSubscriptionInput {
+  id: string;
+  cancelAtPeriodEnd?: boolean | null;
+  customEndedAt?: number | null;
+}
+
+export const ALREADY_CANCELLED = "Subscription already cancelled";
+export const NOT_CANCELLABLE = "Subscription is not cancellable";
+export const CUSTOM_END_BEFORE_START = "customEndedAt cannot be earlier than the subscription start";
+
+/**
+ * Cancels a subscription. In order: not found → already cancelled → not cancellable (lifetime,
+ * or already ended by expiry) → pending cancellation: cancelled now whatever the arguments →
+ * customEndedAt in the future: scheduled for then; customEndedAt now or past: cancelled now with
+ * endAt = customEndedAt → cancelAtPeriodEnd true (default): scheduled for the period end →
+ * cancelAtPeriodEnd false: cancelled now.
+ */
+export async function cancelSubscription(options: {
+  schoolId: string;
+  input: CancelSubscriptionInput;
+  now: Date;
+}): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now } = options;
+  if (!isUuid(input.id)) return failure(SUBSCRIPTION_NOT_FOUND);
+  return db().$transaction(async (tx) => {
+    await settleDueSubscriptions({ tx, schoolId, now });
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "Subscription" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
+    if (!locked.length) return failure<SubscriptionRecord>(SUBSCRIPTION_NOT_FOUND);
+    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: input.id }, include: subscriptionInclude });
+
+    if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
+    if (sub.plan.planType === "lifetime" || ["expired", "incomplete_expired"].includes(sub.state)) {
+      return failure<SubscriptionRecord>(NOT_CANCELLABLE);
+    }
+
+    const immediately = (endAt: Date) => ({
+      state: "canceled" as const,
+      cancelAt: null,
+      canceledAt: now,
+      endAt,
+      nextChargeDate: null,
+      updatedAt: now,
+    });
+    const schedule = (at: Date, cancelType: string) => ({ cancelAt: at, nextChargeDate: null, cancelType, updatedAt: now });
+
+    let data;
+    if (sub.cancelAt) {
+      data = { ...immediately(now), cancelType: "immediate" };
+    } else if (input.customEndedAt !== null && input.customEndedAt !== undefined) {
+      const at = fromUnixSeconds(input.customEndedAt);
+      if (sub.startAt && at < sub.startAt) return failure<SubscriptionRecord>(CUSTOM_END_BEFORE_START);
+      data = at > now ? schedule(at, "custom_date") : { ...immediately(at), cancelType: "custom_date" };
+    } else if (input.cancelAtPeriodEnd === false || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) {
+      // No future period end to wait for: ending "at period end" means now.
+      data = { ...immediately(now), cancelType: "immediate" };
+    } else {
+      data = schedule(sub.currentPeriodEnd, "at_period_end");
+    }
+    const updated = await tx.subscription.update({ where: { id: sub.id }, data, include: subscriptionInclude });
+    return success(updated);
+  });
+}

@@ -1,0 +1,19 @@
+import type { YogaInitialContext } from "graphql-yoga";
+import type { ApiVersion } from "./api-version";
+import type { AdminCredential } from "./authenticate";
+import type { OperationType } from "./operation-type";
+
+/** Per-request facts the handler establishes before GraphQL runs (yoga's server context). */
+export interface AdminServerContext {
+  /** The authenticated caller; its schoolId scopes every read and write. */
+  credential: AdminCredential;
+  apiVersion: ApiVersion;
+  /** Mutable notes plugins leave for the handler (e.g. an idempotent replay). */
+  notes: { idempotentReplay?: boolean };
+}
+
+/** The GraphQL context every resolver and plugin sees. */
+export interface AdminContext extends YogaInitialContext, AdminServerContext {
+  /** "mutation" when the query string starts with `mutation` (the spec's rate-limit rule), else "query". */
+  operationType: OperationType;
+}

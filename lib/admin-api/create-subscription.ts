@@ -1,0 +1,100 @@
+import { db } from "../db/client";
+import { fromUnixSeconds } from "../clock";
+import { isUuid } from "./ids";
+import { failure, isUniqueViolation, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { settleDueSubscriptions } from "./settle";
+import { addInterval } from "./time";
+import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
+
+export interface CreateSubscriptionInput {
+  email: string;
+  name?: string | null;
+  planId: string;
+  expireAt?: number | null;
+  initialChargeAt?: number | null;
+}
+
+export const PLAN_NOT_FOUND = "Plan not found";
+export const ALREADY_SUBSCRIBED = "User already subscribed to this plan";
+export const INVALID_PLAN_TYPE = "Invalid plan type";
+export const EXPIRE_AT_NOT_IN_FUTURE = "expireAt must be in the future";
+export const INITIAL_CHARGE_NOT_IN_FUTURE = "initialChargeAt must be in the future";
+export const PLAN_ALREADY_ENDED = "Plan end date has already passed; pass a future expireAt";
+
+const LIVE_INDEX = "Subscription_live_user_plan_key";
+
+type Periods = Pick<SubscriptionRecord, "startAt" | "currentPeriodStart" | "currentPeriodEnd" | "endAt" | "nextChargeDate">;
+
+/**
+ * Subscribes a user (created when new) to one of the school's plans, in one transaction.
+ * Checks in order: email, plan, plan type vs expireAt/initialChargeAt, dates, name for new users,
+ * one live subscription per user and plan (enforced by the partial unique index, so concurrent
+ * calls cannot both succeed).
+ */
+export async function createSubscription(options: {
+  schoolId: string;
+  input: CreateSubscriptionInput;
+  now: Date;
+}): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now } = options;
+  const email = normalizeEmail(input.email);
+  if (!email) return failure(INVALID_EMAIL);
+  if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
+  const plan = await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } });
+  if (!plan) return failure(PLAN_NOT_FOUND);
+
+  const takesExpireAt = plan.planType === "fixed_date" || plan.planType === "specific_length";
+  const hasExpireAt = input.expireAt !== null && input.expireAt !== undefined;
+  const hasInitialCharge = input.initialChargeAt !== null && input.initialChargeAt !== undefined;
+  if ((hasExpireAt && !takesExpireAt) || (hasInitialCharge && plan.planType !== "recurring")) {
+    return failure(INVALID_PLAN_TYPE);
+  }
+  if (hasExpireAt && fromUnixSeconds(input.expireAt!) <= now) return failure(EXPIRE_AT_NOT_IN_FUTURE);
+  if (hasInitialCharge && fromUnixSeconds(input.initialChargeAt!) <= now) return failure(INITIAL_CHARGE_NOT_IN_FUTURE);
+
+  let periods: Periods;
+  switch (plan.planType) {
+    case "recurring": {
+      const end = hasInitialCharge ? fromUnixSeconds(input.initialChargeAt!) : addInterval(now, plan.interval ?? "month", plan.intervalCount);
+      periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: end, endAt: null, nextChargeDate: end };
+      break;
+    }
+    case "fixed_date":
+    case "specific_length": {
+      const end = hasExpireAt
+        ? fromUnixSeconds(input.expireAt!)
+        : plan.planType === "fixed_date"
+          ? plan.fixedEndAt!
+          : addInterval(now, plan.lengthInterval ?? "day", plan.lengthCount ?? 0);
+      if (end <= now) return failure(PLAN_ALREADY_ENDED);
+      periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: end, endAt: end, nextChargeDate: null };
+      break;
+    }
+    case "lifetime":
+      periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: null, endAt: null, nextChargeDate: null };
+      break;
+  }
+
+  try {
+    return await db().$transaction(async (tx) => {
+      const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
+      if ("error" in member) return failure<SubscriptionRecord>(member.error);
+      // A subscription whose end has passed no longer blocks a new one.
+      await settleDueSubscriptions({ tx, schoolId, now });
+      const live = await tx.subscription.findFirst({
+        where: { userId: member.user.id, planId: plan.id, state: { in: ["active", "trialing", "past_due", "incomplete"] } },
+        select: { id: true },
+      });
+      if (live) return failure<SubscriptionRecord>(ALREADY_SUBSCRIBED);
+      const created = await tx.subscription.create({
+        data: { schoolId, userId: member.user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
+        include: subscriptionInclude,
+      });
+      return success(created);
+    });
+  } catch (err) {
+    // The read above cannot see a concurrent transaction's uncommitted row; the index can.
+    if (isUniqueViolation(err, LIVE_INDEX)) return failure(ALREADY_SUBSCRIBED);
+    throw err;
+  }
+}

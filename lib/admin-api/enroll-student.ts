@@ -1,0 +1,41 @@
+import { db } from "../db/client";
+import type { Course, Enrollment, User } from "../db/generated/client";
+import { isUuid } from "./ids";
+import { failure, success, type Payload } from "./records";
+import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
+
+export interface EnrollStudentInput {
+  courseId: string;
+  email: string;
+  name?: string | null;
+}
+
+export type EnrollmentRecord = Enrollment & { course: Course; user: User };
+export const COURSE_NOT_FOUND = "Course not found";
+
+/** Enrolls a user (created when new) in one of the school's courses. An upsert: enrolling twice returns the same enrollment. */
+export async function enrollStudentToCourse(options: {
+  schoolId: string;
+  input: EnrollStudentInput;
+  now: Date;
+}): Promise<Payload<EnrollmentRecord>> {
+  const { schoolId, input, now } = options;
+  const email = normalizeEmail(input.email);
+  if (!email) return failure(INVALID_EMAIL);
+  if (!isUuid(input.courseId)) return failure(COURSE_NOT_FOUND);
+  const course = await db().course.findFirst({ where: { id: input.courseId, schoolId }, select: { id: true } });
+  if (!course) return failure(COURSE_NOT_FOUND);
+  return db().$transaction(async (tx) => {
+    const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
+    if ("error" in member) return failure<EnrollmentRecord>(member.error);
+    await tx.enrollment.createMany({
+      data: [{ schoolId, courseId: course.id, userId: member.user.id, createdAt: now }],
+      skipDuplicates: true,
+    });
+    const enrollment = await tx.enrollment.findUniqueOrThrow({
+      where: { courseId_userId: { courseId: course.id, userId: member.user.id } },
+      include: { course: true, user: true },
+    });
+    return success(enrollment);
+  });
+}

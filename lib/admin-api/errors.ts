@@ -1,0 +1,37 @@
+// Errors that stop an Admin API request before GraphQL runs. They carry their HTTP status and
+// the wire code put in `extensions.code`; the handler renders them as a top-level `errors` array.
+export class AdminRequestError extends Error {
+  override name = "AdminRequestError";
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  toResponse(headers: HeadersInit = {}): Response {
+    return Response.json(
+      { errors: [{ message: this.message, extensions: { code: this.code, ...this.extensions } }] },
+      { status: this.status, headers: { "cache-control": "no-store", ...Object.fromEntries(new Headers(headers)) } },
+    );
+  }
+}
+
+export class AuthenticationError extends AdminRequestError {
+  override name = "AuthenticationError";
+  constructor(message: string) {
+    super(message, 401, "UNAUTHENTICATED");
+  }
+}
+
+export class ApiVersionError extends AdminRequestError {
+  override name = "ApiVersionError";
+  constructor(message: string, accepted: readonly string[]) {
+    super(message, 400, "INVALID_API_VERSION", { acceptedVersions: accepted });
+  }
+}
+
+/** Message of the payload-level error for a key without the operation's permission (spec). */
+export const UNAUTHORIZED = "Unauthorized";

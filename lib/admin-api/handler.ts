@@ -1,0 +1,41 @@
+import { now as clockNow } from "../clock";
+import { resolveApiVersion, type ApiVersion } from "./api-version";
+import { authenticateApiKey, type AdminCredential } from "./authenticate";
+import type { AdminServerContext } from "./context";
+import { AdminRequestError } from "./errors";
+import { playgroundResponse } from "./playground";
+import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
+
+/** GET from a browser (Accept: text/html, no query) gets the playground. */
+export function wantsPlayground(request: Request): boolean {
+  if (request.method !== "GET") return false;
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("text/html") && !new URL(request.url).searchParams.has("query");
+}
+
+/**
+ * The /admin/graphql request pipeline: API-Version → API key → GraphQL (parse, validate, plugins
+ * such as rate limits, execute). The first two run before any limiter and answer 400 / 401 with a
+ * top-level `errors` array and no budget headers.
+ */
+export function createAdminHandler(options: CreateAdminYogaOptions = {}): (request: Request) => Promise<Response> {
+  let yoga: AdminYoga | undefined;
+  return async (request) => {
+    if (wantsPlayground(request)) return playgroundResponse(request);
+    let apiVersion: ApiVersion;
+    let credential: AdminCredential;
+    try {
+      apiVersion = resolveApiVersion(request.headers);
+      credential = await authenticateApiKey({ headers: request.headers, now: clockNow() });
+    } catch (err) {
+      if (err instanceof AdminRequestError) return err.toResponse();
+      throw err;
+    }
+    yoga ??= createAdminYoga(options);
+    const context: AdminServerContext = { credential, apiVersion, notes: {} };
+    const response = await yoga.fetch(request, context);
+    response.headers.set("api-version", apiVersion);
+    if (context.notes.idempotentReplay) response.headers.set("idempotent-replayed", "true");
+    return response;
+  };
+}

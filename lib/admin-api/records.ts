@@ -1,0 +1,23 @@
+import type { MembershipPlan, Subscription, User } from "../db/generated/client";
+
+export type SubscriptionRecord = Subscription & { plan: MembershipPlan; user: User };
+export const subscriptionInclude = { plan: true, user: true } as const;
+
+/** Result of every Admin mutation: messages (empty on success) and the record (null on failure). */
+export interface Payload<T> {
+  errors: string[];
+  record: T | null;
+}
+
+export const failure = <T>(message: string): Payload<T> => ({ errors: [message], record: null });
+export const success = <T>(record: T): Payload<T> => ({ errors: [], record });
+
+/** Whether err is a unique violation, optionally of the named constraint/index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  if (!err || typeof err !== "object") return false;
+  const e = err as { code?: unknown; meta?: unknown; message?: unknown };
+  if (e.code !== "P2002") return false;
+  if (!constraint) return true;
+  // Driver adapters report the index inside meta; older engines in the message. Look in both.
+  return JSON.stringify(e.meta ?? {}).includes(constraint) || String(e.message ?? "").includes(constraint);
+}

@@ -1,0 +1,66 @@
+import { db } from "../db/client";
+import { fromUnixSeconds } from "../clock";
+import { isUuid } from "./ids";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { settleDueSubscriptions } from "./settle";
+import { addInterval } from "./time";
+
+export interface UpdateSubscriptionInput {
+  id: string;
+  currentPeriodEnd: number;
+}
+
+export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
+export const UPDATE_LIFETIME = "Cannot update period for lifetime subscriptions";
+export const UPDATE_CANCELED = "Cannot update an already cancelled subscription";
+export const UPDATE_PENDING_CANCELLATION =
+  "Cannot update a subscription that is pending cancellation. Use cancelSubscription mutation instead.";
+export const TOO_FAR_FUTURE = "Timestamp cannot be more than 10 years in the future";
+export const TOO_FAR_PAST = "Timestamp cannot be more than 1 year in the past";
+export const BEFORE_PERIOD_START = "Cannot set end date earlier than current period start";
+
+/**
+ * Moves the end of the current period. Rules, checked in this order (first failure wins):
+ * not found → lifetime → canceled → pending cancellation → more than 10 years ahead →
+ * more than 1 year back → before the current period start. Recurring plans' nextChargeDate
+ * follows the new end; fixed_date and specific_length plans' endAt does.
+ */
+export async function updateSubscription(options: {
+  schoolId: string;
+  input: UpdateSubscriptionInput;
+  now: Date;
+}): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now } = options;
+  if (!isUuid(input.id)) return failure(SUBSCRIPTION_NOT_FOUND);
+  return db().$transaction(async (tx) => {
+    await settleDueSubscriptions({ tx, schoolId, now });
+    // FOR UPDATE: a concurrent cancel must not slip between these checks and the write.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "Subscription" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
+    if (!locked.length) return failure<SubscriptionRecord>(SUBSCRIPTION_NOT_FOUND);
+    const sub = await tx.subscription.findUniqueOrThrow({ where: { id: input.id }, include: subscriptionInclude });
+    const end = fromUnixSeconds(input.currentPeriodEnd);
+
+    if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(UPDATE_LIFETIME);
+    if (sub.state === "canceled") return failure<SubscriptionRecord>(UPDATE_CANCELED);
+    if (sub.cancelAt) return failure<SubscriptionRecord>(UPDATE_PENDING_CANCELLATION);
+    if (end > addInterval(now, "year", 10)) return failure<SubscriptionRecord>(TOO_FAR_FUTURE);
+    if (end < addInterval(now, "year", -1)) return failure<SubscriptionRecord>(TOO_FAR_PAST);
+    if (sub.currentPeriodStart && end < sub.currentPeriodStart) return failure<SubscriptionRecord>(BEFORE_PERIOD_START);
+
+    const live = ["active", "trialing", "past_due", "incomplete"].includes(sub.state);
+    const data =
+      sub.plan.planType === "recurring"
+        ? { currentPeriodEnd: end, nextChargeDate: live ? end : null }
+        : { currentPeriodEnd: end, endAt: end };
+    const updated = await tx.subscription.update({
+      where: { id: sub.id },
+      data: { ...data, updatedAt: now },
+      include: subscriptionInclude,
+    });
+    // Shortening a fixed-length subscription into the past ends it now, not at the next read.
+    await settleDueSubscriptions({ tx, schoolId, now });
+    const settled = await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude });
+    return success(settled);
+  });
+}

@@ -1,0 +1,79 @@
+// npm run apikey -- create|list|revoke: manage Admin API keys (the secret is printed once).
+import { parseArgs } from "node:util";
+import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
+import { now } from "../lib/clock";
+import { closeDbHandle, dbHandle } from "../lib/db/client";
+import { migrate } from "../lib/db/migrator";
+import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+
+const USAGE = `usage:
+  npm run apikey -- create --school <subdomain|id> --name <label> [--permissions all|none|op1,op2] [--enforce-limits] [--expires-at <ISO date>]
+  npm run apikey -- list [--school <subdomain|id>]
+  npm run apikey -- revoke <id|prefix>
+
+permissions: ${ADMIN_OPERATIONS.join(", ")}`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      school: { type: "string" },
+      name: { type: "string" },
+      permissions: { type: "string" },
+      "enforce-limits": { type: "boolean", default: false },
+      "expires-at": { type: "string" },
+    },
+  });
+  switch (command) {
+    case "create": {
+      if (!values.school || !values.name) throw new ApiKeyCommandError(`create needs --school and --name\n${USAGE}`);
+      const expiresAt = values["expires-at"] ? new Date(values["expires-at"]) : null;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new ApiKeyCommandError("--expires-at is not a date");
+      const created = await createApiKey({
+        school: values.school,
+        name: values.name,
+        permissions: parsePermissions(values.permissions),
+        enforceLimits: values["enforce-limits"] ?? false,
+        expiresAt,
+      });
+      console.log(`created API key ${created.id} (prefix ${created.prefix}) for ${created.school}`);
+      console.log(`permissions: ${created.permissions.join(", ") || "(none)"}`);
+      console.log(`\n  ${created.key}\n\nThis is the only time the key is shown: store it now. Send it as X-Service-API-Key.`);
+      return;
+    }
+    case "list": {
+      const keys = await listApiKeys({ school: values.school });
+      for (const k of keys) {
+        const status = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : k.expiresAt && k.expiresAt <= now() ? "expired" : "active";
+        console.log(
+          [k.id, k.prefix, k.school.subdomain, JSON.stringify(k.name), status, `permissions=${k.permissions.join(",") || "-"}`,
+            `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`].join("  "),
+        );
+      }
+      if (!keys.length) console.log("no API keys");
+      return;
+    }
+    case "revoke": {
+      const ref = positionals[0];
+      if (!ref) throw new ApiKeyCommandError(`revoke needs an id or prefix\n${USAGE}`);
+      const r = await revokeApiKey({ ref, now: now() });
+      console.log(r.alreadyRevoked ? `API key ${r.prefix} was already revoked` : `revoked API key ${r.prefix}`);
+      return;
+    }
+    default:
+      throw new ApiKeyCommandError(USAGE);
+  }
+}
+
+const handle = dbHandle();
+try {
+  await migrate({ driver: handle.driver });
+  await main(process.argv.slice(2));
+} catch (err) {
+  console.error(err instanceof ApiKeyCommandError || (err instanceof Error && err.name === "TypeError") ? `apikey: ${err.message}` : err);
+  process.exitCode = 1;
+} finally {
+  await closeDbHandle(handle);
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advance, setNow } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { COURSES } from "@/lib/db/seed/demo-data";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { ACME_API_KEY, DEMO_IDS, GET_SUBSCRIPTION, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, subscribe } from "./helpers";
+
+let app: AppServer;
+const ENROLL = `mutation($input: EnrollStudentToCourseInput!) {
+  enrollStudentToCourse(input: $input) { errors enrollment { id createdAt course { id title } user { id email name } } }
+}`;
+const COURSE = COURSES[0]!.id;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  setNow(new Date("2026-11-21T12:00:00Z"));
+  app = await startAppServer();
+});
+afterAll(async () => {
+  setNow(null);
+  await app.close();
+});
+
+describe("membershipPlans", () => {
+  it("lists the key's school's plans with their fields", async () => {
+    const r = await gql(app, "{ membershipPlans { id name slug planType isLifetime interval intervalCount price currency lengthCount lengthInterval fixedEndAt status } }");
+    const plans = r.body.data.membershipPlans;
+    expect(plans.map((p: { id: string }) => p.id)).toEqual([PLANS.monthly, PLANS.summerCohort, PLANS.bootcamp, PLANS.lifetime, PLANS.legacyAnnual]);
+    expect(plans[0]).toEqual({
+      id: PLANS.monthly, name: "Monthly Membership", slug: "monthly", planType: "recurring", isLifetime: false, interval: "month",
+      intervalCount: 1, price: "29.00", currency: "USD", lengthCount: null, lengthInterval: null, fixedEndAt: null, status: "published",
+    });
+    expect(plans[1]).toMatchObject({ planType: "fixed_date", fixedEndAt: Date.UTC(2027, 8, 1) / 1000 });
+    expect(plans[2]).toMatchObject({ planType: "specific_length", lengthCount: 90, lengthInterval: "day" });
+    expect(plans[3]).toMatchObject({ planType: "lifetime", isLifetime: true, interval: null });
+    const acme = await gql(app, "{ membershipPlans { id } }", {}, { key: ACME_API_KEY });
+    expect(acme.body.data.membershipPlans).toEqual([{ id: PLANS.acmeAnnual }]);
+  });
+});
+
+describe("subscription(id) and subscriptions", () => {
+  it("reads one subscription of the school; another school's or an unknown id is null", async () => {
+    const s = await subscribe(app, PLANS.monthly);
+    expect((await gql(app, GET_SUBSCRIPTION, { id: s.id })).body.data.subscription).toMatchObject({ id: s.id, state: "active" });
+    expect((await gql(app, GET_SUBSCRIPTION, { id: s.id }, { key: ACME_API_KEY })).body.data.subscription).toBeNull();
+    expect((await gql(app, GET_SUBSCRIPTION, { id: "nope" })).body.data.subscription).toBeNull();
+  });
+
+  it("paginates with cursors, oldest first, up to 100 per page", async () => {
+    const created = [];
+    for (let i = 0; i < 5; i++) {
+      created.push((await subscribe(app, PLANS.lifetime)).id);
+      advance(1000);
+    }
+    const Q = `query($first: Int, $after: String, $planId: String) {
+      subscriptions(first: $first, after: $after, planId: $planId) { nodes { id } pageInfo { hasNextPage endCursor } } }`;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const r = await gql(app, Q, { first: 2, after, planId: PLANS.lifetime });
+      const page = r.body.data.subscriptions;
+      expect(page.nodes.length).toBeLessThanOrEqual(2);
+      seen.push(...page.nodes.map((n: { id: string }) => n.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(created);
+    for (const first of [0, 101, -1]) {
+      const r = await gql(app, Q, { first });
+      expect(r.body.data.subscriptions).toBeNull();
+      expect(r.body.errors[0]).toMatchObject({ message: "first must be between 1 and 100", extensions: { code: "BAD_USER_INPUT" } });
+    }
+    const bad = await gql(app, Q, { after: "garbage" });
+    expect(bad.body.errors[0].message).toBe("after is not a valid cursor");
+  });
+
+  it("filters by email and state, and only lists the key's school", async () => {
+    const s = await subscribe(app, PLANS.bootcamp);
+    const r = await gql(app, `query($email: String) { subscriptions(email: $email) { nodes { id user { email } } } }`, { email: s.user.email.toUpperCase() });
+    expect(r.body.data.subscriptions.nodes).toEqual([{ id: s.id, user: { email: s.user.email } }]);
+    const canceled = await gql(app, `{ subscriptions(state: "canceled") { nodes { id } } }`);
+    expect(canceled.body.data.subscriptions.nodes).toEqual([]);
+    const badState = await gql(app, `{ subscriptions(state: "sleeping") { nodes { id } } }`);
+    expect(badState.body.errors[0].message).toMatch(/^state must be one of: active, /);
+    const acme = await gql(app, `{ subscriptions { nodes { id } } }`, {}, { key: ACME_API_KEY });
+    expect(acme.body.data.subscriptions.nodes.map((n: { id: string }) => n.id)).not.toContain(s.id);
+  });
+});
+
+describe("courses and enrollStudentToCourse", () => {
+  it("courses(first) lists the school's courses in catalog order", async () => {
+    const r = await gql(app, "{ courses(first: 2) { nodes { id slug title status price currency } } }");
+    expect(r.body.data.courses.nodes).toEqual([
+      { id: COURSES[0]!.id, slug: "intro-to-sql", title: "Intro to SQL", status: "published", price: "49.00", currency: "USD" },
+      { id: COURSES[1]!.id, slug: "python-for-data-analysis", title: "Python for Data Analysis", status: "published", price: "89.00", currency: "USD" },
+    ]);
+    expect((await gql(app, "{ courses { nodes { id } } }")).body.data.courses.nodes).toHaveLength(COURSES.length);
+    expect((await gql(app, "{ courses { nodes { id } } }", {}, { key: ACME_API_KEY })).body.data.courses.nodes.map((c: { id: string }) => c.id)).not.toContain(COURSE);
+    expect((await gql(app, "{ courses(first: 101) { nodes { id } } }")).body.errors[0].message).toBe("first must be between 1 and 100");
+  });
+
+  it("enrolls a new user (with a name) and is an upsert", async () => {
+    const email = freshEmail("enroll");
+    const first = await gql(app, ENROLL, { input: { courseId: COURSE, email, name: "Enna Roll" } });
+    const p = first.body.data.enrollStudentToCourse;
+    expect(p.errors).toEqual([]);
+    expect(p.enrollment).toMatchObject({ id: expect.any(String), course: { id: COURSE, title: "Intro to SQL" }, user: { email, name: "Enna Roll" } });
+    const again = await gql(app, ENROLL, { input: { courseId: COURSE, email } });
+    expect(again.body.data.enrollStudentToCourse.enrollment.id).toBe(p.enrollment.id);
+    expect(await db().enrollment.count({ where: { courseId: COURSE, user: { email } } })).toBe(1);
+  });
+
+  it("enrolls an existing user without a name", async () => {
+    const r = await gql(app, ENROLL, { input: { courseId: COURSE, email: "student@schoolhouse.test" } });
+    expect(r.body.data.enrollStudentToCourse.enrollment.user).toEqual({ id: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee" });
+  });
+
+  it("errors: unknown or other school's course, missing name, invalid email, no permission", async () => {
+    const cases: [Record<string, unknown>, string, string?][] = [
+      [{ courseId: "5c400000-0000-4000-8000-0007000000ff", email: freshEmail(), name: "X" }, "Course not found"],
+      [{ courseId: "bad", email: freshEmail(), name: "X" }, "Course not found"],
+      [{ courseId: COURSE, email: freshEmail(), name: "X" }, "Course not found", ACME_API_KEY],
+      [{ courseId: COURSE, email: freshEmail() }, "Name is required for new users"],
+      [{ courseId: COURSE, email: "nope", name: "X" }, "Email is not a valid email address"],
+      [{ courseId: COURSE, email: freshEmail(), name: "X" }, "Unauthorized", NO_PERMISSIONS_KEY],
+    ];
+    for (const [input, message, key] of cases) {
+      const r = await gql(app, ENROLL, { input }, { key });
+      expect(r.body.data.enrollStudentToCourse).toEqual({ errors: [message], enrollment: null });
+    }
+  });
+});
+
+describe("permissions on queries", () => {
+  it("a key without a query's permission gets that field null with an Unauthorized (FORBIDDEN) error", async () => {
+    const queries: [string, string][] = [
+      ["membershipPlans", "{ membershipPlans { id } }"],
+      ["subscription", `{ subscription(id: "${DEMO_IDS.plans.monthly}") { id } }`],
+      ["subscriptions", "{ subscriptions { nodes { id } } }"],
+      ["courses", "{ courses { nodes { id } } }"],
+    ];
+    for (const [field, query] of queries) {
+      const r = await gql(app, query, {}, { key: NO_PERMISSIONS_KEY });
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual({ [field]: null });
+      expect(r.body.errors).toEqual([{ message: "Unauthorized", path: [field], locations: expect.any(Array), extensions: { code: "FORBIDDEN" } }]);
+    }
+  });
+
+  it("each permission allows exactly its operation", async () => {
+    const { createApiKey } = await import("@/lib/admin-api/api-keys");
+    const { key } = await createApiKey({ school: "demo", name: "plans only", permissions: ["membershipPlans"], enforceLimits: false });
+    expect((await gql(app, "{ membershipPlans { id } }", {}, { key })).body.data.membershipPlans).toHaveLength(5);
+    expect((await gql(app, "{ courses { nodes { id } } }", {}, { key })).body.errors[0].message).toBe("Unauthorized");
+    const m = await gql(app, `mutation($i: AdminCreateSubscriptionInput!) { createSubscription(input: $i) { errors } }`, { i: { email: freshEmail(), name: "P", planId: PLANS.monthly } }, { key });
+    expect(m.body.data.createSubscription.errors).toEqual(["Unauthorized"]);
+  });
+});
