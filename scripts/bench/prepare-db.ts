@@ -3,21 +3,21 @@
 // database (a temporary PGlite directory or a scratch Postgres database, never the developer's):
 // migrate, seed the demo schools, then add what the workloads need that the demo seed does not have.
 //
-// - API keys of the demo school with every permission, half with rate limits enforced and half
-//   counted only (enforceLimits=false), one per load connection so that each key has at most one
-//   operation in flight (see docs/benchmarks.md).
+// - API keys of the demo school with every permission, issued by the function behind
+//   `npm run apikey -- create`, half with rate limits enforced and half counted only
+//   (enforceLimits=false); one is leased per in-flight request (see docs/benchmarks.md).
 // - Refresh tokens: the rows a completed authorization of `demo-public-app` by the demo student
 //   would leave (a grant and its refresh token, stored hashed), so the refresh-grant workload does
 //   not have to drive the login and consent pages in a browser. Each token is used exactly once.
 //
 // Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens>
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../../lib/db/client";
 import { migrate } from "../../lib/db/migrator";
 import { DEMO_IDS } from "../../lib/db/seed/demo-data";
 import { seedDemo } from "../../lib/db/seed/seed";
-import { apiKeyHash, parseApiKey } from "../../lib/credentials/api-key";
+import { createApiKey } from "../../lib/admin-api/api-keys";
 import { ADMIN_OPERATIONS } from "../../lib/credentials/permissions";
 import { hashSecret, randomToken } from "../../lib/credentials/secret";
 import { runCli } from "../cli";
@@ -49,22 +49,22 @@ await runCli(async () => {
     await migrate({ driver: handle.driver });
     await seedDemo({ prisma });
 
-    const makeKeys = async (kind: "on" | "off", enforceLimits: boolean) => {
-      const keys = Array.from({ length: keysPerKind }, (_, i) => `sh_bench${kind}${String(i).padStart(2, "0")}_${randomBytes(24).toString("base64url")}`);
-      await prisma.apiKey.createMany({
-        data: keys.map((key, i) => ({
-          schoolId: DEMO_IDS.school,
+    // Issued exactly as `npm run apikey -- create --school demo --permissions all [--enforce-limits]` does.
+    const makeKeys = async (enforceLimits: boolean) => {
+      const keys: string[] = [];
+      for (let i = 0; i < keysPerKind; i++) {
+        const { key } = await createApiKey({
+          school: "demo",
           name: `Benchmark ${i + 1} (limits ${enforceLimits ? "enforced" : "counted only"})`,
-          prefix: parseApiKey(key)!.prefix,
-          secretHash: apiKeyHash(key),
           permissions: [...ADMIN_OPERATIONS],
           enforceLimits,
-        })),
-      });
+        });
+        keys.push(key);
+      }
       return keys;
     };
-    const enforcedKeys = await makeKeys("on", true);
-    const countedKeys = await makeKeys("off", false);
+    const enforcedKeys = await makeKeys(true);
+    const countedKeys = await makeKeys(false);
 
     const expiresAt = new Date(Date.now() + 30 * 24 * 3600 * 1000);
     const refreshTokens = Array.from({ length: tokenCount }, () => randomToken());
