@@ -8,6 +8,19 @@ const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
+  // Pages that take credentials or consent must never render inside another site's frame
+  // (clickjacking). Server components cannot set headers, so they are set here by path.
+  async headers() {
+    const noFraming = [
+      { key: "X-Frame-Options", value: "DENY" },
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+      { key: "Referrer-Policy", value: "no-referrer" },
+    ];
+    return ["/login", "/login/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
+      source,
+      headers: noFraming,
+    }));
+  },
 };
 
 export default config;

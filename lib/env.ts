@@ -47,6 +47,16 @@ const schema = z
     DEMO_API_KEY: z.string().optional(),
     DEMO_API_KEY_NO_PERMISSIONS: z.string().optional(),
     DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+    // OAuth: access token lifetime, and the hosts whose Client ID Metadata Documents we fetch
+    // (comma-separated host names; "*" allows any public host; empty turns CIMD clients off).
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(7200),
+    OAUTH_CIMD_ALLOWED_HOSTS: z
+      .string()
+      .default("")
+      .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+    // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
+    // the internet. Refused outside NODE_ENV=test.
+    OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.AUTH_SECRET && env.NODE_ENV === "production") {
@@ -54,6 +64,13 @@ const schema = z
         code: "custom",
         path: ["AUTH_SECRET"],
         message: "is required in production with DATABASE_URL (the dev secret is only for the embedded database)",
+      });
+    }
+    if (env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS"],
+        message: "is only allowed with NODE_ENV=test",
       });
     }
     if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {

@@ -16,7 +16,11 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   // GET /api/auth/login: set Auth.js's CSRF cookie, then show the login page. The page is a server
   // component and cannot set cookies itself.
   if (request.method === "GET" && url.pathname === `${AUTH_BASE_PATH}/login`) {
-    return startLogin(request, url);
+    return withCsrfCookie(request, url, "login");
+  }
+  // GET /api/auth/csrf-cookie: the same for other forms (consent), returning to callbackUrl.
+  if (request.method === "GET" && url.pathname === `${AUTH_BASE_PATH}/csrf-cookie`) {
+    return withCsrfCookie(request, url, "return");
   }
 
   const body = request.method === "POST" ? await request.text() : undefined;
@@ -25,11 +29,11 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   return keepCallbackOnError(response, body, url);
 }
 
-async function startLogin(request: Request, url: URL): Promise<Response> {
+async function withCsrfCookie(request: Request, url: URL, then: "login" | "return"): Promise<Response> {
   const csrf = await Auth(new Request(new URL(`${AUTH_BASE_PATH}/csrf`, url), { headers: request.headers }), authConfig());
   const callbackUrl = safeCallbackPath(url.searchParams.get("callbackUrl"));
-  const target = new URL(LOGIN_PATH, url);
-  target.searchParams.set("callbackUrl", callbackUrl);
+  const target = new URL(then === "login" ? LOGIN_PATH : callbackUrl, url);
+  if (then === "login") target.searchParams.set("callbackUrl", callbackUrl);
   target.searchParams.set("cookie_check", "1");
   const headers = new Headers({ location: target.pathname + target.search, "cache-control": "no-store" });
   for (const cookie of csrf.headers.getSetCookie()) headers.append("set-cookie", cookie);

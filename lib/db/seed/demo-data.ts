@@ -85,6 +85,11 @@ export const DEMO_USERS: DemoUser[] = [
   { id: DEMO_IDS.users.acmeEmployee, email: email("employee"), name: "Dana Whitfield", roles: ["student"], school: "acme" },
 ];
 
+/** Memberships beyond each user's home school: a member of two schools exercises the OAuth school picker. */
+export const EXTRA_MEMBERSHIPS: { userId: string; school: "demo" | "acme"; roles: string[] }[] = [
+  { userId: DEMO_IDS.users.multiRole, school: "acme", roles: ["student"] },
+];
+
 export const DEMO_SCHOOL = {
   id: DEMO_IDS.school,
   subdomain: "demo",

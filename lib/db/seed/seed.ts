@@ -83,6 +83,14 @@ async function seedUsers(tx: Tx, passwordHash: string) {
       update: { roles: u.roles },
     });
   }
+  for (const m of data.EXTRA_MEMBERSHIPS) {
+    const schoolId = m.school === "demo" ? data.DEMO_IDS.school : data.DEMO_IDS.acmeSchool;
+    await tx.schoolMembership.upsert({
+      where: { schoolId_userId: { schoolId, userId: m.userId } },
+      create: { schoolId, userId: m.userId, roles: m.roles },
+      update: { roles: m.roles },
+    });
+  }
 }
 
 async function seedContent(tx: Tx) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AppServer } from "../../helpers/app-server";
 
 /** Cookies from Set-Cookie headers, merged into a Cookie header value (later ones win, empty ones clear). */
@@ -44,4 +45,78 @@ export async function signIn(app: AppServer, email: string, password = "schoolho
   const { response, cookie } = await postLogin(app, { email, password });
   if (!/authjs\.session-token=/.test(cookie)) throw new Error(`sign-in failed: ${response.status} ${response.headers.get("location")}`);
   return cookie;
+}
+
+export const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-verifier-for-tests";
+export const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
+
+export function authorizeUrl(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  const defaults = { response_type: "code", code_challenge: CHALLENGE, code_challenge_method: "S256", scope: "openid profile email", state: "st-123" };
+  for (const [k, v] of Object.entries({ ...defaults, ...params })) if (v !== undefined) q.set(k, v);
+  return `/oauth/authorize?${q}`;
+}
+
+/** Posts the consent form the way the consent page does (with the double-submit CSRF token). */
+export async function postConsent(app: AppServer, cookie: string, consentLocation: string, decision: "allow" | "deny"): Promise<Response> {
+  const c = await csrf(app, cookie);
+  const params = new URL(consentLocation, "http://x").searchParams;
+  params.set("decision", decision);
+  params.set("csrf_token", c.token);
+  return app.fetch("/oauth/authorize", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: c.cookie },
+    body: params,
+  });
+}
+
+/** Runs authorize → consent (allow) for a signed-in member and returns the code from the redirect. */
+export async function getCode(
+  app: AppServer,
+  cookie: string,
+  params: Record<string, string | undefined>,
+): Promise<{ code: string; location: URL }> {
+  const first = await app.fetch(authorizeUrl(params), { headers: { cookie } });
+  if (first.status !== 303) throw new Error(`authorize answered ${first.status}: ${await first.text()}`);
+  let location = first.headers.get("location")!;
+  if (location.startsWith("/oauth/consent")) {
+    const res = await postConsent(app, cookie, location, "allow");
+    location = res.headers.get("location")!;
+  }
+  const url = new URL(location);
+  const code = url.searchParams.get("code");
+  if (!code) throw new Error(`no code in ${location}`);
+  return { code, location: url };
+}
+
+export function form(values: Record<string, string | undefined>): RequestInit {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) body.set(k, v);
+  return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body };
+}
+
+export async function exchangeCode(app: AppServer, code: string, extra: Record<string, string | undefined> = {}): Promise<Response> {
+  return app.fetch(
+    "/api/oauth/token",
+    form({ grant_type: "authorization_code", code, redirect_uri: "http://localhost:3000/oauth/callback", client_id: "demo-public-app", code_verifier: VERIFIER, ...extra }),
+  );
+}
+
+export interface TokenBody {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+  created_at: number;
+  school_id: string;
+  school_subdomain: string;
+}
+
+/** A member's tokens for demo-public-app at the demo school. */
+export async function tokensFor(app: AppServer, cookie: string, params: Record<string, string | undefined> = {}): Promise<TokenBody> {
+  const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: "http://localhost:3000/oauth/callback", ...params });
+  const res = await exchangeCode(app, code, params.redirect_uri ? { redirect_uri: params.redirect_uri } : {});
+  if (res.status !== 200) throw new Error(`token exchange: ${res.status} ${await res.text()}`);
+  return (await res.json()) as TokenBody;
 }

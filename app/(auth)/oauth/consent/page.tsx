@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { csrfTokenFromCookies } from "@/lib/auth/csrf";
+import { env } from "@/lib/env";
+import { AUTHORIZE_PARAMS, AUTHORIZE_PATH, CONSENT_PATH } from "@/lib/oauth/authorize";
+import { authorizationForPage, describeScopes, redirectHost } from "@/lib/oauth/pages";
+import { toSearchParams, type Search } from "../search-params";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Allow access?", robots: { index: false } };
+
+export default async function ConsentPage({ searchParams }: { searchParams: Search }) {
+  const params = toSearchParams(await searchParams);
+  const requestHeaders = await headers();
+  const state = await authorizationForPage(requestHeaders, params);
+  if (state.kind === "redirect") redirect(state.location);
+  if (state.kind === "error") {
+    return (
+      <section className="card">
+        <h1>{state.title}</h1>
+        <p className="error">{state.message}</p>
+      </section>
+    );
+  }
+  const { request, session } = state;
+  const school = request.school;
+  if (!school) redirect(`${AUTHORIZE_PATH}?${request.params.toString()}`);
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  if (!csrfToken) {
+    if (params.get("cookie_check")) {
+      return (
+        <section className="card">
+          <h1>Cookies are needed</h1>
+          <p className="error">Your browser did not keep our security cookie. Allow cookies for this site and try again.</p>
+        </section>
+      );
+    }
+    redirect(`/api/auth/csrf-cookie?callbackUrl=${encodeURIComponent(`${CONSENT_PATH}?${request.params.toString()}`)}`);
+  }
+  const host = redirectHost(request.redirectUri);
+  return (
+    <section className="card">
+      <h1>Allow {request.client.name} to access your account?</h1>
+      <p>
+        Signed in as <strong>{session.email}</strong> at <strong>{school.name}</strong>.
+      </p>
+      <p>
+        After you decide, you will be sent to <strong>{host}</strong>.
+        {request.client.isMetadataDocument ? (
+          <>
+            {" "}
+            This application describes itself at <code>{request.client.clientId}</code>.
+          </>
+        ) : null}
+      </p>
+      <p>It will be able to:</p>
+      <ul>
+        {describeScopes(request.grantedScopes).map(({ scope, description }) => (
+          <li key={scope}>
+            {description} <span className="meta">({scope})</span>
+          </li>
+        ))}
+      </ul>
+      <form className="stack" method="post" action={AUTHORIZE_PATH}>
+        {AUTHORIZE_PARAMS.filter((n) => request.params.has(n)).map((n) => (
+          <input key={n} type="hidden" name={n} value={request.params.get(n)!} />
+        ))}
+        <input type="hidden" name="csrf_token" value={csrfToken} />
+        <div style={{ display: "flex", gap: "0.75rem" }}>
+          <button className="button" type="submit" name="decision" value="allow">
+            Allow
+          </button>
+          <button className="button secondary" type="submit" name="decision" value="deny">
+            Deny
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

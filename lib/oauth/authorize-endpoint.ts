@@ -1,0 +1,57 @@
+import { getMemberSession } from "../auth/session";
+import { csrfTokenFromCookies } from "../auth/csrf";
+import { now as clockNow } from "../clock";
+import { env } from "../env";
+import { safeEqual } from "../credentials/secret";
+import {
+  AuthorizePageError,
+  AuthorizeRedirectError,
+  decideConsent,
+  errorRedirect,
+  nextAuthorizeStep,
+  resolveClientAndRedirect,
+  validateAuthorization,
+} from "./authorize";
+import { hostSchool, issuerFor } from "./context";
+import { NotFoundError } from "./errors";
+import { htmlErrorPage } from "./html";
+
+const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+
+async function run(request: Request, params: URLSearchParams, decide: ((approve: boolean) => boolean) | null): Promise<Response> {
+  const issuer = issuerFor(request);
+  try {
+    const host = await hostSchool(request.headers);
+    const { client, redirectUri } = await resolveClientAndRedirect(params);
+    const validated = await validateAuthorization({ params, client, redirectUri, host });
+    const session = await getMemberSession(request);
+    if (decide && session) {
+      const approve = params.get("decision") === "allow";
+      if (!decide(approve)) return htmlErrorPage(403, "Form expired", "The consent form expired or was not sent by this site. Go back and try again.");
+      return redirect(await decideConsent({ request: validated, session, approve, issuer, now: clockNow() }));
+    }
+    const step = await nextAuthorizeStep({ request: validated, session, issuer, now: clockNow() });
+    return redirect(step.location);
+  } catch (error) {
+    if (error instanceof NotFoundError) return htmlErrorPage(404, "Page not found", error.description);
+    if (error instanceof AuthorizePageError) return htmlErrorPage(error.status, error.title, error.message);
+    if (error instanceof AuthorizeRedirectError) return redirect(errorRedirect(error, issuer));
+    throw error;
+  }
+}
+
+/** GET /oauth/authorize: validate, then send the member to login, the school picker, consent, or back with a code. */
+export function handleAuthorizeGet(request: Request): Promise<Response> {
+  return run(request, new URL(request.url).searchParams, null);
+}
+
+/** POST /oauth/authorize: the consent form's answer (allow or deny), CSRF-checked. */
+export async function handleAuthorizePost(request: Request): Promise<Response> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") return htmlErrorPage(400, "Invalid request", "The consent form must be posted as a form.");
+  const params = new URLSearchParams(await request.text());
+  const sent = params.get("csrf_token") ?? "";
+  params.delete("csrf_token");
+  const expected = csrfTokenFromCookies(request.headers.get("cookie"), env().AUTH_SECRET);
+  return run(request, params, () => expected !== null && safeEqual(sent, expected));
+}

@@ -1,0 +1,227 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { z } from "zod";
+import { isLoopbackAddress, isSpecialUseAddress } from "./address-policy";
+import { InvalidClientError } from "./errors";
+
+// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is
+// an https URL names a JSON document describing the client. Fetching it is a server-side request to
+// an address an attacker chooses, so every step is bounded.
+export const CIMD_MAX_BYTES = 5 * 1024;
+export const CIMD_TIMEOUT_MS = 3_000;
+/** Without caching headers a document is kept this long; headers can only shorten it, up to a cap. */
+export const CIMD_DEFAULT_TTL_SECONDS = 300;
+export const CIMD_MAX_TTL_SECONDS = 24 * 60 * 60;
+const CACHE_LIMIT = 1_000;
+
+export class ClientMetadataError extends InvalidClientError {}
+
+export interface CimdPolicy {
+  /** Lower-case host names, or "*" for any public host. */
+  allowedHosts: string[];
+  /** Tests only (refused by env validation elsewhere): http:// on a loopback address. */
+  allowLoopbackForTests: boolean;
+}
+
+export interface ClientMetadata {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  scope: string | null;
+  logoUri: string | null;
+  clientUri: string | null;
+}
+
+const documentSchema = z
+  .object({
+    client_id: z.string(),
+    client_name: z.string().trim().min(1).max(200).optional(),
+    redirect_uris: z.array(z.string().url()).min(1).max(20),
+    grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).optional(),
+    response_types: z.array(z.literal("code")).optional(),
+    token_endpoint_auth_method: z.literal("none").optional(),
+    scope: z.string().max(1000).optional(),
+    logo_uri: z.string().url().optional(),
+    client_uri: z.string().url().optional(),
+    client_secret: z.undefined({ message: "must not contain a client_secret" }).optional(),
+    client_secret_expires_at: z.undefined().optional(),
+  })
+  .passthrough();
+
+interface CacheEntry {
+  metadata: ClientMetadata;
+  expires: number;
+}
+const cache = new Map<string, CacheEntry>();
+
+export function clearCimdCache(): void {
+  cache.clear();
+}
+
+/** Is this client_id a metadata document URL (as opposed to a registered client's id)? */
+export function isMetadataDocumentClientId(clientId: string): boolean {
+  return /^https?:\/\//i.test(clientId);
+}
+
+/** Checks the URL itself: https (or loopback http in tests), allowlisted host, no credentials or fragment. */
+export function checkClientIdUrl(clientId: string, policy: CimdPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(clientId);
+  } catch {
+    throw new ClientMetadataError("client_id is not a valid URL");
+  }
+  if (url.href !== clientId && url.href !== `${clientId}/`) throw new ClientMetadataError("client_id URL must be in normalized form");
+  if (url.username || url.password || url.hash) throw new ClientMetadataError("client_id URL must not contain credentials or a fragment");
+  if (url.pathname === "/" ) throw new ClientMetadataError("client_id URL must have a path");
+  const host = url.hostname.toLowerCase();
+  const loopbackTest = policy.allowLoopbackForTests && url.protocol === "http:" && isIP(host.replace(/^\[|\]$/g, "")) !== 0 && isLoopbackAddress(host.replace(/^\[|\]$/g, ""));
+  if (url.protocol !== "https:" && !loopbackTest) throw new ClientMetadataError("client_id URL must use https");
+  const allowed = policy.allowedHosts.includes("*") ? !loopbackTest || policy.allowedHosts.includes(host) : policy.allowedHosts.includes(host);
+  if (!allowed) throw new ClientMetadataError(`Client ID Metadata Documents from ${host} are not accepted by this server`);
+  return url;
+}
+
+/** DNS answers for a host, refusing special-use addresses (all of them must be public). */
+async function resolvePublic(host: string, policy: CimdPolicy, resolve: typeof dnsLookup): Promise<{ address: string; family: number }> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  let answers: { address: string; family: number }[];
+  try {
+    answers = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare, { all: true, verbatim: true });
+  } catch {
+    throw new ClientMetadataError("client_id host does not resolve");
+  }
+  if (!answers.length) throw new ClientMetadataError("client_id host does not resolve");
+  for (const a of answers) {
+    const loopbackOk = policy.allowLoopbackForTests && isLoopbackAddress(a.address);
+    if (isSpecialUseAddress(a.address) && !loopbackOk) {
+      throw new ClientMetadataError("client_id host resolves to a private or special-use address");
+    }
+  }
+  return answers[0]!;
+}
+
+function ttlFromHeaders(res: IncomingMessage, nowMs: number): number {
+  const cc = String(res.headers["cache-control"] ?? "").toLowerCase();
+  if (/(^|,)\s*(no-store|no-cache|private)\b/.test(cc)) return 0;
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/.exec(cc);
+  if (maxAge) return Math.min(Number(maxAge[1]), CIMD_MAX_TTL_SECONDS);
+  const expires = res.headers.expires ? Date.parse(String(res.headers.expires)) : NaN;
+  if (!Number.isNaN(expires)) return Math.max(0, Math.min(Math.floor((expires - nowMs) / 1000), CIMD_MAX_TTL_SECONDS));
+  return CIMD_DEFAULT_TTL_SECONDS;
+}
+
+function download(url: URL, pinned: { address: string; family: number }): Promise<{ body: string; ttl: number }> {
+  // Connect to the address we vetted, not a second DNS answer (no DNS rebinding between check and use).
+  const lookup: LookupFunction = (_host, opts, cb) => {
+    if (opts && (opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else cb(null, pinned.address, pinned.family);
+  };
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const req = send(
+      url,
+      { method: "GET", lookup, headers: { accept: "application/json", "user-agent": "Schoolhouse-OAuth/1 (client metadata fetch)" }, timeout: CIMD_TIMEOUT_MS },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status !== 200) {
+          res.resume();
+          req.destroy();
+          reject(new ClientMetadataError(status >= 300 && status < 400 ? "client_id document redirects; redirects are not followed" : `client_id document answered HTTP ${status}`));
+          return;
+        }
+        const type = String(res.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+        if (type !== "application/json" && !type.endsWith("+json")) {
+          req.destroy();
+          reject(new ClientMetadataError("client_id document is not JSON"));
+          return;
+        }
+        if (Number(res.headers["content-length"] ?? 0) > CIMD_MAX_BYTES) {
+          req.destroy();
+          reject(new ClientMetadataError("client_id document is larger than 5 KB"));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > CIMD_MAX_BYTES) {
+            req.destroy();
+            reject(new ClientMetadataError("client_id document is larger than 5 KB"));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ body: Buffer.concat(chunks).toString("utf8"), ttl: ttlFromHeaders(res, started) }));
+        res.on("error", () => reject(new ClientMetadataError("client_id document could not be read")));
+      },
+    );
+    // A hard deadline for the whole exchange, not only for idle sockets.
+    const deadline = setTimeout(() => {
+      req.destroy();
+      reject(new ClientMetadataError("client_id document took longer than 3 seconds"));
+    }, CIMD_TIMEOUT_MS);
+    req.on("close", () => clearTimeout(deadline));
+    req.on("timeout", () => {
+      req.destroy();
+      reject(new ClientMetadataError("client_id document took longer than 3 seconds"));
+    });
+    req.on("error", () => reject(new ClientMetadataError("client_id document could not be fetched")));
+    req.end();
+  });
+}
+
+export function parseClientMetadata(clientId: string, body: string): ClientMetadata {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new ClientMetadataError("client_id document is not valid JSON");
+  }
+  const parsed = documentSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ClientMetadataError(`client_id document is invalid: ${issue.path.join(".") || "document"} ${issue.message}`);
+  }
+  const doc = parsed.data;
+  if (doc.client_id !== clientId) throw new ClientMetadataError("client_id document's client_id does not equal its URL");
+  return {
+    clientId,
+    clientName: doc.client_name ?? new URL(clientId).hostname,
+    redirectUris: doc.redirect_uris,
+    grantTypes: doc.grant_types ?? ["authorization_code", "refresh_token"],
+    responseTypes: doc.response_types ?? ["code"],
+    scope: doc.scope ?? null,
+    logoUri: doc.logo_uri ?? null,
+    clientUri: doc.client_uri ?? null,
+  };
+}
+
+export interface FetchOptions {
+  clientId: string;
+  policy: CimdPolicy;
+  /** Injected in tests to simulate DNS answers. */
+  resolve?: typeof dnsLookup;
+}
+
+/** The validated metadata of a CIMD client, from cache or a bounded, SSRF-safe fetch. Failures are not cached. */
+export async function fetchClientMetadata(options: FetchOptions): Promise<ClientMetadata> {
+  const { clientId, policy } = options;
+  const url = checkClientIdUrl(clientId, policy);
+  const hit = cache.get(clientId);
+  if (hit && hit.expires > Date.now()) return hit.metadata;
+  cache.delete(clientId);
+  const pinned = await resolvePublic(url.hostname, policy, options.resolve ?? dnsLookup);
+  const { body, ttl } = await download(url, pinned);
+  const metadata = parseClientMetadata(clientId, body);
+  if (ttl > 0) {
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(clientId, { metadata, expires: Date.now() + ttl * 1000 });
+  }
+  return metadata;
+}

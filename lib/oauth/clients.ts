@@ -1,0 +1,62 @@
+import { db } from "../db/client";
+import { env } from "../env";
+import { fetchClientMetadata, isMetadataDocumentClientId, type CimdPolicy } from "./cimd";
+import { SUPPORTED_SCOPES, formatScope } from "./scopes";
+
+/** A client as the endpoints see it, whether registered in the database or described by a metadata document. */
+export interface OAuthClientInfo {
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  tokenEndpointAuthMethod: "none" | "client_secret_post";
+  clientSecretHash: string | null;
+  /** Scopes the client may be granted. */
+  scope: string;
+  /** Null: usable with every school. */
+  schoolId: string | null;
+  isMetadataDocument: boolean;
+}
+
+export function cimdPolicy(): CimdPolicy {
+  const e = env();
+  return { allowedHosts: e.OAUTH_CIMD_ALLOWED_HOSTS, allowLoopbackForTests: e.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS };
+}
+
+/**
+ * The client for a client_id, or null when none exists. A metadata document URL is fetched (and
+ * may throw ClientMetadataError with the reason); registered clients come from the database.
+ */
+export async function findClient(clientId: string | null | undefined): Promise<OAuthClientInfo | null> {
+  if (!clientId || clientId.length > 2048) return null;
+  if (isMetadataDocumentClientId(clientId)) {
+    const doc = await fetchClientMetadata({ clientId, policy: cimdPolicy() });
+    return {
+      clientId,
+      name: doc.clientName,
+      redirectUris: doc.redirectUris,
+      grantTypes: doc.grantTypes,
+      responseTypes: doc.responseTypes,
+      tokenEndpointAuthMethod: "none",
+      clientSecretHash: null,
+      scope: doc.scope ? formatScope(doc.scope.split(" ").filter((s) => SUPPORTED_SCOPES.includes(s))) : formatScope(SUPPORTED_SCOPES),
+      schoolId: null,
+      isMetadataDocument: true,
+    };
+  }
+  const row = await db().oAuthClient.findUnique({ where: { clientId } });
+  if (!row) return null;
+  return {
+    clientId: row.clientId,
+    name: row.name,
+    redirectUris: row.redirectUris,
+    grantTypes: row.grantTypes,
+    responseTypes: row.responseTypes,
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod === "client_secret_post" ? "client_secret_post" : "none",
+    clientSecretHash: row.clientSecretHash,
+    scope: row.scope,
+    schoolId: row.schoolId,
+    isMetadataDocument: false,
+  };
+}

@@ -1,0 +1,41 @@
+import { hostSchool, issuerFor } from "./context";
+import { handleOAuth, jsonResponse } from "./http";
+import { SUPPORTED_SCOPES } from "./scopes";
+
+/** The pre-registered public client for MCP use (seeded), advertised as mcp_client_id. */
+export const MCP_CLIENT_ID = "schoolhouse-mcp";
+export const CLAIMS_SUPPORTED = ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"];
+
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/api/oauth/token`,
+    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    revocation_endpoint: `${issuer}/api/oauth/revoke`,
+    revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    introspection_endpoint: `${issuer}/api/oauth/introspect`,
+    introspection_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    registration_endpoint: `${issuer}/api/oauth/register`,
+    userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    scopes_supported: SUPPORTED_SCOPES,
+    subject_types_supported: ["public"],
+    claims_supported: CLAIMS_SUPPORTED,
+    authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
+    service_documentation: `${issuer}/oauth/docs`,
+    mcp_client_id: MCP_CLIENT_ID,
+  };
+}
+
+/** GET /.well-known/oauth-authorization-server (RFC 8414), on the requesting school's origin. */
+export function handleDiscoveryRequest(request: Request): Promise<Response> {
+  return handleOAuth(async () => {
+    await hostSchool(request.headers);
+    return jsonResponse(authorizationServerMetadata(issuerFor(request)), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
+  });
+}

@@ -1,0 +1,34 @@
+import { authorizationServerMetadata } from "./discovery";
+import { issuerFor } from "./context";
+import { SCOPE_DESCRIPTIONS } from "./scopes";
+import { accessTokenTtlSeconds } from "./tokens";
+
+/** GET /oauth/docs: the service_documentation named in discovery, as plain markdown. */
+export function handleDocsRequest(request: Request): Response {
+  const issuer = issuerFor(request);
+  const m = authorizationServerMetadata(issuer);
+  const text = `# Schoolhouse OAuth 2.0
+
+Authorization code flow with PKCE (S256 only), refresh token rotation, revocation (RFC 7009),
+introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
+
+- Discovery: ${issuer}/.well-known/oauth-authorization-server
+- Authorize: ${m.authorization_endpoint}
+- Token: ${m.token_endpoint} (client authentication: none or client_secret_post)
+- Revoke: ${m.revocation_endpoint}
+- Introspect: ${m.introspection_endpoint}
+- UserInfo: ${m.userinfo_endpoint}
+- Registration (known vendor platforms only): ${m.registration_endpoint}
+- Pre-registered public client for MCP: \`${m.mcp_client_id}\`
+- Other clients may use an https Client ID Metadata Document on a host this server allows.
+
+## Scopes
+
+${Object.entries(SCOPE_DESCRIPTIONS)
+  .map(([s, d]) => `- \`${s}\`: ${d}`)
+  .join("\n")}
+
+Access tokens last ${accessTokenTtlSeconds()} seconds. Refresh tokens rotate on every use.
+`;
+  return new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": "public, max-age=300" } });
+}

@@ -1,0 +1,93 @@
+/** An OAuth error as it goes on the wire: HTTP status, `error` code and a human description. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = new.target.name;
+  }
+
+  toJSON(): { error: string; error_description: string } {
+    return { error: this.code, error_description: this.description };
+  }
+}
+
+export class InvalidRequestError extends OAuthError {
+  constructor(description: string) {
+    super(400, "invalid_request", description);
+  }
+}
+
+export class InvalidClientError extends OAuthError {
+  constructor(description = "Client authentication failed") {
+    super(401, "invalid_client", description);
+  }
+}
+
+export class InvalidGrantError extends OAuthError {
+  constructor(description: string) {
+    super(400, "invalid_grant", description);
+  }
+}
+
+export class UnauthorizedClientError extends OAuthError {
+  constructor(description: string) {
+    super(400, "unauthorized_client", description);
+  }
+}
+
+export class UnsupportedGrantTypeError extends OAuthError {
+  constructor(description = "Only authorization_code and refresh_token are supported") {
+    super(400, "unsupported_grant_type", description);
+  }
+}
+
+export class InvalidScopeError extends OAuthError {
+  constructor(description: string, status = 400) {
+    super(status, "invalid_scope", description);
+  }
+}
+
+export class InvalidTargetError extends OAuthError {
+  constructor(description: string) {
+    super(400, "invalid_target", description);
+  }
+}
+
+export class InvalidTokenError extends OAuthError {
+  constructor(description = "The access token is missing, expired or revoked") {
+    super(401, "invalid_token", description);
+  }
+}
+
+export class InvalidClientMetadataError extends OAuthError {
+  constructor(description: string) {
+    super(400, "invalid_client_metadata", description);
+  }
+}
+
+export class InvalidRedirectUriError extends OAuthError {
+  constructor(description: string) {
+    super(400, "invalid_redirect_uri", description);
+  }
+}
+
+export class AccessDeniedError extends OAuthError {
+  constructor(description: string) {
+    super(400, "access_denied", description);
+  }
+}
+
+export class UnsupportedResponseTypeError extends OAuthError {
+  constructor(description = "response_type must be code") {
+    super(400, "unsupported_response_type", description);
+  }
+}
+
+export class NotFoundError extends OAuthError {
+  constructor(description = "No school answers at this address") {
+    super(404, "not_found", description);
+  }
+}

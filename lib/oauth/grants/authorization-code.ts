@@ -1,0 +1,51 @@
+import { hashSecret } from "../../credentials/secret";
+import { db } from "../../db/client";
+import type { OAuthClientInfo } from "../clients";
+import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
+import { isValidCodeVerifier, verifyPkce } from "../pkce";
+import { issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
+
+/** authorization_code grant (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.6). */
+export async function exchangeAuthorizationCode(options: {
+  client: OAuthClientInfo;
+  form: Map<string, string>;
+  now: Date;
+}): Promise<TokenResponseBody> {
+  const { client, form, now } = options;
+  const code = form.get("code");
+  const redirectUri = form.get("redirect_uri");
+  const verifier = form.get("code_verifier");
+  if (!code) throw new InvalidRequestError("code is required");
+  if (!redirectUri) throw new InvalidRequestError("redirect_uri is required");
+  if (!verifier) throw new InvalidRequestError("code_verifier is required");
+  if (!isValidCodeVerifier(verifier)) throw new InvalidRequestError("code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~");
+
+  const row = await db().oAuthAuthorizationCode.findUnique({
+    where: { codeHash: hashSecret(code) },
+    include: { grant: { include: { school: true } } },
+  });
+  if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The authorization code is invalid");
+  if (row.consumedAt) {
+    // RFC 6749 §4.1.2: a code used twice means it leaked; end everything issued from it.
+    await revokeGrant(db(), row.grantId, now);
+    throw new InvalidGrantError("The authorization code was already used");
+  }
+  if (row.expiresAt <= now) throw new InvalidGrantError("The authorization code expired");
+  if (row.grant.revokedAt) throw new InvalidGrantError("The authorization was revoked");
+  if (row.redirectUri !== redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request");
+  if (!verifyPkce(verifier, row.codeChallenge)) throw new InvalidGrantError("code_verifier does not match the code_challenge");
+  const resource = form.get("resource");
+  if (resource !== undefined && resource !== row.resource) throw new InvalidTargetError("resource does not match the authorization request");
+
+  const result = await db().$transaction(async (tx) => {
+    // Only one exchange may consume the code, however many race.
+    const consumed = await tx.oAuthAuthorizationCode.updateMany({ where: { id: row.id, consumedAt: null }, data: { consumedAt: now } });
+    if (consumed.count !== 1) return null;
+    return issueTokens(tx, { grantId: row.grantId, clientId: client.clientId, scope: row.scope, audience: row.resource, now });
+  });
+  if (!result) {
+    await revokeGrant(db(), row.grantId, now);
+    throw new InvalidGrantError("The authorization code was already used");
+  }
+  return tokenResponseBody(result, { scope: row.scope, school: row.grant.school });
+}

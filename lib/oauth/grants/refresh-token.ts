@@ -1,0 +1,58 @@
+import { hashSecret } from "../../credentials/secret";
+import { db } from "../../db/client";
+import type { OAuthClientInfo } from "../clients";
+import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
+import { formatScope, parseScope } from "../scopes";
+import { issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
+
+/**
+ * A rotated refresh token presented again within this many seconds is answered invalid_grant but
+ * left at that: two tabs or a retried request racing each other are not an attack. Later than
+ * this, a replay means the token was copied, and the whole grant is revoked.
+ */
+export const REFRESH_REPLAY_GRACE_SECONDS = 10;
+
+/** refresh_token grant (RFC 6749 §6) with rotation: each success replaces the refresh token, atomically. */
+export async function exchangeRefreshToken(options: {
+  client: OAuthClientInfo;
+  form: Map<string, string>;
+  now: Date;
+}): Promise<TokenResponseBody> {
+  const { client, form, now } = options;
+  const presented = form.get("refresh_token");
+  if (!presented) throw new InvalidRequestError("refresh_token is required");
+  const row = await db().oAuthRefreshToken.findUnique({
+    where: { tokenHash: hashSecret(presented) },
+    include: { grant: { include: { school: true } } },
+  });
+  if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The refresh token is invalid");
+  if (row.rotatedAt) {
+    if (now.getTime() - row.rotatedAt.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000) await revokeGrant(db(), row.grantId, now);
+    throw new InvalidGrantError("The refresh token was already used");
+  }
+  if (row.revokedAt || row.grant.revokedAt) throw new InvalidGrantError("The refresh token was revoked");
+  if (row.expiresAt && row.expiresAt <= now) throw new InvalidGrantError("The refresh token expired");
+
+  let scope = row.scope;
+  const requested = form.get("scope");
+  if (requested !== undefined) {
+    const narrowed = parseScope(requested);
+    const original = new Set(parseScope(row.scope));
+    if (!narrowed.length || narrowed.some((s) => !original.has(s))) {
+      throw new InvalidScopeError("scope may only narrow the scopes originally granted");
+    }
+    scope = formatScope(narrowed);
+  }
+
+  const issued = await db().$transaction(async (tx) => {
+    // The conditional update is the lock: of any number of concurrent refreshes, one matches.
+    const rotated = await tx.oAuthRefreshToken.updateMany({
+      where: { id: row.id, rotatedAt: null, revokedAt: null },
+      data: { rotatedAt: now },
+    });
+    if (rotated.count !== 1) return null;
+    return issueTokens(tx, { grantId: row.grantId, clientId: client.clientId, scope, audience: row.grant.resource, now });
+  });
+  if (!issued) throw new InvalidGrantError("The refresh token was already used");
+  return tokenResponseBody(issued, { scope, school: row.grant.school });
+}

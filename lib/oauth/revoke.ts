@@ -1,0 +1,49 @@
+import { now as clockNow } from "../clock";
+import { hashSecret } from "../credentials/secret";
+import { db } from "../db/client";
+import { authenticateClient } from "./client-auth";
+import { hostSchool } from "./context";
+import { InvalidRequestError } from "./errors";
+import { handleOAuth, jsonResponse, readForm, refuseBasicAuth } from "./http";
+import { revokeGrant } from "./tokens";
+
+type Hint = "access_token" | "refresh_token";
+
+/**
+ * POST /api/oauth/revoke (RFC 7009). The client must authenticate; after that the answer is
+ * always 200 with an empty JSON object, whether or not the token existed, so it reveals nothing.
+ * A refresh token ends its whole grant (every access token from it); an access token ends only itself.
+ */
+export function handleRevokeRequest(request: Request): Promise<Response> {
+  return handleOAuth(async () => {
+    await hostSchool(request.headers);
+    refuseBasicAuth(request);
+    const form = await readForm(request);
+    const token = form.get("token");
+    if (!token) throw new InvalidRequestError("token is required");
+    const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+    const hint = form.get("token_type_hint");
+    // RFC 7009 §2.1: an unknown hint is ignored, and a wrong hint only changes the search order.
+    const order: Hint[] = hint === "access_token" ? ["access_token", "refresh_token"] : ["refresh_token", "access_token"];
+    const hash = hashSecret(token);
+    const now = clockNow();
+    for (const kind of order) {
+      if (kind === "refresh_token") {
+        const row = await db().oAuthRefreshToken.findUnique({ where: { tokenHash: hash } });
+        if (row) {
+          if (row.clientId === client.clientId) await db().$transaction((tx) => revokeGrant(tx, row.grantId, now));
+          break;
+        }
+      } else {
+        const row = await db().oAuthAccessToken.findUnique({ where: { tokenHash: hash } });
+        if (row) {
+          if (row.clientId === client.clientId) {
+            await db().oAuthAccessToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+          }
+          break;
+        }
+      }
+    }
+    return jsonResponse({});
+  });
+}

@@ -1,0 +1,28 @@
+import { now as clockNow } from "../clock";
+import { authenticateClient } from "./client-auth";
+import { hostSchool } from "./context";
+import { InvalidRequestError, UnauthorizedClientError, UnsupportedGrantTypeError } from "./errors";
+import { exchangeAuthorizationCode } from "./grants/authorization-code";
+import { exchangeRefreshToken } from "./grants/refresh-token";
+import { handleOAuth, jsonResponse, readForm, refuseBasicAuth } from "./http";
+
+const GRANTS = {
+  authorization_code: exchangeAuthorizationCode,
+  refresh_token: exchangeRefreshToken,
+} as const;
+
+/** POST /api/oauth/token. Every answer, success or error, is Cache-Control: no-store. */
+export function handleTokenRequest(request: Request): Promise<Response> {
+  return handleOAuth(async () => {
+    await hostSchool(request.headers);
+    refuseBasicAuth(request);
+    const form = await readForm(request);
+    const grantType = form.get("grant_type");
+    if (!grantType) throw new InvalidRequestError("grant_type is required");
+    if (!(grantType in GRANTS)) throw new UnsupportedGrantTypeError();
+    const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+    if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
+    const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, now: clockNow() });
+    return jsonResponse(body);
+  });
+}

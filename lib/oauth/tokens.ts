@@ -1,0 +1,92 @@
+import { hashSecret, randomToken } from "../credentials/secret";
+import { toUnixSeconds } from "../clock";
+import { env } from "../env";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+
+export type Tx = Prisma.TransactionClient | PrismaClient;
+
+/** Refresh tokens live 30 days; each rotation starts a fresh 30 days (an idle grant ends after a month). */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Authorization codes are single-use and live at most this long. */
+export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+
+export const accessTokenTtlSeconds = () => env().OAUTH_ACCESS_TOKEN_TTL_SECONDS;
+
+// Prefixes make leaked tokens recognizable to secret scanners and to people reading logs.
+export const ACCESS_TOKEN_PREFIX = "sha_";
+export const REFRESH_TOKEN_PREFIX = "shr_";
+export const CODE_PREFIX = "shc_";
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  createdAt: Date;
+}
+
+/** Creates an access token and a refresh token for a grant. Call inside the caller's transaction. */
+export async function issueTokens(
+  tx: Tx,
+  options: { grantId: string; clientId: string; scope: string; audience: string | null; now: Date },
+): Promise<IssuedTokens> {
+  const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
+  const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
+  const ttl = accessTokenTtlSeconds();
+  const { grantId, clientId, scope, audience, now } = options;
+  await tx.oAuthAccessToken.create({
+    data: { tokenHash: hashSecret(accessToken), grantId, clientId, scope, audience, createdAt: now, expiresAt: new Date(now.getTime() + ttl * 1000) },
+  });
+  await tx.oAuthRefreshToken.create({
+    data: {
+      tokenHash: hashSecret(refreshToken),
+      grantId,
+      clientId,
+      scope,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    },
+  });
+  return { accessToken, refreshToken, expiresIn: ttl, createdAt: now };
+}
+
+/** Ends a grant and everything issued from it. */
+export async function revokeGrant(tx: Tx, grantId: string, now: Date): Promise<void> {
+  await tx.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now } });
+  await tx.oAuthAccessToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
+  await tx.oAuthRefreshToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+export interface TokenResponseBody {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+  created_at: number;
+  school_id: string;
+  school_subdomain: string;
+}
+
+export function tokenResponseBody(tokens: IssuedTokens, grant: { scope: string; school: { id: string; subdomain: string } }): TokenResponseBody {
+  return {
+    access_token: tokens.accessToken,
+    token_type: "Bearer",
+    expires_in: tokens.expiresIn,
+    refresh_token: tokens.refreshToken,
+    scope: grant.scope,
+    created_at: toUnixSeconds(tokens.createdAt)!,
+    school_id: grant.school.id,
+    school_subdomain: grant.school.subdomain,
+  };
+}
+
+/** An access token that is live right now (not expired, not revoked, its grant not revoked), or null. */
+export async function findActiveAccessToken(db: Tx, token: string, now: Date) {
+  if (!token || token.length > 512) return null;
+  const row = await db.oAuthAccessToken.findUnique({
+    where: { tokenHash: hashSecret(token) },
+    include: { grant: { include: { school: true, user: true } } },
+  });
+  if (!row || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
+  return row;
+}

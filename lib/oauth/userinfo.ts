@@ -1,0 +1,62 @@
+import { now as clockNow } from "../clock";
+import { db } from "../db/client";
+import { hostSchool } from "./context";
+import { InvalidRequestError, InvalidScopeError, InvalidTokenError, OAuthError } from "./errors";
+import { errorResponse, jsonResponse } from "./http";
+import { sortRoles } from "./roles";
+import { parseScope } from "./scopes";
+import { findActiveAccessToken } from "./tokens";
+
+const realm = 'Bearer realm="schoolhouse"';
+
+function bearer(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  if (!m) throw new InvalidRequestError("Authorization header must be: Bearer <access token>");
+  return m[1]!;
+}
+
+/**
+ * GET or POST /api/oauth/userinfo (OpenID Connect Core §5.3). The access token comes in the
+ * Authorization header only. Errors carry RFC 6750 WWW-Authenticate challenges; the 403 body uses
+ * the spec's `invalid_scope` code while its challenge uses the RFC's `insufficient_scope`.
+ */
+export async function handleUserInfoRequest(request: Request): Promise<Response> {
+  try {
+    await hostSchool(request.headers);
+    const token = bearer(request);
+    if (!token) throw new InvalidTokenError("An access token is required (Authorization: Bearer <token>)");
+    const row = await findActiveAccessToken(db(), token, clockNow());
+    if (!row) throw new InvalidTokenError();
+    const scopes = new Set(parseScope(row.scope));
+    if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);
+    const { user, school, schoolId } = row.grant;
+    const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: user.id } } });
+    const claims: Record<string, unknown> = { sub: user.id };
+    if (scopes.has("profile")) {
+      claims.name = user.name;
+      if (user.avatarUrl) claims.picture = user.avatarUrl;
+    }
+    if (scopes.has("email")) {
+      claims.email = user.email;
+      claims.email_verified = user.emailVerified;
+    }
+    claims.org_id = school.id;
+    claims.roles = sortRoles(membership?.roles ?? []);
+    return jsonResponse(claims);
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    return errorResponse(error, { "www-authenticate": challenge(error) });
+  }
+}
+
+function challenge(error: OAuthError): string {
+  if (error instanceof InvalidScopeError) return `${realm}, error="insufficient_scope", error_description="${error.description}", scope="openid"`;
+  if (error instanceof InvalidTokenError) {
+    // RFC 6750 §3.1: no error code when the request carried no token at all.
+    return error.description.startsWith("An access token is required") ? realm : `${realm}, error="invalid_token", error_description="${error.description}"`;
+  }
+  if (error instanceof InvalidRequestError) return `${realm}, error="invalid_request", error_description="${error.description}"`;
+  return realm;
+}

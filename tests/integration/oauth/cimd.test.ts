@@ -1,0 +1,162 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
+import { clearCimdCache } from "@/lib/oauth/cimd";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { authorizeUrl, exchangeCode, getCode, signIn } from "./helpers";
+
+// The metadata documents are served by a local HTTP server; OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS
+// (accepted only with NODE_ENV=test) lets http://127.0.0.1 stand in for an https origin.
+let app: AppServer;
+let meta: Server;
+let origin: string;
+let cookie: string;
+const hits = new Map<string, number>();
+type Behaviour = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+const routes = new Map<string, Behaviour>();
+
+const doc = (path: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ client_id: `${origin}${path}`, client_name: "Agent Smith", redirect_uris: ["http://127.0.0.1/callback", "https://agent.example/cb"], ...extra });
+
+function serve(path: string, b: Behaviour) {
+  routes.set(path, b);
+  return `${origin}${path}`;
+}
+
+beforeAll(async () => {
+  meta = createServer((req, res) => {
+    hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
+    const b = routes.get(req.url!) ?? { status: 404, body: "{}" };
+    setTimeout(() => {
+      res.writeHead(b.status ?? 200, { "content-type": "application/json", ...b.headers });
+      res.end(b.body ?? "");
+    }, b.delayMs ?? 0);
+  });
+  await new Promise<void>((r) => meta.listen(0, "127.0.0.1", r));
+  origin = `http://127.0.0.1:${(meta.address() as AddressInfo).port}`;
+  process.env.OAUTH_CIMD_ALLOWED_HOSTS = "127.0.0.1";
+  process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "1";
+  resetEnvCache();
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+  cookie = await signIn(app, "student@schoolhouse.test");
+});
+afterAll(async () => {
+  delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+  delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
+  resetEnvCache();
+  await app.close();
+  meta.closeAllConnections();
+  await new Promise((r) => meta.close(r));
+});
+afterEach(() => clearCimdCache());
+
+const start = (clientId: string, redirect_uri = "http://127.0.0.1:7777/callback") =>
+  app.fetch(authorizeUrl({ client_id: clientId, redirect_uri }), { headers: { cookie } });
+
+async function expectErrorPage(res: Response, text: RegExp) {
+  expect(res.status).toBe(400);
+  expect(res.headers.get("location")).toBeNull();
+  expect(await res.text()).toMatch(text);
+}
+
+describe("Client ID Metadata Documents", () => {
+  it("a valid document: authorize, consent, code and token exchange with the URL as client_id", async () => {
+    const path = "/ok.json";
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=60" } });
+    const { code } = await getCode(app, cookie, { client_id: clientId, redirect_uri: "http://127.0.0.1:7777/callback" });
+    const res = await exchangeCode(app, code, { client_id: clientId, redirect_uri: "http://127.0.0.1:7777/callback" });
+    expect(res.status).toBe(200);
+    const grant = await db().oAuthGrant.findFirstOrThrow({ where: { clientId } });
+    expect(grant.clientId).toBe(clientId);
+    // Cached for the document's max-age: three uses, one fetch.
+    expect(hits.get(path)).toBe(1);
+  });
+
+  it("redirect_uris match exactly (loopback any port)", async () => {
+    const path = "/exact.json";
+    const clientId = serve(path, { body: doc(path) });
+    expect((await start(clientId, "https://agent.example/cb")).status).toBe(303);
+    await expectErrorPage(await start(clientId, "https://agent.example/cb/"), /Invalid redirect URI/);
+  });
+
+  it("without caching headers it is cached for the default lifetime", async () => {
+    const path = "/plain.json";
+    const clientId = serve(path, { body: doc(path) });
+    await start(clientId);
+    await start(clientId);
+    expect(hits.get(path)).toBe(1);
+  });
+
+  it("no-store is never cached", async () => {
+    const path = "/nostore.json";
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "no-store" } });
+    await start(clientId);
+    await start(clientId);
+    expect(hits.get(path)).toBe(2);
+  });
+
+  it("errors are not cached", async () => {
+    const path = "/flaky.json";
+    const clientId = serve(path, { status: 500, body: "{}" });
+    await expectErrorPage(await start(clientId), /HTTP 500/);
+    serve(path, { body: doc(path), headers: { "cache-control": "max-age=600" } });
+    expect((await start(clientId)).status).toBe(303);
+  });
+
+  it.each([
+    ["a redirect", { status: 302, headers: { location: "https://elsewhere.example/" } }, /redirects/],
+    ["more than 5 KB", { body: JSON.stringify({ pad: "x".repeat(6000) }) }, /5 KB/],
+    ["more than 5 KB without content-length", { body: "x".repeat(6000), headers: { "transfer-encoding": "chunked" } }, /5 KB/],
+    ["a non-JSON content type", { body: "{}", headers: { "content-type": "text/html" } }, /not JSON/],
+  ])("refuses %s", async (_name, behaviour, message) => {
+    const path = `/bad-${Math.random().toString(36).slice(2)}.json`;
+    await expectErrorPage(await start(serve(path, behaviour as Behaviour)), message);
+  });
+
+  it("gives up after 3 seconds", async () => {
+    const path = "/slow.json";
+    const clientId = serve(path, { body: doc(path), delayMs: 6_000 });
+    const started = Date.now();
+    await expectErrorPage(await start(clientId), /3 seconds/);
+    expect(Date.now() - started).toBeLessThan(5_500);
+  }, 15_000);
+
+  it.each([
+    ["client_id not equal to the URL", (p: string) => doc(p, { client_id: `${origin}/other.json` }), /does not equal/],
+    ["a client_secret", (p: string) => doc(p, { client_secret: "s3cret" }), /client_secret/],
+    ["token_endpoint_auth_method other than none", (p: string) => doc(p, { token_endpoint_auth_method: "client_secret_post" }), /token_endpoint_auth_method/],
+  ])("refuses a document with %s", async (_name, body, message) => {
+    const path = `/doc-${Math.random().toString(36).slice(2)}.json`;
+    await expectErrorPage(await start(serve(path, { body: body(path) })), message);
+  });
+
+  it("refuses hosts off the allowlist and plain http without the test switch", async () => {
+    const path = "/ok2.json";
+    const clientId = serve(path, { body: doc(path) });
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "agent.example";
+    resetEnvCache();
+    await expectErrorPage(await start(clientId), /not accepted/);
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "127.0.0.1";
+    process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "0";
+    resetEnvCache();
+    await expectErrorPage(await start(clientId), /https/);
+    process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "1";
+    resetEnvCache();
+    expect(hits.get(path)).toBeUndefined();
+  });
+
+  it("a CIMD client at the token endpoint with a secret is invalid_client", async () => {
+    const path = "/tok.json";
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=60" } });
+    const res = await app.fetch("/api/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "x", client_id: clientId, client_secret: "x" }),
+    });
+    expect(res.status).toBe(401);
+  });
+});

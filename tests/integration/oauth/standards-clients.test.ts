@@ -1,0 +1,227 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer, globalAgent } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import * as oauth from "oauth4webapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { postConsent, signIn } from "./helpers";
+
+// Real clients against the real route handlers over HTTP, on the bare host (127.0.0.1:<port>),
+// whose issuer is exactly http://127.0.0.1:<port>.
+let app: AppServer;
+let cookie: string;
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer();
+  cookie = await signIn(app, "multi@schoolhouse.test");
+});
+afterAll(() => app.close());
+
+/** What a browser does between the client's authorization URL and its redirect URI: picker, consent. */
+async function browse(authorizationUrl: URL | string, schoolId: string): Promise<URL> {
+  let location = String(authorizationUrl);
+  for (let i = 0; i < 5; i++) {
+    const url = new URL(location, app.url);
+    if (url.pathname === "/oauth/select-school") {
+      url.pathname = "/oauth/authorize";
+      url.searchParams.set("school_id", schoolId);
+    }
+    if (url.pathname === "/oauth/consent") {
+      const res = await postConsent(app, cookie, url.pathname + url.search, "allow");
+      return new URL(res.headers.get("location")!);
+    }
+    if (url.origin !== app.url) return url;
+    const res = await app.fetch(url.pathname + url.search, { headers: { cookie } });
+    expect(res.status).toBe(303);
+    location = res.headers.get("location")!;
+  }
+  throw new Error("too many redirects");
+}
+
+describe("oauth4webapi (strict standards client)", () => {
+  it("discovery, authorize with PKCE, token, userinfo, refresh, replay, revoke, introspect", async () => {
+    const issuer = new URL(app.url);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
+    expect(as.issuer).toBe(app.url);
+    const client: oauth.Client = { client_id: "demo-public-app" };
+    const clientAuth = oauth.None();
+    const redirectUri = "http://127.0.0.1:53682/callback";
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+
+    const authorizationUrl = new URL(as.authorization_endpoint!);
+    authorizationUrl.search = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      response_type: "code",
+      scope: "openid profile email offline_access",
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    }).toString();
+    const callback = await browse(authorizationUrl, DEMO_IDS.acmeSchool);
+
+    // Checks state and the RFC 9207 iss parameter against the discovered issuer.
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, verifier, insecure);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse);
+    expect(tokens.token_type).toBe("bearer");
+    expect(tokens.expires_in).toBe(7200);
+    expect(tokens.school_id).toBe(DEMO_IDS.acmeSchool);
+    expect(tokens.school_subdomain).toBe("acme-training");
+
+    const claims = await oauth.processUserInfoResponse(as, client, DEMO_IDS.users.multiRole, await oauth.userInfoRequest(as, client, tokens.access_token, insecure));
+    expect(claims).toMatchObject({ sub: DEMO_IDS.users.multiRole, name: "Rin Takeda", email: "multi@schoolhouse.test", org_id: DEMO_IDS.acmeSchool, roles: ["student"] });
+
+    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+
+    // Replaying the old refresh token is refused.
+    await expect(
+      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure)),
+    ).rejects.toMatchObject({ error: "invalid_grant" });
+
+    const active = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, refreshed.access_token, insecure));
+    expect(active).toMatchObject({ active: true, client_id: "demo-public-app", token_type: "Bearer", iss: app.url, sub: DEMO_IDS.users.multiRole });
+
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
+    const inactive = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, refreshed.access_token, insecure));
+    expect(inactive).toEqual({ active: false });
+  });
+});
+
+describe("MCP TypeScript SDK auth()", () => {
+  let resourceServer: Server;
+  let metadataServer: Server;
+  let resourceUrl: string;
+  let metadataUrl: string;
+
+  beforeAll(async () => {
+    // The MCP server (a protected resource, RFC 9728) that names this authorization server.
+    resourceServer = createHttpServer((req, res) => {
+      if (req.url?.startsWith("/.well-known/oauth-protected-resource")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ resource: resourceUrl, authorization_servers: [app.url], scopes_supported: ["openid", "profile", "courses:read"] }));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((r) => resourceServer.listen(0, "127.0.0.1", r));
+    resourceUrl = `http://127.0.0.1:${(resourceServer.address() as AddressInfo).port}/mcp`;
+
+    // The client's metadata document, on https with a throwaway certificate for 127.0.0.1.
+    const dir = mkdtempSync(path.join(tmpdir(), "cimd-tls-"));
+    execFileSync("openssl", [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+      "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
+    ], { stdio: "ignore" });
+    const cert = readFileSync(path.join(dir, "cert.pem"));
+    metadataServer = createHttpsServer({ key: readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ client_id: metadataUrl, client_name: "Test MCP Agent", redirect_uris: ["http://127.0.0.1/callback"] }));
+    });
+    await new Promise<void>((r) => metadataServer.listen(0, "127.0.0.1", r));
+    metadataUrl = `https://127.0.0.1:${(metadataServer.address() as AddressInfo).port}/mcp-client.json`;
+    // Trust the throwaway certificate in this test process only.
+    globalAgent.options.ca = cert;
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "127.0.0.1";
+    process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "1";
+    resetEnvCache();
+  });
+
+  afterAll(async () => {
+    delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+    delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
+    resetEnvCache();
+    delete globalAgent.options.ca;
+    resourceServer.closeAllConnections();
+    metadataServer.closeAllConnections();
+    await new Promise((r) => resourceServer.close(r));
+    await new Promise((r) => metadataServer.close(r));
+  });
+
+  class TestProvider implements OAuthClientProvider {
+    redirectUrl = "http://127.0.0.1:61000/callback";
+    clientMetadata: OAuthClientMetadata = { client_name: "Test MCP Agent", redirect_uris: ["http://127.0.0.1:61000/callback"], token_endpoint_auth_method: "none" };
+    info: OAuthClientInformationMixed | undefined;
+    saved: OAuthTokens | undefined;
+    verifier = "";
+    authorizationUrl: URL | undefined;
+    constructor(
+      info: OAuthClientInformationMixed | undefined,
+      readonly clientMetadataUrl?: string,
+    ) {
+      this.info = info;
+    }
+    clientInformation() {
+      return this.info;
+    }
+    saveClientInformation(info: OAuthClientInformationMixed) {
+      this.info = info;
+    }
+    tokens() {
+      return this.saved;
+    }
+    saveTokens(tokens: OAuthTokens) {
+      this.saved = tokens;
+    }
+    redirectToAuthorization(url: URL) {
+      this.authorizationUrl = url;
+    }
+    saveCodeVerifier(v: string) {
+      this.verifier = v;
+    }
+    codeVerifier() {
+      return this.verifier;
+    }
+  }
+
+  async function run(provider: TestProvider) {
+    expect(await auth(provider, { serverUrl: resourceUrl })).toBe("REDIRECT");
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get("resource")).toBe(resourceUrl);
+    const callback = await browse(authorizationUrl, DEMO_IDS.school);
+    expect(callback.searchParams.get("iss")).toBe(app.url);
+    const code = callback.searchParams.get("code")!;
+    expect(await auth(provider, { serverUrl: resourceUrl, authorizationCode: code })).toBe("AUTHORIZED");
+    const tokens = provider.saved!;
+    expect(tokens.access_token).toMatch(/^sha_/);
+    expect(tokens.refresh_token).toMatch(/^shr_/);
+    // The RFC 8707 resource became the token's audience.
+    const introspection = await app.fetch("/api/oauth/introspect", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.access_token, client_id: String(provider.info!.client_id) }),
+    });
+    expect(await introspection.json()).toMatchObject({ active: true, aud: resourceUrl, scope: "courses:read openid profile" });
+    // A later auth() call refreshes with rotation.
+    expect(await auth(provider, { serverUrl: resourceUrl })).toBe("AUTHORIZED");
+    expect(provider.saved!.refresh_token).not.toBe(tokens.refresh_token);
+  }
+
+  it("completes with the pre-registered mcp_client_id", async () => {
+    const discovery = (await (await app.fetch("/.well-known/oauth-authorization-server")).json()) as { mcp_client_id: string };
+    const provider = new TestProvider({ client_id: discovery.mcp_client_id });
+    await run(provider);
+    expect(provider.info!.client_id).toBe("schoolhouse-mcp");
+  });
+
+  it("completes with a Client ID Metadata Document client", async () => {
+    const provider = new TestProvider(undefined, metadataUrl);
+    await run(provider);
+    expect(provider.info!.client_id).toBe(metadataUrl);
+    expect(await db().oAuthGrant.count({ where: { clientId: metadataUrl } })).toBe(1);
+  });
+});

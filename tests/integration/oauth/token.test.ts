@@ -1,0 +1,242 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { advance, setNow } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { VERIFIER, exchangeCode, form, getCode, signIn, tokensFor, type TokenBody } from "./helpers";
+
+let app: AppServer;
+let cookie: string;
+const CB = "http://localhost:3000/oauth/callback";
+const CONF_CB = "https://reports.schoolhouse.test/oauth/callback";
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+  cookie = await signIn(app, "student@schoolhouse.test");
+});
+afterAll(() => app.close());
+afterEach(() => setNow(null));
+
+const token = (values: Record<string, string | undefined>) => app.fetch("/api/oauth/token", form(values));
+const refresh = (refresh_token: string, extra: Record<string, string> = {}) =>
+  token({ grant_type: "refresh_token", refresh_token, client_id: "demo-public-app", ...extra });
+const userinfo = (accessToken: string) => app.fetch("/api/oauth/userinfo", { headers: { authorization: `Bearer ${accessToken}` } });
+
+async function expectError(res: Response, status: number, error: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  const body = (await res.json()) as { error: string; error_description: string };
+  expect(body.error).toBe(error);
+  expect(typeof body.error_description).toBe("string");
+  expect(body.error_description.length).toBeGreaterThan(0);
+}
+
+describe("authorization_code grant", () => {
+  it("returns every field of the token response, no-store, with CORS", async () => {
+    setNow(new Date("2026-05-01T08:00:00Z"));
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB, scope: "openid profile email offline_access courses:read" });
+    const res = await exchangeCode(app, code);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await res.json()) as TokenBody;
+    expect(Object.keys(body).sort()).toEqual(["access_token", "created_at", "expires_in", "refresh_token", "school_id", "school_subdomain", "scope", "token_type"]);
+    expect(body).toMatchObject({
+      token_type: "Bearer",
+      expires_in: 7200,
+      scope: "courses:read email offline_access openid profile",
+      created_at: Date.parse("2026-05-01T08:00:00Z") / 1000,
+      school_id: DEMO_IDS.school,
+      school_subdomain: "demo",
+    });
+    // Opaque random strings, stored only as hashes.
+    expect(body.access_token).toMatch(/^sha_[A-Za-z0-9_-]{43}$/);
+    expect(body.refresh_token).toMatch(/^shr_[A-Za-z0-9_-]{43}$/);
+    const stored = await db().oAuthAccessToken.findMany({ select: { tokenHash: true } });
+    expect(stored.some((r) => r.tokenHash === body.access_token)).toBe(false);
+  });
+
+  it("a confidential client authenticates with client_secret_post", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-confidential-app", redirect_uri: CONF_CB });
+    const base = { grant_type: "authorization_code", code, redirect_uri: CONF_CB, client_id: "demo-confidential-app", code_verifier: VERIFIER };
+    await expectError(await token(base), 401, "invalid_client");
+    await expectError(await token({ ...base, client_secret: "wrong" }), 401, "invalid_client");
+    const ok = await token({ ...base, client_secret: "demo-confidential-secret-dev-only" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("a replayed code → invalid_grant and the tokens issued from it are revoked", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB });
+    const first = (await (await exchangeCode(app, code)).json()) as TokenBody;
+    expect((await userinfo(first.access_token)).status).toBe(200);
+    await expectError(await exchangeCode(app, code), 400, "invalid_grant");
+    expect((await userinfo(first.access_token)).status).toBe(401);
+    await expectError(await refresh(first.refresh_token), 400, "invalid_grant");
+  });
+
+  it("two concurrent exchanges of one code: exactly one wins", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB });
+    const results = await Promise.all([exchangeCode(app, code), exchangeCode(app, code)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+  });
+
+  it("a code expires after 60 seconds", async () => {
+    setNow(new Date("2026-05-01T09:00:00Z"));
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB });
+    advance(61_000);
+    await expectError(await exchangeCode(app, code), 400, "invalid_grant");
+  });
+
+  it.each([
+    ["wrong code_verifier", { code_verifier: "x".repeat(43) }, 400, "invalid_grant"],
+    ["redirect_uri different from the authorization request", { redirect_uri: "http://localhost:3000/oauth/callback?x=1" }, 400, "invalid_grant"],
+    ["code of another client", { client_id: "schoolhouse-mcp" }, 400, "invalid_grant"],
+    ["unknown code", { code: "shc_nope" }, 400, "invalid_grant"],
+    ["code_verifier too short (42)", { code_verifier: "a".repeat(42) }, 400, "invalid_request"],
+    ["code_verifier too long (129)", { code_verifier: "a".repeat(129) }, 400, "invalid_request"],
+    ["code_verifier with invalid characters", { code_verifier: "a".repeat(42) + "!" }, 400, "invalid_request"],
+    ["missing code_verifier", { code_verifier: undefined }, 400, "invalid_request"],
+    ["missing code", { code: undefined }, 400, "invalid_request"],
+    ["missing redirect_uri", { redirect_uri: undefined }, 400, "invalid_request"],
+    ["missing client_id", { client_id: undefined }, 400, "invalid_request"],
+    ["unknown client_id", { client_id: "nope" }, 401, "invalid_client"],
+    ["public client sending a secret", { client_secret: "x" }, 401, "invalid_client"],
+    ["resource different from the authorization request", { resource: "https://other.example/" }, 400, "invalid_target"],
+  ])("%s → %s %s", async (_name, extra, status, error) => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB });
+    await expectError(await exchangeCode(app, (extra as { code?: string }).code ?? code, extra as Record<string, string | undefined>), status, error);
+  });
+
+  it("a code stays usable after a failed attempt with a wrong verifier", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: CB });
+    await expectError(await exchangeCode(app, code, { code_verifier: "y".repeat(43) }), 400, "invalid_grant");
+    expect((await exchangeCode(app, code)).status).toBe(200);
+  });
+});
+
+describe("request format and grant types", () => {
+  it.each([
+    ["unsupported grant_type", { grant_type: "client_credentials", client_id: "demo-public-app" }, 400, "unsupported_grant_type"],
+    ["password grant", { grant_type: "password", client_id: "demo-public-app" }, 400, "unsupported_grant_type"],
+    ["missing grant_type", { client_id: "demo-public-app" }, 400, "invalid_request"],
+  ])("%s → %s", async (_name, values, status, error) => {
+    await expectError(await token(values), status, error);
+  });
+
+  it("a client not allowed the grant type → unauthorized_client", async () => {
+    await db().oAuthClient.create({ data: { clientId: "code-only", name: "Code only", redirectUris: [CB], grantTypes: ["authorization_code"], scope: "openid" } });
+    await expectError(await token({ grant_type: "refresh_token", refresh_token: "shr_x", client_id: "code-only" }), 400, "unauthorized_client");
+  });
+
+  it("a JSON body → invalid_request", async () => {
+    const res = await app.fetch("/api/oauth/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) });
+    await expectError(res, 400, "invalid_request");
+  });
+
+  it("a repeated parameter → invalid_request", async () => {
+    const res = await app.fetch("/api/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token&grant_type=authorization_code&client_id=demo-public-app",
+    });
+    await expectError(res, 400, "invalid_request");
+  });
+
+  it("HTTP Basic client authentication is refused clearly", async () => {
+    const res = await app.fetch("/api/oauth/token", {
+      ...form({ grant_type: "refresh_token", refresh_token: "x" }),
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("demo-confidential-app:x").toString("base64")}` },
+    });
+    await expectError(res, 400, "invalid_request");
+  });
+
+  it("answers CORS preflight", async () => {
+    const res = await app.fetch("/api/oauth/token", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST" } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-methods")).toContain("POST");
+  });
+});
+
+describe("refresh_token grant with rotation", () => {
+  it("returns a new refresh token and revokes the old one; the old access token keeps working until it expires", async () => {
+    const first = await tokensFor(app, cookie);
+    const res = await refresh(first.refresh_token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const second = (await res.json()) as TokenBody;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second).toMatchObject({ token_type: "Bearer", expires_in: 7200, scope: first.scope, school_id: DEMO_IDS.school, school_subdomain: "demo" });
+    await expectError(await refresh(first.refresh_token), 400, "invalid_grant");
+    expect((await refresh(second.refresh_token)).status).toBe(200);
+  });
+
+  it(`a replay within ${REFRESH_REPLAY_GRACE_SECONDS}s is invalid_grant but the new tokens survive`, async () => {
+    setNow(new Date("2026-05-02T10:00:00Z"));
+    const first = await tokensFor(app, cookie);
+    const second = (await (await refresh(first.refresh_token)).json()) as TokenBody;
+    advance((REFRESH_REPLAY_GRACE_SECONDS - 1) * 1000);
+    await expectError(await refresh(first.refresh_token), 400, "invalid_grant");
+    expect((await userinfo(second.access_token)).status).toBe(200);
+    expect((await refresh(second.refresh_token)).status).toBe(200);
+  });
+
+  it(`a replay later than ${REFRESH_REPLAY_GRACE_SECONDS}s is theft: the whole grant is revoked`, async () => {
+    setNow(new Date("2026-05-02T11:00:00Z"));
+    const first = await tokensFor(app, cookie);
+    const second = (await (await refresh(first.refresh_token)).json()) as TokenBody;
+    advance((REFRESH_REPLAY_GRACE_SECONDS + 1) * 1000);
+    await expectError(await refresh(first.refresh_token), 400, "invalid_grant");
+    expect((await userinfo(second.access_token)).status).toBe(401);
+    expect((await userinfo(first.access_token)).status).toBe(401);
+    await expectError(await refresh(second.refresh_token), 400, "invalid_grant");
+  });
+
+  it("two concurrent refreshes with one token: exactly one wins", async () => {
+    const first = await tokensFor(app, cookie);
+    const results = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token), refresh(first.refresh_token)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it.each([
+    ["unknown refresh token", "shr_unknown", {}, 400, "invalid_grant"],
+    ["refresh token of another client", null, { client_id: "schoolhouse-mcp" }, 400, "invalid_grant"],
+    ["scope widening", null, { scope: "openid profile email students:read" }, 400, "invalid_scope"],
+  ])("%s → %s", async (_name, tokenValue, extra, status, error) => {
+    const t = await tokensFor(app, cookie);
+    await expectError(await refresh(tokenValue ?? t.refresh_token, extra as Record<string, string>), status, error);
+  });
+
+  it("missing refresh_token → invalid_request", async () => {
+    await expectError(await token({ grant_type: "refresh_token", client_id: "demo-public-app" }), 400, "invalid_request");
+  });
+
+  it("scope may narrow", async () => {
+    const t = await tokensFor(app, cookie);
+    const res = await refresh(t.refresh_token, { scope: "openid" });
+    expect(((await res.json()) as TokenBody).scope).toBe("openid");
+  });
+
+  it("a confidential client must authenticate to refresh", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-confidential-app", redirect_uri: CONF_CB });
+    const secret = "demo-confidential-secret-dev-only";
+    const t = (await (
+      await token({ grant_type: "authorization_code", code, redirect_uri: CONF_CB, client_id: "demo-confidential-app", code_verifier: VERIFIER, client_secret: secret })
+    ).json()) as TokenBody;
+    await expectError(await token({ grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "demo-confidential-app" }), 401, "invalid_client");
+    expect((await token({ grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "demo-confidential-app", client_secret: secret })).status).toBe(200);
+  });
+
+  it("an expired access token is refused at userinfo, and refreshing gets a fresh one", async () => {
+    setNow(new Date("2026-05-03T10:00:00Z"));
+    const t = await tokensFor(app, cookie);
+    advance(7200 * 1000);
+    expect((await userinfo(t.access_token)).status).toBe(401);
+    const fresh = (await (await refresh(t.refresh_token)).json()) as TokenBody;
+    expect((await userinfo(fresh.access_token)).status).toBe(200);
+  });
+});
