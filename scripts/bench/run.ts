@@ -21,7 +21,7 @@ import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 const USAGE = `usage: npm run bench -- [options]
   --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
   --no-build           use the existing .next build as is
-  --segment <s>        whole seconds per measured segment (default 4, quick 1)
+  --segment <s>        whole seconds per measured segment (default 3, quick 1)
   --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1; 0 skips it)
   --rounds <n>         baseline/workload alternations per workload (default 1)
   --connections <n>    concurrent connections (default 8)
@@ -67,7 +67,7 @@ const quick = args.quick;
 const seconds = (v: string | undefined, fallback: number, name: string) => Math.max(1, Math.round(num(v, fallback, name)));
 const warmup = args.warmup === "0" ? 0 : seconds(args.warmup, 1, "warmup");
 const settings = {
-  segmentSeconds: seconds(args.segment, quick ? 1 : 4, "segment"),
+  segmentSeconds: seconds(args.segment, quick ? 1 : 3, "segment"),
   warmupSeconds: warmup,
   rounds: Math.round(num(args.rounds, 1, "rounds")),
   connections: Math.round(num(args.connections, 8, "connections")),
