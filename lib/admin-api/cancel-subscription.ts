@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_NOT_FOUND } from "./update-subscription";
 
@@ -66,5 +66,5 @@ export async function cancelSubscription(options: {
     }
     const updated = await tx.subscription.update({ where: { id: sub.id }, data, include: subscriptionInclude });
     return success(updated);
-  });
+  }, TX_OPTIONS);
 }

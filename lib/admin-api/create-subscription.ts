@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, isUniqueViolation, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { failure, isUniqueViolation, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
@@ -91,7 +91,7 @@ export async function createSubscription(options: {
         include: subscriptionInclude,
       });
       return success(created);
-    });
+    }, TX_OPTIONS);
   } catch (err) {
     // The read above cannot see a concurrent transaction's uncommitted row; the index can.
     if (isUniqueViolation(err, LIVE_INDEX)) return failure(ALREADY_SUBSCRIBED);

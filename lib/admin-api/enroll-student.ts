@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { Course, Enrollment, User } from "../db/generated/client";
 import { isUuid } from "./ids";
-import { failure, success, type Payload } from "./records";
+import { failure, success, type Payload, TX_OPTIONS } from "./records";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
 export interface EnrollStudentInput {
@@ -37,5 +37,5 @@ export async function enrollStudentToCourse(options: {
       include: { course: true, user: true },
     });
     return success(enrollment);
-  });
+  }, TX_OPTIONS);
 }

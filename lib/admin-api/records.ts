@@ -3,6 +3,12 @@ import type { MembershipPlan, Subscription, User } from "../db/generated/client"
 export type SubscriptionRecord = Subscription & { plan: MembershipPlan; user: User };
 export const subscriptionInclude = { plan: true, user: true } as const;
 
+/**
+ * Options of every Admin mutation's transaction. Prisma's defaults (2 s to get a connection, 5 s to
+ * finish) fail requests during a burst that merely queues for the pool; waiting longer is better.
+ */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
 /** Result of every Admin mutation: messages (empty on success) and the record (null on failure). */
 export interface Payload<T> {
   errors: string[];

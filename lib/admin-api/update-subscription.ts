@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 
@@ -62,5 +62,5 @@ export async function updateSubscription(options: {
     await settleDueSubscriptions({ tx, schoolId, now });
     const settled = await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude });
     return success(settled);
-  });
+  }, TX_OPTIONS);
 }

@@ -8,7 +8,11 @@ test("the bare host serves the demo school's home page", async ({ page }) => {
 
 test("a school subdomain serves that school", async ({ page, baseURL }) => {
   const url = new URL(baseURL!);
+  // Acme is an enterprise-training school: its pages need a member login first.
   await page.goto(`http://acme-training.localhost:${url.port}/`);
+  await page.getByLabel("Email").fill("employee@schoolhouse.test");
+  await page.getByLabel("Password").fill("schoolhouse-demo");
+  await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Corp Training");
 });
 

@@ -1,0 +1,72 @@
+import Link from "next/link";
+import type { FactValue, StorefrontDocument } from "@/lib/storefront/document";
+import { renderMarkdown } from "@/lib/storefront/markdown-html";
+
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+/** JSON inside <script>: "<" escaped so content cannot close the tag. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+function Value({ value }: { value: FactValue }) {
+  const inner = value.datetime ? <time dateTime={value.datetime}>{value.text}</time> : value.text;
+  if (!value.url) return <>{inner}</>;
+  const internal = value.markdownUrl !== value.url;
+  return internal ? <Link href={pathOf(value.url)}>{inner}</Link> : <a href={value.url} rel="nofollow noopener">{inner}</a>;
+}
+
+/** The HTML rendering of a storefront document (the markdown twin renders the same document). */
+export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
+  return (
+    <main className="wrap">
+      <article className={`document document-${doc.kind.replace(/_/g, "-")}`}>
+        <h1>{doc.title}</h1>
+        {doc.description.trim() ? <p className="lead">{doc.description}</p> : null}
+        {doc.facts.length ? (
+          <dl className="facts">
+            {doc.facts.map((f) => (
+              <div key={f.key} data-fact={f.key} className={f.key === "price" ? "price" : undefined}>
+                <dt>{f.label}</dt>
+                <dd>
+                  {f.values.map((v, i) => (
+                    <span key={i}>
+                      {i > 0 ? ", " : null}
+                      <Value value={v} />
+                    </span>
+                  ))}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+        {doc.body.trim() ? (
+          <div className="prose">
+            {await renderMarkdown(doc.body)}
+          </div>
+        ) : null}
+        {doc.sections.map((s) => (
+          <section key={s.key} data-section={s.key}>
+            <h2>{s.heading}</h2>
+            <ul className="cards">
+              {s.items.map((item) => (
+                <li key={item.url} className="card">
+                  <h3>
+                    <Link href={pathOf(item.url)}>{item.title}</Link>
+                  </h3>
+                  {item.meta ? <p className="meta">{item.meta}</p> : null}
+                  {item.summary ? <p>{item.summary}</p> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <p className="meta alternate">
+          Also available as <a href={doc.markdownUrl} type="text/markdown">markdown</a>.
+        </p>
+      </article>
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(doc.jsonLd) }} />
+    </main>
+  );
+}

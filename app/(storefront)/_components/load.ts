@@ -1,0 +1,39 @@
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import type { Metadata } from "next";
+import { cache } from "react";
+import { now } from "@/lib/clock";
+import { env } from "@/lib/env";
+import { buildDocument } from "@/lib/storefront/build";
+import type { StorefrontDocument } from "@/lib/storefront/document";
+import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
+import { requestOrigin } from "@/lib/tenancy/host";
+import { resolveSchool } from "@/lib/tenancy/resolve-school";
+
+/** The school of this request, or the 404 page. Cached per request (layout and page both ask). */
+export const currentSchool = cache(async () => {
+  const h = await headers();
+  const school = await resolveSchool(h);
+  if (!school) notFound();
+  const origin = requestOrigin(`http://${h.get("host") ?? "localhost"}/`, h, { trustProxy: env().TRUST_PROXY });
+  return { school, origin };
+});
+
+/** The document a page shows; unknown or malformed slugs render the 404 page. */
+export const loadDocument = cache(async (kind: DocumentKind, slug?: string): Promise<StorefrontDocument> => {
+  if (hasSlug(routeOf(kind)) && (slug === undefined || !isValidSlug(slug))) notFound();
+  const { school, origin } = await currentSchool();
+  const doc = await buildDocument({ school, origin, now: now() }, kind, slug);
+  if (!doc) notFound();
+  return doc;
+});
+
+export async function documentMetadata(kind: DocumentKind, slug?: string): Promise<Metadata> {
+  const doc = await loadDocument(kind, slug);
+  const { school } = await currentSchool();
+  return {
+    title: { absolute: kind === "home" ? `${school.name}: ${doc.title}` : `${doc.title} · ${school.name}` },
+    description: doc.description,
+    alternates: { canonical: doc.url, types: { "text/markdown": doc.markdownUrl } },
+  };
+}

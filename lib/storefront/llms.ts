@@ -1,0 +1,71 @@
+// /llms.txt (llmstxt.org) and /llms-full.txt.
+import { allDocuments, catalogSections, type BuildContext } from "./build";
+import { documentBody, linkLabel, linkTarget } from "./markdown";
+import { oneLine } from "./format";
+import { markdownPathOf } from "./routes";
+
+interface LlmsLink {
+  name: string;
+  url: string;
+  note: string;
+}
+
+function linkLine(l: LlmsLink): string {
+  return `- [${linkLabel(l.name)}](${linkTarget(l.url)}): ${oneLine(l.note)}`;
+}
+
+function h2(title: string, links: LlmsLink[]): string {
+  return links.length ? `## ${title}\n\n${links.map(linkLine).join("\n")}\n` : "";
+}
+
+/**
+ * llms.txt: one H1 (the school), a blockquote summary, a short paragraph, then H2 sections that
+ * hold only `- [name](absolute url): note` lines, with `Optional` last. Content links point at the
+ * markdown twins.
+ */
+export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
+  const o = ctx.origin;
+  const md = (path: string) => o + path;
+  const sections = await catalogSections(ctx);
+  const summary = oneLine(ctx.school.description) || `Courses and content of ${ctx.school.name}.`;
+
+  const parts = [
+    `# ${oneLine(ctx.school.name)}\n`,
+    `> ${summary}\n`,
+    "Every page of this site is also served as markdown with YAML frontmatter: follow the links below, or request a page with `Accept: text/markdown`.\n",
+    h2("Pages", [
+      { name: "Homepage", url: md(markdownPathOf("home")), note: "what the school offers, with current courses, plans and events" },
+      { name: "FAQ", url: md(markdownPathOf("faq")), note: "frequently asked questions" },
+      { name: "Course index", url: md(markdownPathOf("course_index")), note: "all courses with prices and levels" },
+      { name: "Lecturer index", url: md(markdownPathOf("lecturer_index")), note: "the people who teach here" },
+    ]),
+    ...sections.map((s) =>
+      h2(
+        s.heading,
+        s.items.map((i) => ({ name: i.title, url: i.markdownUrl, note: [i.meta, i.summary].filter(Boolean).join(". ") || i.title })),
+      ),
+    ),
+    h2("Developers and agents", [
+      { name: "OpenAPI description", url: `${o}/openapi.json`, note: "OpenAPI 3.0 description of the storefront content API and the OAuth 2.0 / OpenID Connect endpoints" },
+      {
+        name: "OAuth discovery",
+        url: `${o}/.well-known/oauth-authorization-server`,
+        note: "RFC 8414 authorization server metadata (authorization code with PKCE, tokens, UserInfo)",
+      },
+      { name: "Admin API docs", url: `${o}/admin/graphql`, note: "GraphiQL playground and schema of the Admin GraphQL API (preview; needs an API key)" },
+    ]),
+    h2("Optional", [{ name: "Full content", url: `${o}/llms-full.txt`, note: "every public page's markdown in one document" }]),
+  ];
+  return parts.filter(Boolean).join("\n");
+}
+
+/** llms-full.txt: every public document's markdown, each starting with its title and source URL. */
+export async function buildLlmsFullTxt(ctx: BuildContext): Promise<string> {
+  const docs = await allDocuments(ctx);
+  const header = `# ${oneLine(ctx.school.name)}\n\n> ${oneLine(ctx.school.description)}\n\nAll public content of ${oneLine(ctx.school.name)} in one document (${docs.length} documents). Each starts with its title and source URL.\n`;
+  const blocks = docs.map((doc) => {
+    const [titleLine, ...rest] = documentBody(doc).split("\n");
+    return `${titleLine}\n\nSource: ${doc.url}\nMarkdown: ${doc.markdownUrl}\n${rest.join("\n")}`;
+  });
+  return [header, ...blocks].join("\n---\n\n");
+}

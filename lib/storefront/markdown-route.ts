@@ -1,0 +1,58 @@
+// The handler behind every /api/md/* route (and, through the proxy's rewrite, behind Accept:
+// text/markdown on the HTML pages).
+import { now } from "../clock";
+import { resolveSchool } from "../tenancy/resolve-school";
+import { buildDocument } from "./build";
+import { estimateTokens, toMarkdown } from "./markdown";
+import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
+import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
+
+export interface MarkdownRequest {
+  request: Request;
+  kind: DocumentKind;
+  slug?: string;
+}
+
+export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): Promise<Response> {
+  const route = routeOf(kind);
+  const school = await resolveSchool(request.headers);
+  if (!school) return markdownError({ request, status: 404, message: "No school is served at this address." });
+  if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) {
+    return markdownError({
+      request,
+      status: 400,
+      message: "Malformed slug: slugs are lower-case letters and digits separated by single hyphens.",
+    });
+  }
+  const origin = originOf(request);
+  const doc = await buildDocument({ school, origin, now: now() }, kind, slug);
+  if (!doc) {
+    return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug \`${slug}\`.` });
+  }
+  const body = toMarkdown(doc);
+  return textResponse({
+    request,
+    body,
+    contentType: MARKDOWN_TYPE,
+    cacheControl: cacheControlFor(school),
+    headers: {
+      "x-markdown-tokens": String(estimateTokens(body)),
+      link: `<${doc.url}>; rel="canonical"; type="text/html"`,
+      // Reached through a gated page by negotiation, the answer depends on the session cookie.
+      ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
+    },
+  });
+}
+
+type Params = Promise<Record<string, string | string[] | undefined>> | undefined;
+
+/** GET and HEAD exports for an /api/md route; other methods get Next's 405 with Allow. */
+export function markdownRoute(kind: DocumentKind) {
+  // Next passes no params object to routes without dynamic segments.
+  const handler = async (request: Request, ctx?: { params: Params }) => {
+    const params = (await ctx?.params) ?? {};
+    const slug = typeof params.slug === "string" ? params.slug : undefined;
+    return serveMarkdown({ request, kind, slug });
+  };
+  return { GET: handler, HEAD: handler };
+}

@@ -1,0 +1,150 @@
+// Wire shapes of the OAuth 2.0 / OpenID Connect endpoints, as the spec defines them. Written in zod
+// and converted to OpenAPI 3.0 schemas, so the document is generated rather than hand-kept. These
+// describe the contract; the OAuth implementation lives in lib/oauth.
+import { z } from "zod";
+
+const unix = () => z.number().int().describe("Unix timestamp in seconds");
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().describe("Bearer token"),
+    token_type: z.literal("Bearer").describe("Always Bearer"),
+    expires_in: z.number().int().describe("Lifetime in seconds, default 7200"),
+    refresh_token: z.string().describe("Used to obtain a new access token; rotates on every use"),
+    scope: z.string().describe("Space-separated granted scopes, possibly a subset of those requested"),
+    created_at: unix().describe("Creation timestamp"),
+    school_id: z.string().uuid().describe("Authorized school"),
+    school_subdomain: z.string().describe("Subdomain of the authorized school"),
+  })
+  ;
+
+export const OAuthError = z
+  .object({
+    error: z
+      .string()
+      .describe(
+        "OAuth error code: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, invalid_token, invalid_client_metadata, invalid_redirect_uri",
+      ),
+    error_description: z.string().optional(),
+  })
+  ;
+
+export const AuthorizationCodeGrant = z
+  .object({
+    grant_type: z.literal("authorization_code"),
+    code: z.string().describe("Code from the callback"),
+    redirect_uri: z.string().describe("Must match the authorization request"),
+    client_id: z.string(),
+    code_verifier: z.string().min(43).max(128).describe("PKCE verifier, plain text"),
+    client_secret: z.string().optional().describe("Required for confidential clients (client_secret_post)"),
+  })
+  ;
+
+export const RefreshTokenGrant = z
+  .object({
+    grant_type: z.literal("refresh_token"),
+    refresh_token: z.string().describe("A valid refresh token; replaying a rotated one yields invalid_grant"),
+    client_id: z.string(),
+    client_secret: z.string().optional().describe("Required for confidential clients"),
+  })
+  ;
+
+export const RevocationRequest = z
+  .object({
+    token: z.string(),
+    token_type_hint: z.enum(["access_token", "refresh_token"]).optional(),
+    client_id: z.string(),
+  })
+  ;
+
+export const IntrospectionRequest = z.object({ token: z.string(), client_id: z.string() });
+
+export const IntrospectionResult = z
+  .object({
+    active: z.boolean().describe("The only field for an inactive or invalid token"),
+    scope: z.string().optional(),
+    client_id: z.string().optional(),
+    token_type: z.literal("Bearer").optional(),
+    exp: unix().optional().describe("Expiry timestamp"),
+  })
+  ;
+
+export const UserInfo = z
+  .object({
+    sub: z.string().uuid().describe("User identifier"),
+    name: z.string().optional().describe("With the profile scope"),
+    picture: z.string().optional().describe("With the profile scope, when the member has an uploaded avatar"),
+    email: z.string().optional().describe("With the email scope"),
+    email_verified: z.boolean().optional().describe("With the email scope"),
+    org_id: z.string().optional().describe("School identifier, when the token is bound to a school"),
+    roles: z.array(z.string()).optional().describe("Role names, highest privilege first, when the token is bound to a school"),
+  })
+  ;
+
+export const DiscoveryMetadata = z
+  .object({
+    issuer: z.string(),
+    authorization_endpoint: z.string(),
+    token_endpoint: z.string(),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    revocation_endpoint: z.string(),
+    registration_endpoint: z.string(),
+    response_types_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+    userinfo_endpoint: z.string(),
+    subject_types_supported: z.array(z.string()),
+    claims_supported: z.array(z.string()),
+    service_documentation: z.string(),
+    mcp_client_id: z.string(),
+    client_id_metadata_document_supported: z.boolean(),
+  })
+  ;
+
+export const RegistrationRequest = z
+  .object({
+    client_name: z.string().describe("Matched against a known vendor platform"),
+    redirect_uris: z.array(z.string()).optional(),
+    grant_types: z.array(z.string()).optional().describe("Default [authorization_code, refresh_token]"),
+    response_types: z.array(z.string()).optional().describe("Default [code]"),
+    token_endpoint_auth_method: z.string().optional().describe("Default none (public client)"),
+  })
+  ;
+
+export const RegistrationResponse = z
+  .object({
+    client_id: z.string(),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.string(),
+    scope: z.string().describe("Space-separated"),
+  })
+  ;
+
+export const SCHEMAS = {
+  TokenResponse,
+  OAuthError,
+  AuthorizationCodeGrant,
+  RefreshTokenGrant,
+  RevocationRequest,
+  IntrospectionRequest,
+  IntrospectionResult,
+  UserInfo,
+  DiscoveryMetadata,
+  RegistrationRequest,
+  RegistrationResponse,
+};
+
+/** OpenAPI 3.0 schema objects of the above, keyed by name (for components.schemas). */
+export function componentSchemas(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(SCHEMAS).map(([name, schema]) => {
+      const json = z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+      delete json.$schema;
+      return [name, json];
+    }),
+  );
+}

@@ -1,0 +1,241 @@
+// The OpenAPI 3.0 document served at /openapi.json, generated from the storefront route table and
+// the OAuth wire schemas, with servers[].url set to the requested origin.
+import { componentSchemas } from "./openapi-schemas";
+import { hasSlug, SLUG_MAX_LENGTH, SLUG_PATTERN, STOREFRONT_ROUTES, type StorefrontRoute } from "./routes";
+
+type Obj = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Obj) => ({ "application/json": { schema } });
+const markdown = { "text/markdown": { schema: { type: "string", description: "YAML frontmatter, then markdown" } } };
+const textPlain = { "text/plain": { schema: { type: "string" } } };
+
+const textHeaders = {
+  ETag: { $ref: "#/components/headers/ETag" },
+  "Cache-Control": { $ref: "#/components/headers/CacheControl" },
+  Vary: { $ref: "#/components/headers/Vary" },
+  "X-Markdown-Tokens": { $ref: "#/components/headers/MarkdownTokens" },
+};
+
+function markdownOperation(route: StorefrontRoute, method: "get" | "head"): Obj {
+  const slug = hasSlug(route);
+  const tag = "Storefront";
+  const ok = method === "get" ? { description: "The markdown document", headers: textHeaders, content: markdown } : { description: "Headers of the markdown document", headers: textHeaders };
+  const error = (description: string) => (method === "get" ? { description, content: markdown } : { description });
+  return {
+    tags: [tag],
+    operationId: `${method}Markdown${route.kind
+      .split("_")
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join("")}`,
+    summary: `${route.summary} as markdown`,
+    description: `Markdown twin of the HTML page ${route.htmlPath}. Only published content appears. Requesting the HTML page with \`Accept: text/markdown\` returns the same document. No session needed.`,
+    parameters: [...(slug ? [{ $ref: "#/components/parameters/Slug" }] : []), { $ref: "#/components/parameters/IfNoneMatch" }],
+    responses: {
+      "200": ok,
+      "304": { description: "Not modified (If-None-Match matched the ETag)" },
+      ...(slug ? { "400": error("Malformed slug") } : {}),
+      "404": error(slug ? "No published item has this slug" : "No school at this address"),
+    },
+  };
+}
+
+function storefrontPaths(): Obj {
+  const paths: Obj = {};
+  for (const route of STOREFRONT_ROUTES) {
+    paths[route.markdownPath] = { get: markdownOperation(route, "get"), head: markdownOperation(route, "head") };
+  }
+  const textFile = (operationId: string, summary: string, description: string) => ({
+    get: {
+      tags: ["Storefront"],
+      operationId,
+      summary,
+      description,
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": { description: summary, headers: textHeaders, content: textPlain },
+        "304": { description: "Not modified" },
+        "404": { description: "No school at this address", content: textPlain },
+      },
+    },
+  });
+  paths["/llms.txt"] = textFile("getLlmsTxt", "Linked index of content and developer resources", "llmstxt.org format: markdown links to every public item and to the developer/agent resources.");
+  paths["/llms-full.txt"] = textFile("getLlmsFullTxt", "All public content in one document", "Every public item's markdown, each starting with its title and source URL.");
+  paths["/openapi.json"] = {
+    get: {
+      tags: ["Storefront"],
+      operationId: "getOpenApi",
+      summary: "This OpenAPI 3.0 document",
+      responses: { "200": { description: "OpenAPI 3.0 document; servers[].url is the requested origin", content: json({ type: "object" }) } },
+    },
+  };
+  return paths;
+}
+
+const form = (schema: Obj) => ({ required: true, content: { "application/x-www-form-urlencoded": { schema } } });
+const oauthError = (description: string) => ({ description, content: json(ref("OAuthError")) });
+
+function oauthPaths(): Obj {
+  const query = (name: string, required: boolean, description: string, schema: Obj = { type: "string" }) => ({ name, in: "query", required, description, schema });
+  const userinfo = (method: "get" | "post") => ({
+    tags: ["OpenID Connect"],
+    operationId: method === "get" ? "getUserInfo" : "postUserInfo",
+    summary: "Identity claims of the token's user (OpenID Connect Core 1.0 section 5.3)",
+    description: "Requires a Bearer access token that includes the openid scope. Claims depend on the granted scopes.",
+    security: [{ bearerAuth: [] }],
+    responses: {
+      "200": { description: "Claims", content: json(ref("UserInfo")) },
+      "400": oauthError("invalid_request: malformed Authorization header"),
+      "401": oauthError("invalid_token: missing, expired or revoked token"),
+      "403": oauthError("invalid_scope: the token lacks openid"),
+    },
+  });
+  return {
+    "/oauth/authorize": {
+      get: {
+        tags: ["OAuth 2.0"],
+        operationId: "authorize",
+        summary: "Start the authorization code flow (PKCE S256 required)",
+        description:
+          "Redirects to login and consent, then to redirect_uri with `code` and `state`, or with `error`, `error_description` and `state`. An unknown client or unregistered redirect_uri is answered with an error page instead of a redirect.",
+        parameters: [
+          query("response_type", true, "Must be code", { type: "string", enum: ["code"] }),
+          query("client_id", true, "Client identifier"),
+          query("redirect_uri", true, "Must exactly match a registered redirect URI"),
+          query("scope", true, "Space-separated scopes"),
+          query("state", false, "Opaque CSRF value, returned unchanged (recommended)"),
+          query("code_challenge", true, "base64url SHA-256 hash of the code_verifier"),
+          query("code_challenge_method", true, "Must be S256", { type: "string", enum: ["S256"] }),
+          query("school_id", false, "Preselects a school and skips the school picker if valid", { type: "string", format: "uuid" }),
+        ],
+        responses: {
+          "303": { description: "Redirect to login, consent, or the client's redirect_uri", headers: { Location: { schema: { type: "string" } } } },
+          "400": { description: "Invalid client or redirect_uri (HTML error page, no redirect)", content: { "text/html": { schema: { type: "string" } } } },
+        },
+      },
+    },
+    "/api/oauth/token": {
+      post: {
+        tags: ["OAuth 2.0"],
+        operationId: "token",
+        summary: "Exchange an authorization code or a refresh token",
+        description: "Every successful refresh returns a new refresh_token and revokes the previous one immediately.",
+        requestBody: form({ oneOf: [ref("AuthorizationCodeGrant"), ref("RefreshTokenGrant")] }),
+        responses: {
+          "200": { description: "Tokens", content: json(ref("TokenResponse")) },
+          "400": oauthError("invalid_request, invalid_grant, unauthorized_client or unsupported_grant_type"),
+          "401": oauthError("invalid_client: client authentication failed"),
+        },
+      },
+    },
+    "/api/oauth/revoke": {
+      post: {
+        tags: ["OAuth 2.0"],
+        operationId: "revoke",
+        summary: "Revoke a token (RFC 7009)",
+        description: "Always 200 for a well-formed request, also for an already revoked or invalid token.",
+        requestBody: form(ref("RevocationRequest")),
+        responses: {
+          "200": { description: "Revoked (or nothing to revoke)" },
+          "400": oauthError("invalid_request: missing parameter"),
+          "401": oauthError("invalid_client"),
+        },
+      },
+    },
+    "/api/oauth/introspect": {
+      post: {
+        tags: ["OAuth 2.0"],
+        operationId: "introspect",
+        summary: "Token metadata (RFC 7662)",
+        requestBody: form(ref("IntrospectionRequest")),
+        responses: {
+          "200": { description: "Introspection result", content: json(ref("IntrospectionResult")) },
+          "400": oauthError("invalid_request: missing parameter"),
+          "401": oauthError("invalid_client"),
+        },
+      },
+    },
+    "/api/oauth/userinfo": { get: userinfo("get"), post: userinfo("post") },
+    "/.well-known/oauth-authorization-server": {
+      get: {
+        tags: ["OAuth 2.0"],
+        operationId: "discovery",
+        summary: "Authorization server metadata (RFC 8414)",
+        responses: { "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) } },
+      },
+    },
+    "/api/oauth/register": {
+      post: {
+        tags: ["OAuth 2.0"],
+        operationId: "register",
+        summary: "Client credentials for pre-registered vendor platforms",
+        description: "Not open dynamic registration: an unrecognized client_name is refused with invalid_client_metadata. No client_secret is returned.",
+        requestBody: { required: true, content: json(ref("RegistrationRequest")) },
+        responses: {
+          "201": { description: "Registered client", content: json(ref("RegistrationResponse")) },
+          "400": oauthError("invalid_client_metadata (unknown client_name, malformed body) or invalid_redirect_uri"),
+        },
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.0 document for a request origin (scheme://host[:port]). */
+export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: `${o.schoolName}: storefront content and OAuth API`,
+      version: "1.0.0",
+      description:
+        "The storefront's public catalog as markdown (YAML frontmatter), llms.txt, and the OAuth 2.0 authorization server with OpenID Connect UserInfo. Storefront endpoints need no session. The Admin GraphQL API (preview) is documented by its GraphiQL playground at /admin/graphql.",
+    },
+    servers: [{ url: o.origin }],
+    tags: [
+      { name: "Storefront", description: "Public content as markdown" },
+      { name: "OAuth 2.0", description: "Authorization code grant with PKCE, refresh tokens, revocation, introspection, discovery" },
+      { name: "OpenID Connect", description: "UserInfo" },
+    ],
+    paths: { ...storefrontPaths(), ...oauthPaths() },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        Slug: {
+          name: "slug",
+          in: "path",
+          required: true,
+          description: "Item slug: lower-case letters and digits separated by single hyphens",
+          schema: { type: "string", pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH },
+        },
+        IfNoneMatch: { name: "If-None-Match", in: "header", required: false, description: "ETag from an earlier response", schema: { type: "string" } },
+      },
+      headers: {
+        ETag: { description: "Strong validator of the body", schema: { type: "string" } },
+        CacheControl: { description: "Caching policy", schema: { type: "string" } },
+        Vary: { description: "Request headers the response depends on", schema: { type: "string" } },
+        MarkdownTokens: { description: "Estimated token count of the body (about 4 characters per token)", schema: { type: "integer" } },
+      },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "OAuth 2.0 access token" },
+        oauth2: {
+          type: "oauth2",
+          description: "Authorization code grant with PKCE (S256)",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${o.origin}/oauth/authorize`,
+              tokenUrl: `${o.origin}/api/oauth/token`,
+              refreshUrl: `${o.origin}/api/oauth/token`,
+              scopes: {
+                openid: "Sign in; required for UserInfo",
+                profile: "Name and picture",
+                email: "Email address",
+                "courses:read": "Read courses",
+                "students:read": "Read students",
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { validate, compileErrors } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
+import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
+import { STOREFRONT_ROUTES } from "@/lib/storefront/routes";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { ACME_HOST, DEMO_HOST, ORIGIN } from "./helpers";
+
+let server: AppServer;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  server = await startAppServer({ host: DEMO_HOST });
+});
+afterAll(() => server.close());
+
+type Doc = {
+  openapi: string;
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; parameters?: unknown[] }>>;
+};
+
+async function getDoc(headers: Record<string, string> = {}): Promise<{ res: Response; doc: Doc }> {
+  const res = await server.fetch("/openapi.json", { headers });
+  return { res, doc: (await res.json()) as Doc };
+}
+
+describe("/openapi.json", () => {
+  it("is a valid OpenAPI 3.0 document", async () => {
+    const { res, doc } = await getDoc();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(doc.openapi).toMatch(/^3\.0\.\d$/);
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+    // The validator really checks: a broken copy is refused.
+    const broken = structuredClone(doc) as unknown as Record<string, unknown>;
+    (broken.paths as Record<string, unknown>)["/api/md/home"] = { get: { responses: { "200": {} } } };
+    expect((await validate(broken as never)).valid).toBe(false);
+  });
+
+  it("describes the eleven markdown routes, llms files and every OAuth / OpenID Connect endpoint of the spec", async () => {
+    const { doc } = await getDoc();
+    const expected: Record<string, string[]> = {
+      ...Object.fromEntries(STOREFRONT_ROUTES.map((r) => [r.markdownPath, ["get", "head"]])),
+      "/llms.txt": ["get"],
+      "/llms-full.txt": ["get"],
+      "/openapi.json": ["get"],
+      "/oauth/authorize": ["get"],
+      "/api/oauth/token": ["post"],
+      "/api/oauth/revoke": ["post"],
+      "/api/oauth/introspect": ["post"],
+      "/api/oauth/userinfo": ["get", "post"],
+      "/.well-known/oauth-authorization-server": ["get"],
+      "/api/oauth/register": ["post"],
+    };
+    expect(Object.keys(expected)).toHaveLength(21);
+    for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
+    const token = doc.paths["/api/oauth/token"]!.post!;
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401"]);
+  });
+
+  it("servers[].url is the requested origin", async () => {
+    expect((await getDoc()).doc.servers).toEqual([{ url: ORIGIN }]);
+    expect((await getDoc({ host: ACME_HOST })).doc.servers).toEqual([{ url: `http://${ACME_HOST}` }]);
+  });
+
+  it("a spoofed X-Forwarded-Host cannot change servers[].url unless the proxy is trusted", async () => {
+    const spoof = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" };
+    const { res, doc } = await getDoc(spoof);
+    expect(doc.servers).toEqual([{ url: ORIGIN }]);
+    expect(res.headers.get("vary")).toBe("Accept");
+    process.env.TRUST_PROXY = "true";
+    resetEnvCache();
+    clearSchoolCache();
+    try {
+      const trusted = await getDoc({ "x-forwarded-host": "demo.localhost", "x-forwarded-proto": "https" });
+      expect(trusted.doc.servers).toEqual([{ url: "https://demo.localhost" }]);
+      // Caches must key on the forwarded headers once they count.
+      expect(trusted.res.headers.get("vary")).toContain("X-Forwarded-Host");
+    } finally {
+      delete process.env.TRUST_PROXY;
+      resetEnvCache();
+      clearSchoolCache();
+    }
+  });
+
+  it("every documented storefront path answers as declared", async () => {
+    const { doc } = await getDoc();
+    const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known/.test(p));
+    expect(storefront).toHaveLength(14);
+    for (const [pattern, ops] of storefront) {
+      for (const [method, op] of Object.entries(ops)) {
+        const declared = op.responses;
+        const path = pattern.replace("{slug}", pattern.includes("/courses/") ? "intro-to-sql" : pattern.includes("/posts/") ? "five-sql-mistakes" : pattern.includes("/events/") ? "sql-office-hours-december" : pattern.includes("/digital-downloads/") ? "sql-cheat-sheet" : pattern.includes("/plans/") ? "lifetime" : pattern.includes("/categories/") ? "career" : "grace-adeyemi");
+        const ok = await server.fetch(path, { method: method.toUpperCase() });
+        expect(Object.keys(declared), `${method} ${path} → ${ok.status}`).toContain(String(ok.status));
+        const type = ok.headers.get("content-type")!.split(";")[0]!;
+        if (declared[String(ok.status)]!.content) expect(Object.keys(declared[String(ok.status)]!.content!), path).toContain(type);
+        const etag = ok.headers.get("etag");
+        await ok.arrayBuffer();
+        if (declared["304"]) {
+          const again = await server.fetch(path, { method: method.toUpperCase(), headers: { "if-none-match": etag! } });
+          expect(again.status, path).toBe(304);
+        }
+        if (pattern.includes("{slug}")) {
+          expect((await server.fetch(pattern.replace("{slug}", "no-such-item"), { method: method.toUpperCase() })).status).toBe(404);
+          expect((await server.fetch(pattern.replace("{slug}", "Bad_Slug"), { method: method.toUpperCase() })).status).toBe(400);
+          expect(Object.keys(declared)).toEqual(expect.arrayContaining(["400", "404"]));
+        }
+      }
+    }
+  });
+  it("every documented OAuth / OpenID Connect path answers as declared", async () => {
+    const { doc } = await getDoc();
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    // Minimal requests each endpoint must answer with one of its declared statuses.
+    const probes: Array<[string, string, RequestInit]> = [
+      ["/oauth/authorize", "get", {}],
+      ["/api/oauth/token", "post", { method: "POST", headers: form, body: "" }],
+      ["/api/oauth/token", "post", { method: "POST", headers: form, body: "grant_type=password&client_id=demo-public-app" }],
+      ["/api/oauth/revoke", "post", { method: "POST", headers: form, body: "token=nope&client_id=demo-public-app" }],
+      ["/api/oauth/introspect", "post", { method: "POST", headers: form, body: "token=nope&client_id=demo-public-app" }],
+      ["/api/oauth/userinfo", "get", {}],
+      ["/api/oauth/userinfo", "post", { method: "POST" }],
+      ["/.well-known/oauth-authorization-server", "get", {}],
+      ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
+    ];
+    for (const [path, method, init] of probes) {
+      const declared = doc.paths[path]![method]!.responses;
+      const res = await server.fetch(path, init);
+      const status = String(res.status);
+      expect(Object.keys(declared), `${method} ${path} → ${status}`).toContain(status);
+      const content = declared[status]!.content;
+      if (content && res.status !== 204) expect(Object.keys(content), path).toContain(res.headers.get("content-type")!.split(";")[0]);
+      await res.arrayBuffer();
+    }
+  });
+});
