@@ -36,6 +36,23 @@ if (process.env.TEST_DATABASE_URL) {
   });
 }
 
+// Redis-only tests (shared stores, @vercel/kv through a local Upstash REST server) need a Redis.
+const testRedisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL;
+if (testRedisUrl) {
+  projects.push({
+    resolve: { alias },
+    test: {
+      name: "redis",
+      include: ["tests/redis/**/*.test.ts"],
+      globalSetup: ["tests/setup/pglite-template.ts"],
+      setupFiles: ["tests/setup/database.ts"],
+      env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", TEST_REDIS_URL: testRedisUrl, REDIS_URL: "" },
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  });
+}
+
 export default defineConfig({
   test: {
     projects,

@@ -44,6 +44,14 @@ const schema = z
     RATE_LIMIT_MUTATIONS: positiveInt.default(200),
     RATE_LIMIT_QUERIES: positiveInt.default(600),
     RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+    // Rate limits (lib/rate-limit): which store (auto: KV when KV_REST_API_* are set, else Redis
+    // when REDIS_URL is, else in-memory), the concurrency and execution-time budgets, timeouts.
+    RATE_LIMIT_STORE: z.enum(["auto", "memory", "redis", "kv"]).default("auto"),
+    RATE_LIMIT_MAX_IN_FLIGHT: positiveInt.default(10),
+    RATE_LIMIT_RUNTIME_MS: positiveInt.default(60_000),
+    RATE_LIMIT_OPERATION_TIMEOUT_MS: positiveInt.default(30_000),
+    RATE_LIMIT_STORE_TIMEOUT_MS: positiveInt.max(500, "must be at most 500 (an outage may add at most 1 s per request)").default(300),
+    RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/, "letters, digits, : _ - only").default("sh:rl"),
     DEMO_API_KEY: z.string().optional(),
     DEMO_API_KEY_NO_PERMISSIONS: z.string().optional(),
     DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
@@ -65,6 +73,12 @@ const schema = z
         path: ["AUTH_SECRET"],
         message: "is required in production with DATABASE_URL (the dev secret is only for the embedded database)",
       });
+    }
+    if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) {
+      ctx.addIssue({ code: "custom", path: ["REDIS_URL"], message: "is required with RATE_LIMIT_STORE=redis" });
+    }
+    if (env.RATE_LIMIT_STORE === "kv" && !env.KV_REST_API_URL) {
+      ctx.addIssue({ code: "custom", path: ["KV_REST_API_URL"], message: "is required with RATE_LIMIT_STORE=kv" });
     }
     if (env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
       ctx.addIssue({

@@ -1,7 +1,6 @@
 import type { YogaInitialContext } from "graphql-yoga";
 import type { ApiVersion } from "./api-version";
 import type { AdminCredential } from "./authenticate";
-import type { OperationType } from "./operation-type";
 
 /** Per-request facts the handler establishes before GraphQL runs (yoga's server context). */
 export interface AdminServerContext {
@@ -14,6 +13,9 @@ export interface AdminServerContext {
 
 /** The GraphQL context every resolver and plugin sees. */
 export interface AdminContext extends YogaInitialContext, AdminServerContext {
-  /** "mutation" when the query string starts with `mutation` (the spec's rate-limit rule), else "query". */
-  operationType: OperationType;
+  /**
+   * "mutation" when the query string starts with `mutation` after GraphQL's ignored tokens (the
+   * spec's rule, implemented once in lib/rate-limit/operation-type.ts), else "query".
+   */
+  operationType: "mutation" | "query";
 }

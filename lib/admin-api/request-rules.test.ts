@@ -2,19 +2,6 @@ import { describe, expect, it } from "vitest";
 import { API_VERSIONS, CURRENT_API_VERSION, resolveApiVersion } from "./api-version";
 import { authorizeCron } from "./cron";
 import { ApiVersionError } from "./errors";
-import { operationTypeOf } from "./operation-type";
-
-describe("operationTypeOf (the spec's rate-limit rule)", () => {
-  it("is a mutation only when the query string starts with `mutation`", () => {
-    expect(operationTypeOf("mutation { a }")).toBe("mutation");
-    expect(operationTypeOf("  \n mutation Named { a }")).toBe("mutation");
-    expect(operationTypeOf("query { a }")).toBe("query");
-    expect(operationTypeOf("{ a }")).toBe("query");
-    expect(operationTypeOf("{ __schema { types { name } } }")).toBe("query");
-    expect(operationTypeOf("# comment\nmutation { a }")).toBe("query");
-    expect(operationTypeOf(undefined)).toBe("query");
-  });
-});
 
 describe("API-Version", () => {
   it("absent or empty means the current version", () => {

@@ -1,7 +1,7 @@
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { AdminContext, AdminServerContext } from "./context";
 import { idempotencyPlugin } from "./idempotency";
-import { operationTypeOf } from "./operation-type";
+import { operationTypeOfQuery } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
 
 export const ADMIN_GRAPHQL_PATH = "/admin/graphql";
@@ -27,7 +27,9 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // The playground is rendered by the handler from bundled assets (no CDN).
     graphiql: false,
     landingPage: false,
-    context: ({ params }) => ({ operationType: operationTypeOf(params.query) }) as Partial<AdminContext> as AdminContext,
+    // The same classification the per-minute limiter uses, so idempotency and limits agree.
+    context: ({ params }) =>
+      ({ operationType: operationTypeOfQuery(params.query ?? "") === "mutations" ? "mutation" : "query" }) as Partial<AdminContext> as AdminContext,
     plugins: [missingQueryIs400(), ...(options.plugins ?? []), idempotencyPlugin()],
   });
 }

@@ -36,6 +36,17 @@ describe("Idempotency-Key", () => {
     expect(third.body.data.createSubscription.errors).toEqual(["User already subscribed to this plan"]);
   });
 
+  it("treats a mutation behind a leading comment as a mutation, as the rate limiter does", async () => {
+    const email = freshEmail("comment");
+    const commented = `# created from a script\n${CREATE}`;
+    const vars = { input: { email, name: "I", planId: PLANS.monthly } };
+    const first = await gql(app, commented, vars, { headers: { "idempotency-key": "comment-1" } });
+    const second = await gql(app, commented, vars, { headers: { "idempotency-key": "comment-1" } });
+    expect(first.body.data.createSubscription.errors).toEqual([]);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(await db().subscription.count({ where: { user: { email } } })).toBe(1);
+  });
+
   it("replays a failure payload too", async () => {
     const r1 = await gql(app, CREATE, { input: { email: freshEmail(), name: "I", planId: "nope" } }, { headers: { "idempotency-key": "fail-1" } });
     const r2 = await gql(app, CREATE, { input: JSON.parse(JSON.stringify({ email: "x", planId: "nope" })) }, { headers: { "idempotency-key": "fail-1" } });

@@ -1,0 +1,139 @@
+// The three limiters per credential, over one store: admit (per-minute window, operations in
+// flight, runtime bucket in that order), then release and charge the measured execution time.
+import { randomUUID } from "node:crypto";
+import { now as clockNow } from "../clock";
+import { credentialKey, type Credential } from "../credentials/credential";
+import type { RateLimitState } from "./state";
+import type { AdmitResult, CompleteResult, Limits, OperationType, RateLimitStore } from "./types";
+import { refusal, type RateLimitError } from "./wire";
+
+export interface RateLimiterOptions {
+  store: RateLimitStore;
+  limits: Limits;
+  /** Operations running longer are answered with a timeout and their slot released. */
+  operationTimeoutMs?: number;
+  /** Caller clock in ms (the memory store's time); defaults to lib/clock. */
+  clock?: () => number;
+}
+
+export type Admission =
+  | {
+      admitted: true;
+      state: RateLimitState;
+      /** Releases the slot and charges the duration; later calls return the first result. */
+      finish(durationMs: number): Promise<RateLimitState>;
+    }
+  | { admitted: false; state: RateLimitState; error: RateLimitError };
+
+export type RunOutcome<T> =
+  | { outcome: "completed"; value: T; state: RateLimitState; durationMs: number }
+  | { outcome: "failed"; error: unknown; state: RateLimitState; durationMs: number }
+  | { outcome: "aborted"; state: RateLimitState; durationMs: number }
+  | { outcome: "timed_out"; state: RateLimitState; durationMs: number }
+  | { outcome: "refused"; error: RateLimitError; state: RateLimitState };
+
+export class RateLimiter {
+  readonly store: RateLimitStore;
+  readonly limits: Limits;
+  readonly operationTimeoutMs: number;
+  private readonly clock: () => number;
+
+  constructor(options: RateLimiterOptions) {
+    this.store = options.store;
+    this.limits = options.limits;
+    this.operationTimeoutMs = options.operationTimeoutMs ?? Math.max(1, options.limits.leaseTtlMs - 10_000);
+    this.clock = options.clock ?? (() => clockNow().getTime());
+  }
+
+  private state(credential: Credential, operationType: OperationType, admit: AdmitResult, after?: CompleteResult): RateLimitState {
+    return {
+      enforced: credential.enforceLimits,
+      now: after?.now ?? admit.now,
+      operationType,
+      perMinute: {
+        limit: this.limits.perMinute[operationType],
+        used: admit.windowCount,
+        windowMs: this.limits.windowMs,
+        freeAt: admit.windowFreeAt,
+      },
+      activeOperations: { limit: this.limits.maxInFlight, active: after?.active ?? admit.active },
+      runtime: { limitMs: this.limits.runtimeBudgetMs, balanceMs: after?.balanceMs ?? admit.balanceMs, limits: this.limits },
+    };
+  }
+
+  async begin(options: { credential: Credential; operationType: OperationType }): Promise<Admission> {
+    const { credential, operationType } = options;
+    const key = credentialKey(credential);
+    const leaseId = randomUUID();
+    const admit = await this.store.admit({
+      key,
+      operationType,
+      leaseId,
+      enforce: credential.enforceLimits,
+      limits: this.limits,
+      now: this.clock(),
+    });
+    const state = this.state(credential, operationType, admit);
+    if (!admit.admitted) return { admitted: false, state, error: refusal(admit.denial!, state) };
+    let finished: Promise<RateLimitState> | undefined;
+    return {
+      admitted: true,
+      state,
+      finish: (durationMs) => {
+        finished ??= this.store
+          .complete({ key, leaseId, durationMs: Math.max(0, durationMs), limits: this.limits, now: this.clock() })
+          .then((after) => this.state(credential, operationType, admit, after));
+        return finished;
+      },
+    };
+  }
+
+  /**
+   * Runs `execute` under the limits: refused operations never start; the slot is released and the
+   * measured time charged when it completes, fails, the client aborts (`signal`) or it times out.
+   * After an abort or a timeout the caller gets its answer at once; the execution itself is not
+   * interrupted (resolvers already running finish in the background, and the executor also sees
+   * the request's own abort signal).
+   */
+  async run<T>(
+    options: { credential: Credential; operationType: OperationType; signal?: AbortSignal },
+    execute: () => Promise<T> | T,
+  ): Promise<RunOutcome<T>> {
+    const admission = await this.begin(options);
+    if (!admission.admitted) return { outcome: "refused", error: admission.error, state: admission.state };
+
+    const started = performance.now();
+    type Settled = { kind: "completed"; value: T } | { kind: "failed"; error: unknown } | { kind: "aborted" } | { kind: "timed_out" };
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const { signal } = options;
+    const execution = (async (): Promise<Settled> => {
+      try {
+        return { kind: "completed", value: await execute() };
+      } catch (error) {
+        return { kind: "failed", error };
+      }
+    })();
+    const interrupted = new Promise<Settled>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: "timed_out" }), this.operationTimeoutMs);
+      if (signal) {
+        onAbort = () => resolve({ kind: "aborted" });
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
+      }
+    });
+    const settled = await Promise.race([execution, interrupted]);
+    clearTimeout(timer);
+    if (onAbort) signal!.removeEventListener("abort", onAbort);
+    const durationMs = performance.now() - started;
+    const state = await admission.finish(durationMs);
+    switch (settled.kind) {
+      case "completed":
+        return { outcome: "completed", value: settled.value, state, durationMs };
+      case "failed":
+        return { outcome: "failed", error: settled.error, state, durationMs };
+      default:
+        return { outcome: settled.kind, state, durationMs };
+    }
+  }
+}
