@@ -1,0 +1,253 @@
+// The bench server: a production build started with `next start` on a scratch database, its
+// process tree and memory.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+const ROOT = process.cwd();
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+
+/** Newest modification time under the folders a production build depends on. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) {
+      const base = path.basename(p);
+      if (base === "node_modules" || base === "generated" || base.startsWith(".")) return;
+      for (const e of readdirSync(p)) walk(path.join(p, e));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ["app", "lib", "prisma", "public", "proxy.ts", "instrumentation.ts", "next.config.ts", "package.json"]) {
+    walk(path.join(ROOT, p));
+  }
+  return newest;
+}
+
+/** Whether .next holds a production build at least as new as the sources. */
+export function buildIsFresh(): boolean {
+  const id = path.join(ROOT, ".next", "BUILD_ID");
+  return existsSync(id) && statSync(id).mtimeMs >= newestSource();
+}
+
+export function buildApp(log: (line: string) => void): number {
+  const started = Date.now();
+  log("building the production app (next build)…");
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "") + (r.stderr ?? "")}`);
+  return (Date.now() - started) / 1000;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  port: number;
+  env: Record<string, string>;
+  /** Directory for `node --cpu-prof` profiles; written when the server exits. */
+  cpuProfileDir?: string;
+}
+
+export class BenchServer {
+  private output = "";
+  private exited = false;
+  private exitCode: number | null = null;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on("data", (d) => (this.output += d));
+    child.stderr!.on("data", (d) => (this.output += d));
+    child.on("exit", (code) => {
+      this.exited = true;
+      this.exitCode = code;
+    });
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  static async start(options: StartOptions): Promise<BenchServer> {
+    const nodeArgs = options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+    const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(options.port), "-H", "127.0.0.1"], {
+      env: { ...process.env, ...options.env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const server = new BenchServer(child, options.port);
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      if (server.exited) throw new Error(`the bench server exited (code ${server.exitCode}) before it was ready:\n${server.output}`);
+      try {
+        const res = await fetch(`${server.origin}/api/health`, { signal: AbortSignal.timeout(2_000) });
+        if (res.ok) return server;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await server.stop();
+    throw new Error(`the bench server did not become ready within 90 s:\n${server.output}`);
+  }
+
+  /** Stops gracefully (so `--cpu-prof` can write its profile), then forcefully. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const done = new Promise<void>((r) => this.child.once("exit", () => r()));
+    const tree = processTree(this.pid);
+    this.child.kill("SIGINT");
+    const timer = setTimeout(() => {
+      for (const pid of tree) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }, 10_000);
+    await done;
+    clearTimeout(timer);
+  }
+}
+
+/** pid and all its descendants, from /proc. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name may hold spaces and parentheses; fields resume after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // exited while scanning
+    }
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Peak resident memory of the server's process tree. The kernel keeps each process's high-water
+ * mark (VmHWM); writing 5 to clear_refs resets it, so each workload gets its own peak. Sampling the
+ * current RSS every 100 ms backs it up where the reset is not permitted.
+ */
+export class RssMeter {
+  private sampledPeakKb = 0;
+  private timer?: NodeJS.Timeout;
+  resetSupported = true;
+
+  constructor(private readonly rootPid: number) {}
+
+  start(): void {
+    for (const pid of processTree(this.rootPid)) {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, "5");
+      } catch {
+        this.resetSupported = false;
+      }
+    }
+    this.sampledPeakKb = 0;
+    const sample = () => {
+      const kb = processTree(this.rootPid).reduce((s, pid) => s + statusKb(pid, "VmRSS"), 0);
+      this.sampledPeakKb = Math.max(this.sampledPeakKb, kb);
+    };
+    sample();
+    this.timer = setInterval(sample, 100);
+  }
+
+  /** Peak in MB since start(). */
+  stop(): number {
+    clearInterval(this.timer);
+    const hwmKb = processTree(this.rootPid).reduce((s, pid) => s + statusKb(pid, "VmHWM"), 0);
+    const kb = this.resetSupported ? Math.max(hwmKb, this.sampledPeakKb) : this.sampledPeakKb;
+    return kb / 1024;
+  }
+
+  /** High-water mark of the whole life of the tree (never reset). */
+  static lifetimePeakMb(rootPid: number): number {
+    return processTree(rootPid).reduce((s, pid) => s + statusKb(pid, "VmHWM"), 0) / 1024;
+  }
+}
+
+/** Local TCP ports of the tree's connections to a remote port (used to recognise its Redis clients). */
+export function localPortsConnectedTo(rootPid: number, remotePort: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const pid of processTree(rootPid)) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let lines: string[] = [];
+    try {
+      lines = readFileSync(table, "utf8").split("\n").slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10) continue;
+      const local = cols[1]!;
+      const remote = cols[2]!;
+      const inode = cols[9]!;
+      if (!inodes.has(inode)) continue;
+      if (parseInt(remote.split(":")[1]!, 16) !== remotePort) continue;
+      ports.add(parseInt(local.split(":")[1]!, 16));
+    }
+  }
+  return ports;
+}

@@ -1,0 +1,142 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { buildSchema, graphql } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSegment } from "./load";
+import { WORKLOADS, type WorkloadContext } from "./workloads";
+
+// The workloads' own logic (probing, fresh users, key leases, refresh-token rotation) against a
+// small stand-in server that follows the spec's contracts and fails loudly on misuse: a refresh
+// token used twice, a key with two operations in flight, a repeated email.
+const schema = buildSchema(`
+  input CreateSubscriptionInput { email: String!, name: String, planId: String! }
+  type Subscription { id: String!, state: String! }
+  type Payload { errors: [String!]!, subscription: Subscription }
+  type Course { id: String!, title: String!, price: Float, lecturers: [String!]! }
+  type CourseConnection { nodes: [Course!]! }
+  type Query { courses(first: Int): CourseConnection! }
+  type Mutation { createSubscription(input: CreateSubscriptionInput!): Payload! }
+`);
+
+const misuse: string[] = [];
+const emails = new Set<string>();
+const inFlight = new Map<string, number>();
+const liveTokens = new Set<string>();
+let tokenSeq = 0;
+let refreshes = 0;
+
+const root = {
+  courses: () => ({ nodes: [{ id: "c1", title: "Intro to SQL", price: 49, lecturers: [] }] }),
+  createSubscription: ({ input }: { input: { email: string } }) => {
+    if (emails.has(input.email)) return { errors: ["User already subscribed to this plan"], subscription: null };
+    emails.add(input.email);
+    return { errors: [], subscription: { id: `s${emails.size}`, state: "active" } };
+  },
+};
+
+let server: Server;
+let ctx: WorkloadContext;
+
+beforeAll(async () => {
+  const tokens = Array.from({ length: 12 }, () => `rt-${tokenSeq++}`);
+  tokens.forEach((t) => liveTokens.add(t));
+  server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    if (req.url === "/api/md/courses/intro-to-sql") {
+      res.writeHead(200, { "content-type": "text/markdown; charset=utf-8" }).end("---\ntitle: Intro to SQL\n---\n");
+    } else if (req.url === "/llms-full.txt") {
+      res.writeHead(404).end("not found");
+    } else if (req.url === "/admin/graphql" && req.method === "POST") {
+      const key = String(req.headers["x-service-api-key"]);
+      const n = (inFlight.get(key) ?? 0) + 1;
+      inFlight.set(key, n);
+      if (n > 1) misuse.push(`key ${key} had ${n} operations in flight`);
+      await new Promise((r) => setTimeout(r, 2));
+      const { query } = JSON.parse(body) as { query: string };
+      const result = await graphql({ schema, source: query, rootValue: root });
+      inFlight.set(key, inFlight.get(key)! - 1);
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (key.includes("benchon") || key.includes("benchoff")) headers["ratelimit-policy"] = '"active-operations";q=10';
+      res.writeHead(200, headers).end(JSON.stringify(result));
+    } else if (req.url === "/api/oauth/token" && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      const token = form.get("refresh_token")!;
+      if (!liveTokens.delete(token)) {
+        misuse.push(`refresh token ${token} replayed`);
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_grant" }));
+        return;
+      }
+      refreshes++;
+      const next = `rt-${tokenSeq++}`;
+      liveTokens.add(next);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `at-${tokenSeq}`, refresh_token: next }));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  ctx = {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    creds: {
+      enforcedKeys: Array.from({ length: 8 }, (_, i) => `sh_benchon0${i}_secret-secret-secret-secret`),
+      countedKeys: Array.from({ length: 8 }, (_, i) => `sh_benchoff0${i}_secret-secret-secret-secret`),
+      refreshTokens: tokens,
+      oauthClientId: "demo-public-app",
+    },
+    runId: "test",
+    connections: 4,
+  };
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const workload = (id: string) => WORKLOADS.find((w) => w.id === id)!;
+
+async function measure(id: string, segments = 1) {
+  const prepared = await workload(id).prepare(ctx);
+  if ("unavailable" in prepared) throw new Error(prepared.unavailable);
+  const results = [];
+  for (let i = 0; i < segments; i++) results.push(await runSegment({ origin: ctx.origin, spec: prepared.spec, connections: 4, durationSec: 1 }));
+  return results;
+}
+
+describe("workload probes", () => {
+  it("report a missing endpoint as unavailable with the status", async () => {
+    expect(await workload("llms-full").prepare(ctx)).toEqual({ unavailable: "GET /llms-full.txt → 404 (not in this build)" });
+    expect(await workload("html-course").prepare(ctx)).toEqual({ unavailable: "GET /courses/intro-to-sql → 404 (not in this build)" });
+  });
+
+  it("select every scalar field of the courses nodes by introspection", async () => {
+    const p = await workload("courses-query").prepare(ctx);
+    expect("spec" in p && p.note).toBe("fields: id, title, price, lecturers");
+  });
+});
+
+describe("measuring", () => {
+  it("counts good responses and their latencies", async () => {
+    const [a] = await measure("md-course");
+    expect(a!.good).toBeGreaterThan(0);
+    expect(a!.bad + a!.non2xx + a!.errors).toBe(0);
+    expect(a!.p50Ms).toBeGreaterThan(0);
+  });
+
+  it("creates a fresh user with every createSubscription", async () => {
+    const segments = await measure("create-subscription");
+    for (const s of segments) expect(s.bad + s.non2xx).toBe(0);
+    expect(emails.size).toBeGreaterThan(10);
+  });
+
+  it("never has two operations in flight on one key, across segments", async () => {
+    for (const s of await measure("limiter-on", 2)) expect(s.bad).toBe(0);
+    await measure("courses-query");
+    expect(misuse).toEqual([]);
+  });
+
+  it("rotates refresh tokens without ever replaying one, across segments", async () => {
+    const segments = await measure("token-refresh", 2);
+    for (const s of segments) expect(s.bad + s.non2xx).toBe(0);
+    expect(refreshes).toBeGreaterThan(10);
+    expect(misuse).toEqual([]);
+  });
+});

@@ -1,0 +1,334 @@
+// What the bench measures. Each workload probes its endpoint once before it is measured: an endpoint
+// that is not in this build (404/405) or does not answer as the spec says is reported as
+// "unavailable: <reason>" instead of producing a ratio for the wrong thing.
+import type { AutocannonRequest, LoadSpec } from "./load";
+import type { PreparedCredentials } from "./prepare-db";
+
+export const BASELINE_PATH = "/api/bench/baseline";
+export const COURSE_SLUG = "intro-to-sql";
+const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
+
+export interface WorkloadContext {
+  origin: string;
+  creds: PreparedCredentials;
+  /** Unique per run, so fresh users never collide with an earlier run's on a kept database. */
+  runId: string;
+  connections: number;
+}
+
+export type Prepared = { spec: LoadSpec; note?: string } | { unavailable: string };
+
+export interface Workload {
+  id: string;
+  title: string;
+  /** Method and path, for the table. */
+  endpoint: string;
+  /** Minimum throughput ratio from the issue; undefined when the issue sets none. */
+  target?: number;
+  /** Whose throughput the target compares to: the baseline, or another workload (limiter on vs off). */
+  targetAgainst?: string;
+  prepare(ctx: WorkloadContext): Promise<Prepared>;
+}
+
+// ---------------------------------------------------------------- probing helpers
+
+interface Probe {
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Headers;
+}
+
+async function probe(ctx: WorkloadContext, path: string, init: RequestInit = {}): Promise<Probe> {
+  const res = await fetch(ctx.origin + path, { ...init, redirect: "manual", signal: AbortSignal.timeout(15_000) });
+  return { status: res.status, contentType: res.headers.get("content-type") ?? "", body: await res.text(), headers: res.headers };
+}
+
+function describe(method: string, path: string, p: Probe): string {
+  const hint = p.status === 404 ? " (not in this build)" : p.status === 405 ? " (method not in this build)" : "";
+  return `${method} ${path} → ${p.status}${hint}`;
+}
+
+function json(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A key lease: each in-flight request holds its own key, so no key has two operations at once. */
+function keyLeases(keys: string[]) {
+  let free = [...keys];
+  let spare = 0;
+  return {
+    reset() {
+      free = [...keys];
+    },
+    take(): string {
+      return free.shift() ?? keys[spare++ % keys.length]!;
+    },
+    give(key: string) {
+      if (!free.includes(key)) free.push(key);
+    },
+  };
+}
+
+const GRAPHQL = "/admin/graphql";
+
+async function graphql(ctx: WorkloadContext, key: string, query: string): Promise<Probe & { data?: unknown }> {
+  const p = await probe(ctx, GRAPHQL, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "x-service-api-key": key },
+    body: JSON.stringify({ query }),
+  });
+  const parsed = json(p.body) as { data?: unknown } | undefined;
+  return { ...p, data: parsed?.data };
+}
+
+function graphqlError(p: Probe): string {
+  const parsed = json(p.body) as { errors?: { message?: string }[] } | undefined;
+  const msg = parsed?.errors?.[0]?.message;
+  return msg ? `${p.status}: ${msg}` : `${p.status} ${p.body.slice(0, 160)}`;
+}
+
+/** An Admin API workload: POST a GraphQL document built per request, with a leased key. */
+function adminRequest(keys: string[], build: () => string, check: (body: unknown) => boolean): LoadSpec {
+  const leases = keyLeases(keys);
+  const request: AutocannonRequest = {
+    method: "POST",
+    path: GRAPHQL,
+    setupRequest: (req, context) => {
+      const key = leases.take();
+      context.key = key;
+      return {
+        ...req,
+        headers: { "content-type": "application/json", accept: "application/json", "x-service-api-key": key },
+        body: build(),
+      };
+    },
+    onResponse: (_status, _body, context) => leases.give(context.key as string),
+  };
+  return { request, check: (status, body) => status === 200 && check(json(body)), reset: () => leases.reset() };
+}
+
+// ---------------------------------------------------------------- introspection
+
+type TypeRef = { kind: string; name: string | null; ofType: TypeRef | null };
+const TYPE_REF = "kind name ofType { kind name ofType { kind name ofType { kind name } } }";
+const named = (t: TypeRef | null): TypeRef | null => (t && t.ofType ? named(t.ofType) : t);
+
+async function fieldsOf(ctx: WorkloadContext, key: string, typeName: string) {
+  const p = await graphql(ctx, key, `{ __type(name: ${JSON.stringify(typeName)}) { fields { name args { name } type { ${TYPE_REF} } } } }`);
+  const t = (p.data as { __type?: { fields: { name: string; args: { name: string }[]; type: TypeRef }[] } | null } | undefined)?.__type;
+  return { probe: p, fields: t?.fields };
+}
+
+// ---------------------------------------------------------------- the workloads
+
+const getWorkload = (o: {
+  id: string;
+  title: string;
+  path: string;
+  target?: number;
+  accept: string;
+  expect: (p: Probe) => string | undefined;
+}): Workload => ({
+  id: o.id,
+  title: o.title,
+  endpoint: `GET ${o.path}`,
+  target: o.target,
+  async prepare(ctx) {
+    const p = await probe(ctx, o.path, { headers: { accept: o.accept } });
+    if (p.status !== 200) return { unavailable: describe("GET", o.path, p) };
+    const problem = o.expect(p);
+    if (problem) return { unavailable: `GET ${o.path}: ${problem}` };
+    return {
+      spec: {
+        request: { method: "GET", path: o.path, headers: { accept: o.accept } },
+        check: (status) => status === 200,
+      },
+    };
+  },
+});
+
+export const baseline: Workload = getWorkload({
+  id: "baseline",
+  title: "Bare route handler (baseline)",
+  path: BASELINE_PATH,
+  accept: "*/*",
+  expect: () => undefined,
+});
+
+export const WORKLOADS: Workload[] = [
+  getWorkload({
+    id: "md-course",
+    title: "Course as markdown",
+    path: `/api/md/courses/${COURSE_SLUG}`,
+    target: 0.9,
+    accept: "text/markdown",
+    expect: (p) => (p.contentType.startsWith("text/markdown") ? undefined : `content-type ${p.contentType}, expected text/markdown`),
+  }),
+  getWorkload({
+    id: "llms-full",
+    title: "llms-full.txt",
+    path: "/llms-full.txt",
+    target: 0.8,
+    accept: "text/plain",
+    expect: (p) => (p.body.includes("Intro to SQL") ? undefined : "the bundle does not contain the demo course"),
+  }),
+  getWorkload({
+    id: "html-course",
+    title: "Course page (HTML)",
+    path: `/courses/${COURSE_SLUG}`,
+    accept: "text/html",
+    expect: (p) =>
+      !p.contentType.startsWith("text/html")
+        ? `content-type ${p.contentType}, expected text/html`
+        : p.body.includes("Intro to SQL")
+          ? undefined
+          : "the page does not show the course title",
+  }),
+  {
+    id: "create-subscription",
+    title: "Admin createSubscription (fresh user each)",
+    endpoint: `POST ${GRAPHQL} createSubscription`,
+    target: 0.5,
+    async prepare(ctx) {
+      const key = ctx.creds.countedKeys[0]!;
+      const { probe: ip, fields } = await fieldsOf(ctx, key, "Mutation");
+      if (ip.status === 404 || ip.status === 405) return { unavailable: describe("POST", GRAPHQL, ip) };
+      const field = fields?.find((f) => f.name === "createSubscription");
+      if (!field) return { unavailable: `no createSubscription mutation in this build (${graphqlError(ip)})` };
+      const byInput = field.args.some((a) => a.name === "input");
+      let n = 0;
+      const document = () => {
+        n++;
+        const args = `email: ${JSON.stringify(`bench-${ctx.runId}-${n}@bench.schoolhouse.test`)}, name: "Bench User ${n}", planId: "${MONTHLY_PLAN_ID}"`;
+        const call = byInput ? `createSubscription(input: { ${args} })` : `createSubscription(${args})`;
+        return JSON.stringify({ query: `mutation BenchCreate { ${call} { errors subscription { id state } } }` });
+      };
+      const ok = (b: unknown) => {
+        const payload = (b as { data?: { createSubscription?: { errors: string[]; subscription: unknown } } })?.data?.createSubscription;
+        return !!payload && payload.errors.length === 0 && payload.subscription !== null;
+      };
+      const first = await probe(ctx, GRAPHQL, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-service-api-key": key },
+        body: document(),
+      });
+      if (first.status !== 200 || !ok(json(first.body))) return { unavailable: `createSubscription probe failed: ${graphqlError(first)} ${first.body.slice(0, 200)}` };
+      return { spec: adminRequest(ctx.creds.countedKeys, document, ok), note: "keys with limits counted, not enforced" };
+    },
+  },
+  {
+    id: "courses-query",
+    title: "Admin query courses(first: 50)",
+    endpoint: `POST ${GRAPHQL} courses(first: 50)`,
+    target: 0.6,
+    async prepare(ctx) {
+      const key = ctx.creds.countedKeys[0]!;
+      const { probe: ip, fields } = await fieldsOf(ctx, key, "Query");
+      if (ip.status === 404 || ip.status === 405) return { unavailable: describe("POST", GRAPHQL, ip) };
+      const courses = fields?.find((f) => f.name === "courses");
+      if (!courses) return { unavailable: `no courses query in this build (${graphqlError(ip)})` };
+      // Select every scalar (or list of scalars) field of the course type, whatever this build calls them.
+      const connection = named(courses.type)?.name;
+      const conn = connection ? await fieldsOf(ctx, key, connection) : undefined;
+      const nodeType = named(conn?.fields?.find((f) => f.name === "nodes")?.type ?? null)?.name;
+      const nodeFields = nodeType ? (await fieldsOf(ctx, key, nodeType)).fields : undefined;
+      const leaves = (nodeFields ?? [])
+        .filter((f) => ["SCALAR", "ENUM"].includes(named(f.type)?.kind ?? "") && f.args.length === 0)
+        .map((f) => f.name);
+      if (!leaves.length) return { unavailable: "courses(first) has no nodes with scalar fields in this build" };
+      const document = JSON.stringify({ query: `query BenchCourses { courses(first: 50) { nodes { ${leaves.join(" ")} } } }` });
+      const ok = (b: unknown) => {
+        const r = b as { data?: { courses?: { nodes?: unknown[] } }; errors?: unknown[] };
+        return !r?.errors && Array.isArray(r?.data?.courses?.nodes) && r.data.courses.nodes.length > 0;
+      };
+      const first = await probe(ctx, GRAPHQL, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-service-api-key": key },
+        body: document,
+      });
+      if (first.status !== 200 || !ok(json(first.body))) return { unavailable: `courses query probe failed: ${graphqlError(first)}` };
+      return { spec: adminRequest(ctx.creds.countedKeys, () => document, ok), note: `fields: ${leaves.join(", ")}` };
+    },
+  },
+  {
+    id: "token-refresh",
+    title: "OAuth refresh_token grant",
+    endpoint: "POST /api/oauth/token refresh_token",
+    target: 0.6,
+    async prepare(ctx) {
+      // Refresh tokens rotate: each is used once, and the new one from each response goes back
+      // into the pool. A request cut off at the end of a segment loses its token, never replays it.
+      const pool = [...ctx.creds.refreshTokens];
+      const form = (token: string) =>
+        new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: ctx.creds.oauthClientId }).toString();
+      const headers = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+      const first = await probe(ctx, "/api/oauth/token", { method: "POST", headers, body: form(pool.shift()!) });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", "/api/oauth/token", first) };
+      const parsed = json(first.body) as { refresh_token?: string; access_token?: string; error?: string; error_description?: string } | undefined;
+      if (first.status !== 200 || !parsed?.refresh_token || !parsed.access_token) {
+        return {
+          unavailable: `refresh grant refused the bench's refresh token: ${first.status} ${parsed?.error ?? ""} ${parsed?.error_description ?? first.body.slice(0, 160)}`.trim(),
+        };
+      }
+      pool.push(parsed.refresh_token);
+      const request: AutocannonRequest = {
+        method: "POST",
+        path: "/api/oauth/token",
+        setupRequest: (req, context) => {
+          const token = pool.shift();
+          context.token = token;
+          return { ...req, headers, body: form(token ?? "pool-exhausted") };
+        },
+        onResponse: (status, body) => {
+          const rt = status === 200 ? (json(body) as { refresh_token?: string } | undefined)?.refresh_token : undefined;
+          if (rt) pool.push(rt);
+        },
+      };
+      return {
+        spec: {
+          request,
+          check: (status, body) => status === 200 && typeof (json(body) as { refresh_token?: unknown })?.refresh_token === "string",
+        },
+        note: "one rotation chain per in-flight request",
+      };
+    },
+  },
+  limiterWorkload("limiter-off", "Admin query, limits counted only", (c) => c.countedKeys),
+  limiterWorkload("limiter-on", "Admin query, limits enforced", (c) => c.enforcedKeys, 0.97, "limiter-off"),
+];
+
+/** The cheapest Admin query, so the limiter's share of the work is as visible as it can be. */
+export const LIMITER_QUERY = JSON.stringify({ query: "query BenchLimiter { __typename }" });
+
+function limiterWorkload(
+  id: string,
+  title: string,
+  keys: (c: PreparedCredentials) => string[],
+  target?: number,
+  targetAgainst?: string,
+): Workload {
+  return {
+    id,
+    title,
+    endpoint: `POST ${GRAPHQL} { __typename }`,
+    target,
+    targetAgainst,
+    async prepare(ctx) {
+      const p = await graphql(ctx, keys(ctx.creds)[0]!, "query BenchLimiter { __typename }");
+      if (p.status === 404 || p.status === 405) return { unavailable: describe("POST", GRAPHQL, p) };
+      if (p.status !== 200 || (p.data as { __typename?: string } | undefined)?.__typename !== "Query") {
+        return { unavailable: `Admin query probe failed: ${graphqlError(p)}` };
+      }
+      if (!p.headers.get("ratelimit-policy") && !p.headers.get("ratelimit")) {
+        return { unavailable: "no rate limiter in this build (the response carries no RateLimit-Policy header)" };
+      }
+      const ok = (b: unknown) => (b as { data?: { __typename?: string } })?.data?.__typename === "Query";
+      return { spec: adminRequest(keys(ctx.creds), () => LIMITER_QUERY, ok) };
+    },
+  };
+}

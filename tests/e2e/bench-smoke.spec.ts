@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+// A smoke run of `npm run bench` so the script cannot rot: it must build nothing (it reuses the
+// build this suite made), start its own server on a scratch database, probe every workload, measure
+// what is available and write the JSON. Timings are not asserted: CI machines vary.
+const WORKLOAD_IDS = [
+  "md-course",
+  "llms-full",
+  "html-course",
+  "create-subscription",
+  "courses-query",
+  "token-refresh",
+  "limiter-off",
+  "limiter-on",
+];
+
+function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+    const child = spawn(process.execPath, [tsx, "scripts/bench/run.ts", ...args], {
+      // Never a real database: the bench makes its own scratch one. REDIS_URL passes through, so
+      // the Redis backend and its round-trip count are smoke-tested when the suite has Redis.
+      env: { ...process.env, DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("npm run bench --quick runs end to end and writes the results JSON", async () => {
+  test.setTimeout(240_000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
+  const out = path.join(dir, "latest.json");
+  try {
+    const { code, stdout, stderr } = await runBench([
+      "--quick",
+      "--no-build",
+      "--segment",
+      "1",
+      "--warmup",
+      "0",
+      "--connections",
+      "2",
+      "--out",
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(readFileSync(out, "utf8"));
+    expect(result.schema).toBe("schoolhouse-bench/1");
+    expect(result.mode).toBe("quick");
+    expect(result.build.built).toBe(false);
+    expect(typeof result.machine.cores).toBe("number");
+    expect(typeof result.conditions.otherProcessesCpuPercent).toBe("number");
+
+    const names = result.backends.map((b: { name: string }) => b.name);
+    expect(names[0]).toBe("embedded");
+    if (process.env.REDIS_URL) expect(names).toContain("pglite+redis");
+    for (const backend of result.backends) {
+      expect(backend.baseline.requestsPerSec).toBeGreaterThan(0);
+      expect(backend.peakRssMb).toBeGreaterThan(0);
+      expect(backend.workloads.map((w: { id: string }) => w.id)).toEqual(WORKLOAD_IDS);
+      for (const w of backend.workloads) {
+        expect(["ok", "unavailable"], `${backend.name}/${w.id}: ${w.reason}`).toContain(w.status);
+        if (w.status === "unavailable") {
+          expect(w.reason).toEqual(expect.any(String));
+          expect(w.ratios).toBeUndefined();
+        } else {
+          expect(w.measurement.requests).toBeGreaterThan(0);
+          expect(Number.isFinite(w.ratios.throughput)).toBe(true);
+          expect(Number.isFinite(w.measurement.p50Ms)).toBe(true);
+        }
+      }
+      const redis = backend.redisRoundTrips;
+      if (backend.name.endsWith("+redis")) {
+        expect(redis).not.toBeNull();
+        if (!("unavailable" in redis)) expect(redis.enforced.commandsPerOperation).toBeGreaterThan(0);
+      } else {
+        expect(redis).toBeNull();
+      }
+    }
+    // The printed table names every workload, and the JSON on stdout is the file's content.
+    for (const id of WORKLOAD_IDS) expect(stdout).toContain(id);
+    expect(stdout).toContain("req/s");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
