@@ -1,9 +1,8 @@
 import { now as clockNow, toUnixSeconds } from "../clock";
 import { db } from "../db/client";
-import { authenticateClient } from "./client-auth";
-import { hostSchool, issuerFor } from "./context";
-import { InvalidRequestError } from "./errors";
-import { handleOAuth, jsonResponse, readForm, refuseBasicAuth } from "./http";
+import { issuerFor } from "./context";
+import { handleOAuth, jsonResponse } from "./http";
+import { readTokenManagementRequest } from "./token-management-request";
 import { findActiveAccessToken } from "./tokens";
 
 /**
@@ -13,12 +12,7 @@ import { findActiveAccessToken } from "./tokens";
  */
 export function handleIntrospectRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
-    await hostSchool(request.headers);
-    refuseBasicAuth(request);
-    const form = await readForm(request);
-    const token = form.get("token");
-    if (!token) throw new InvalidRequestError("token is required");
-    const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+    const { token, client } = await readTokenManagementRequest(request);
     const row = await findActiveAccessToken(db(), token, clockNow());
     if (!row || row.clientId !== client.clientId) return jsonResponse({ active: false });
     return jsonResponse({

@@ -1,10 +1,8 @@
 import { now as clockNow } from "../clock";
 import { hashSecret } from "../credentials/secret";
 import { db } from "../db/client";
-import { authenticateClient } from "./client-auth";
-import { hostSchool } from "./context";
-import { InvalidRequestError } from "./errors";
-import { handleOAuth, jsonResponse, readForm, refuseBasicAuth } from "./http";
+import { handleOAuth, jsonResponse } from "./http";
+import { readTokenManagementRequest } from "./token-management-request";
 import { revokeGrant } from "./tokens";
 
 type Hint = "access_token" | "refresh_token";
@@ -16,12 +14,7 @@ type Hint = "access_token" | "refresh_token";
  */
 export function handleRevokeRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
-    await hostSchool(request.headers);
-    refuseBasicAuth(request);
-    const form = await readForm(request);
-    const token = form.get("token");
-    if (!token) throw new InvalidRequestError("token is required");
-    const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+    const { form, token, client } = await readTokenManagementRequest(request);
     const hint = form.get("token_type_hint");
     // RFC 7009 §2.1: an unknown hint is ignored, and a wrong hint only changes the search order.
     const order: Hint[] = hint === "access_token" ? ["access_token", "refresh_token"] : ["refresh_token", "access_token"];

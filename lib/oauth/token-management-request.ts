@@ -1,0 +1,25 @@
+import { authenticateClient } from "./client-auth";
+import type { OAuthClientInfo } from "./clients";
+import { hostSchool } from "./context";
+import { InvalidRequestError } from "./errors";
+import { readForm, refuseBasicAuth } from "./http";
+
+export interface TokenManagementRequest {
+  form: Map<string, string>;
+  token: string;
+  client: OAuthClientInfo;
+}
+
+/**
+ * The shared front of revocation (RFC 7009) and introspection (RFC 7662): a school host, a
+ * form-encoded body with `token`, and an authenticated client. Anything wrong is an OAuth error.
+ */
+export async function readTokenManagementRequest(request: Request): Promise<TokenManagementRequest> {
+  await hostSchool(request.headers);
+  refuseBasicAuth(request);
+  const form = await readForm(request);
+  const token = form.get("token");
+  if (!token) throw new InvalidRequestError("token is required");
+  const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+  return { form, token, client };
+}
