@@ -1,7 +1,7 @@
 // Serves the App Router's route handlers (app/**/route.ts) over real HTTP on a random port,
 // against whatever database the test file installed. Pages and proxy.ts need the real Next.js
 // server and are covered by the Playwright suite (tests/e2e).
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -156,11 +156,10 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
 
 /** fetch() that honours a Host header (node's fetch drops it), using node:http underneath. */
 async function fetchWithHost(url: URL, init: RequestInit): Promise<Response> {
-  const { request } = await import("node:http");
   const headers = new Headers(init.headers);
   const body = init.body === undefined || init.body === null ? undefined : await new Response(init.body).arrayBuffer();
   return new Promise((resolve, reject) => {
-    const req = request(
+    const req = httpRequest(
       url,
       {
         method: init.method ?? "GET",
