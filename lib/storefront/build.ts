@@ -71,9 +71,7 @@ function courseMeta(c: q.CourseRow): string {
   return parts.join(" · ");
 }
 
-export async function courseDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const c = await q.findCourse(ctx.school.id, slug);
-  if (!c) return null;
+function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
   const u = urls(ctx, "course", c.slug);
   const category = categoryOf(ctx, c.category);
   const lecturers = c.lecturers.map((l) => ({ ...l.lecturer, ...urls(ctx, "lecturer", l.lecturer.slug) }));
@@ -121,9 +119,7 @@ export async function courseDocument(ctx: BuildContext, slug: string): Promise<S
   };
 }
 
-export async function postDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const p = await q.findPost(ctx.school.id, slug);
-  if (!p) return null;
+function postDocument(ctx: BuildContext, p: q.PostRow): StorefrontDocument {
   const u = urls(ctx, "post", p.slug);
   const category = categoryOf(ctx, p.category);
   const author = p.author && p.author.status === "published" ? { ...p.author, ...urls(ctx, "lecturer", p.author.slug) } : null;
@@ -160,9 +156,7 @@ export async function postDocument(ctx: BuildContext, slug: string): Promise<Sto
   };
 }
 
-export async function eventDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const e = await q.findEvent(ctx.school.id, slug);
-  if (!e) return null;
+function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
   const u = urls(ctx, "event", e.slug);
   const zone = safeTimeZone(e.timezone);
   const start = isoInZone(e.startsAt, zone);
@@ -223,9 +217,7 @@ export async function eventDocument(ctx: BuildContext, slug: string): Promise<St
   };
 }
 
-export async function downloadDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const d = await q.findDownload(ctx.school.id, slug);
-  if (!d) return null;
+function downloadDocument(ctx: BuildContext, d: q.DownloadRow): StorefrontDocument {
   const u = urls(ctx, "digital_download", d.slug);
   const price = moneyString(d.price);
   const category = categoryOf(ctx, d.category);
@@ -273,9 +265,7 @@ function planTerms(p: Pick<q.PlanRow, "planType" | "interval" | "intervalCount" 
   }
 }
 
-export async function planDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const p = await q.findPlan(ctx.school.id, slug);
-  if (!p) return null;
+function planDocument(ctx: BuildContext, p: q.PlanRow): StorefrontDocument {
   const u = urls(ctx, "plan", p.slug);
   const price = moneyString(p.price);
   const terms = planTerms(p);
@@ -354,16 +344,10 @@ function itemList(items: LinkItem[]) {
   };
 }
 
-export async function categoryDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const c = await q.findCategory(ctx.school.id, slug);
-  if (!c) return null;
+type CategoryItems = Pick<q.Catalog, "courses" | "posts" | "events" | "downloads">;
+
+function categoryDocument(ctx: BuildContext, c: q.CategoryRow, { courses, posts, events, downloads }: CategoryItems): StorefrontDocument {
   const u = urls(ctx, "category", c.slug);
-  const [courses, posts, events, downloads] = await Promise.all([
-    q.listCourses(ctx.school.id, { categoryId: c.id }),
-    q.listPosts(ctx.school.id, { categoryId: c.id }),
-    q.listEvents(ctx.school.id, { categoryId: c.id }),
-    q.listDownloads(ctx.school.id, { categoryId: c.id }),
-  ]);
   const sections = [
     ...section("courses", "Courses", courseItems(ctx, courses)),
     ...section("events", "Events", eventItems(ctx, events)),
@@ -397,14 +381,8 @@ export async function categoryDocument(ctx: BuildContext, slug: string): Promise
   };
 }
 
-export async function lecturerDocument(ctx: BuildContext, slug: string): Promise<StorefrontDocument | null> {
-  const l = await q.findLecturer(ctx.school.id, slug);
-  if (!l) return null;
+function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses, posts }: Pick<q.Catalog, "courses" | "posts">): StorefrontDocument {
   const u = urls(ctx, "lecturer", l.slug);
-  const [courses, posts] = await Promise.all([
-    q.listCourses(ctx.school.id, { lecturerId: l.id }),
-    q.listPosts(ctx.school.id, { authorId: l.id }),
-  ]);
   return {
     kind: "lecturer",
     slug: l.slug,
@@ -430,8 +408,7 @@ export async function lecturerDocument(ctx: BuildContext, slug: string): Promise
 
 // ─── Pages without a slug ──────────────────────────────────────────────────────
 
-export async function courseIndexDocument(ctx: BuildContext): Promise<StorefrontDocument> {
-  const courses = await q.listCourses(ctx.school.id);
+function courseIndexDocument(ctx: BuildContext, courses: q.CourseRow[]): StorefrontDocument {
   const items = courseItems(ctx, courses);
   const u = urls(ctx, "course_index");
   return {
@@ -449,8 +426,7 @@ export async function courseIndexDocument(ctx: BuildContext): Promise<Storefront
   };
 }
 
-export async function lecturerIndexDocument(ctx: BuildContext): Promise<StorefrontDocument> {
-  const lecturers = await q.listLecturers(ctx.school.id);
+function lecturerIndexDocument(ctx: BuildContext, lecturers: q.LecturerRow[]): StorefrontDocument {
   const items = lecturerItems(ctx, lecturers);
   const u = urls(ctx, "lecturer_index");
   return {
@@ -473,8 +449,7 @@ export function faqMarkdown(entries: Array<{ question: string; answer: string }>
   return entries.map((e) => `## ${oneLine(e.question)}\n\n${e.answer.trim()}\n`).join("\n");
 }
 
-export async function faqDocument(ctx: BuildContext): Promise<StorefrontDocument> {
-  const entries = await q.listFaq(ctx.school.id);
+function faqDocument(ctx: BuildContext, entries: q.FaqRow[]): StorefrontDocument {
   const u = urls(ctx, "faq");
   return {
     kind: "faq",
@@ -500,19 +475,11 @@ export async function faqDocument(ctx: BuildContext): Promise<StorefrontDocument
   };
 }
 
-export async function homeDocument(ctx: BuildContext): Promise<StorefrontDocument> {
-  const id = ctx.school.id;
-  const [home, courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
-    q.findHome(id),
-    q.listCourses(id),
-    q.listPlans(id),
-    q.listEvents(id),
-    q.listPosts(id),
-    q.listDownloads(id),
-    q.listCategories(id),
-    q.listLecturers(id),
-  ]);
+function homeDocument(ctx: BuildContext, home: q.HomeRow | null, catalog: q.Catalog): StorefrontDocument {
+  const { courses, plans, events, posts, downloads, categories, lecturers } = catalog;
   const upcoming = events.filter((e) => e.endsAt >= ctx.now).slice(0, HOME_LIST_LIMIT);
+  // The page changes when the first upcoming event ends and leaves the list, without any write.
+  const firstEnd = upcoming.reduce<Date | null>((min, e) => (!min || e.endsAt < min ? e.endsAt : min), null);
   const latestPosts = posts.slice(0, HOME_LIST_LIMIT);
   const u = urls(ctx, "home");
   const sections = [
@@ -536,6 +503,7 @@ export async function homeDocument(ctx: BuildContext): Promise<StorefrontDocumen
     facts: [],
     body: home?.body ?? "",
     sections,
+    changesAt: firstEnd ? new Date(firstEnd.getTime() + 1) : null,
     jsonLd: {
       "@context": "https://schema.org",
       "@type": "WebSite",
@@ -548,53 +516,55 @@ export async function homeDocument(ctx: BuildContext): Promise<StorefrontDocumen
 }
 
 /** The document a route addresses; null when no published item has that slug. */
-export function buildDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<StorefrontDocument | null> {
+export async function buildDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<StorefrontDocument | null> {
+  const id = ctx.school.id;
   const s = slug ?? "";
+  const orNull = <R>(row: R | null, doc: (row: R) => StorefrontDocument) => (row ? doc(row) : null);
   switch (kind) {
-    case "home":
-      return homeDocument(ctx);
+    case "home": {
+      const [home, catalog] = await Promise.all([q.findHome(id), q.loadCatalog(id)]);
+      return homeDocument(ctx, home, catalog);
+    }
     case "faq":
-      return faqDocument(ctx);
+      return faqDocument(ctx, await q.listFaq(id));
     case "course_index":
-      return courseIndexDocument(ctx);
+      return courseIndexDocument(ctx, await q.listCourses(id));
     case "lecturer_index":
-      return lecturerIndexDocument(ctx);
+      return lecturerIndexDocument(ctx, await q.listLecturers(id));
     case "course":
-      return courseDocument(ctx, s);
+      return orNull(await q.findCourse(id, s), (r) => courseDocument(ctx, r));
     case "post":
-      return postDocument(ctx, s);
+      return orNull(await q.findPost(id, s), (r) => postDocument(ctx, r));
     case "event":
-      return eventDocument(ctx, s);
+      return orNull(await q.findEvent(id, s), (r) => eventDocument(ctx, r));
     case "digital_download":
-      return downloadDocument(ctx, s);
+      return orNull(await q.findDownload(id, s), (r) => downloadDocument(ctx, r));
     case "plan":
-      return planDocument(ctx, s);
-    case "category":
-      return categoryDocument(ctx, s);
-    case "lecturer":
-      return lecturerDocument(ctx, s);
+      return orNull(await q.findPlan(id, s), (r) => planDocument(ctx, r));
+    case "category": {
+      const c = await q.findCategory(id, s);
+      if (!c) return null;
+      const [courses, posts, events, downloads] = await Promise.all([
+        q.listCourses(id, { categoryId: c.id }),
+        q.listPosts(id, { categoryId: c.id }),
+        q.listEvents(id, { categoryId: c.id }),
+        q.listDownloads(id, { categoryId: c.id }),
+      ]);
+      return categoryDocument(ctx, c, { courses, posts, events, downloads });
+    }
+    case "lecturer": {
+      const l = await q.findLecturer(id, s);
+      if (!l) return null;
+      const [courses, posts] = await Promise.all([q.listCourses(id, { lecturerId: l.id }), q.listPosts(id, { authorId: l.id })]);
+      return lecturerDocument(ctx, l, { courses, posts });
+    }
   }
 }
 
 // ─── Everything public, for llms.txt and llms-full.txt ──────────────────────────
 
-export interface CatalogEntry {
-  kind: DocumentKind;
-  slug?: string;
-}
-
-/** Sections listing every public item (no limits), in llms.txt order. */
-export async function catalogSections(ctx: BuildContext): Promise<Section[]> {
-  const id = ctx.school.id;
-  const [courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
-    q.listCourses(id),
-    q.listPlans(id),
-    q.listEvents(id),
-    q.listPosts(id),
-    q.listDownloads(id),
-    q.listCategories(id),
-    q.listLecturers(id),
-  ]);
+function catalogSectionsOf(ctx: BuildContext, catalog: q.Catalog): Section[] {
+  const { courses, plans, events, posts, downloads, categories, lecturers } = catalog;
   return [
     ...section("courses", "Courses", courseItems(ctx, courses)),
     ...section("plans", "Membership plans", planItems(ctx, plans)),
@@ -606,28 +576,43 @@ export async function catalogSections(ctx: BuildContext): Promise<Section[]> {
   ];
 }
 
-/** Every public document of the school, pages first, then items in catalog order. */
+/** Sections listing every public item (no limits), in llms.txt order. */
+export async function catalogSections(ctx: BuildContext): Promise<Section[]> {
+  return catalogSectionsOf(ctx, await q.loadCatalog(ctx.school.id));
+}
+
+/**
+ * Every public document of the school, pages first, then items in catalog order. Built from the
+ * list queries alone (nine queries whatever the school's size): the per-category and per-lecturer
+ * lists are the catalog's rows filtered in memory, in the same order as their own queries.
+ */
 export async function allDocuments(ctx: BuildContext): Promise<StorefrontDocument[]> {
-  const pages = await Promise.all([homeDocument(ctx), faqDocument(ctx), courseIndexDocument(ctx), lecturerIndexDocument(ctx)]);
   const id = ctx.school.id;
-  const [courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
-    q.listCourses(id),
-    q.listPlans(id),
-    q.listEvents(id),
-    q.listPosts(id),
-    q.listDownloads(id),
-    q.listCategories(id),
-    q.listLecturers(id),
-  ]);
-  const entries: CatalogEntry[] = [
-    ...courses.map((r) => ({ kind: "course" as const, slug: r.slug })),
-    ...plans.map((r) => ({ kind: "plan" as const, slug: r.slug })),
-    ...events.map((r) => ({ kind: "event" as const, slug: r.slug })),
-    ...posts.map((r) => ({ kind: "post" as const, slug: r.slug })),
-    ...downloads.map((r) => ({ kind: "digital_download" as const, slug: r.slug })),
-    ...categories.map((r) => ({ kind: "category" as const, slug: r.slug })),
-    ...lecturers.map((r) => ({ kind: "lecturer" as const, slug: r.slug })),
+  const [home, faq, catalog] = await Promise.all([q.findHome(id), q.listFaq(id), q.loadCatalog(id)]);
+  const { courses, plans, events, posts, downloads, categories, lecturers } = catalog;
+  return [
+    homeDocument(ctx, home, catalog),
+    faqDocument(ctx, faq),
+    courseIndexDocument(ctx, courses),
+    lecturerIndexDocument(ctx, lecturers),
+    ...courses.map((r) => courseDocument(ctx, r)),
+    ...plans.map((r) => planDocument(ctx, r)),
+    ...events.map((r) => eventDocument(ctx, r)),
+    ...posts.map((r) => postDocument(ctx, r)),
+    ...downloads.map((r) => downloadDocument(ctx, r)),
+    ...categories.map((c) =>
+      categoryDocument(ctx, c, {
+        courses: courses.filter((r) => r.categoryId === c.id),
+        posts: posts.filter((r) => r.categoryId === c.id),
+        events: events.filter((r) => r.categoryId === c.id),
+        downloads: downloads.filter((r) => r.categoryId === c.id),
+      }),
+    ),
+    ...lecturers.map((l) =>
+      lecturerDocument(ctx, l, {
+        courses: courses.filter((r) => r.lecturers.some((x) => x.lecturerId === l.id)),
+        posts: posts.filter((r) => r.authorId === l.id),
+      }),
+    ),
   ];
-  const items = await Promise.all(entries.map((e) => buildDocument(ctx, e.kind, e.slug)));
-  return [...pages, ...items.filter((d): d is StorefrontDocument => d !== null)];
 }

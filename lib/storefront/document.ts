@@ -53,6 +53,8 @@ export interface StorefrontDocument {
   sections: Section[];
   /** schema.org JSON-LD for the HTML page. */
   jsonLd: Record<string, unknown>;
+  /** When the document changes without any write (an upcoming event ends); caches expire it then. */
+  changesAt?: Date | null;
 }
 
 export function latest(dates: Array<Date | null | undefined>, fallback: Date): Date {

@@ -48,6 +48,8 @@ export interface TextResponseOptions {
   cacheControl: string;
   status?: number;
   headers?: Record<string, string>;
+  /** strongEtag(body), when the caller already has it (cached pages). */
+  etag?: string;
 }
 
 /** A text response with ETag and 304 handling; HEAD gets the same headers without the body. */
@@ -61,7 +63,7 @@ export function textResponse(o: TextResponseOptions): Response {
     ...o.headers,
   });
   if (status === 200) {
-    const etag = strongEtag(o.body);
+    const etag = o.etag ?? strongEtag(o.body);
     headers.set("etag", etag);
     if (etagMatches(o.request.headers.get("if-none-match"), etag)) {
       headers.delete("content-type");

@@ -59,13 +59,17 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
   return parts.filter(Boolean).join("\n");
 }
 
-/** llms-full.txt: every public document's markdown, each starting with its title and source URL. */
-export async function buildLlmsFullTxt(ctx: BuildContext): Promise<string> {
+/**
+ * llms-full.txt: every public document's markdown, each starting with its title and source URL;
+ * `changesAt` is the earliest time one of them changes without a write.
+ */
+export async function buildLlmsFullTxt(ctx: BuildContext): Promise<{ body: string; changesAt: Date | null }> {
   const docs = await allDocuments(ctx);
   const header = `# ${oneLine(ctx.school.name)}\n\n> ${oneLine(ctx.school.description)}\n\nAll public content of ${oneLine(ctx.school.name)} in one document (${docs.length} documents). Each starts with its title and source URL.\n`;
   const blocks = docs.map((doc) => {
     const [titleLine, ...rest] = documentBody(doc).split("\n");
     return `${titleLine}\n\nSource: ${doc.url}\nMarkdown: ${doc.markdownUrl}\n${rest.join("\n")}`;
   });
-  return [header, ...blocks].join("\n---\n\n");
+  const changes = docs.flatMap((d) => (d.changesAt ? [d.changesAt.getTime()] : []));
+  return { body: [header, ...blocks].join("\n---\n\n"), changesAt: changes.length ? new Date(Math.min(...changes)) : null };
 }

@@ -2,8 +2,7 @@
 // text/markdown on the HTML pages).
 import { now } from "../clock";
 import { resolveSchool } from "../tenancy/resolve-school";
-import { buildDocument } from "./build";
-import { estimateTokens, toMarkdown } from "./markdown";
+import { cachedMarkdown } from "./cached";
 import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
 
@@ -25,19 +24,19 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
     });
   }
   const origin = originOf(request);
-  const doc = await buildDocument({ school, origin, now: now() }, kind, slug);
-  if (!doc) {
+  const page = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
+  if (!page) {
     return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug \`${slug}\`.` });
   }
-  const body = toMarkdown(doc);
   return textResponse({
     request,
-    body,
+    body: page.body,
+    etag: page.etag,
     contentType: MARKDOWN_TYPE,
     cacheControl: cacheControlFor(school),
     headers: {
-      "x-markdown-tokens": String(estimateTokens(body)),
-      link: `<${doc.url}>; rel="canonical"; type="text/html"`,
+      "x-markdown-tokens": String(page.tokens),
+      link: `<${page.url}>; rel="canonical"; type="text/html"`,
       // Reached through a gated page by negotiation, the answer depends on the session cookie.
       ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
     },

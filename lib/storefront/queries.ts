@@ -103,6 +103,23 @@ export function findLecturer(schoolId: string, slug: string) {
   return db().lecturer.findFirst({ where: { schoolId, slug, ...published } });
 }
 
+/** Every published item of a school, each list in its storefront order. */
+export async function loadCatalog(schoolId: string) {
+  const [courses, plans, events, posts, downloads, categories, lecturers] = await Promise.all([
+    listCourses(schoolId),
+    listPlans(schoolId),
+    listEvents(schoolId),
+    listPosts(schoolId),
+    listDownloads(schoolId),
+    listCategories(schoolId),
+    listLecturers(schoolId),
+  ]);
+  return { courses, plans, events, posts, downloads, categories, lecturers };
+}
+
+export type Catalog = Awaited<ReturnType<typeof loadCatalog>>;
+export type HomeRow = NonNullable<Awaited<ReturnType<typeof findHome>>>;
+export type FaqRow = Awaited<ReturnType<typeof listFaq>>[number];
 export type CourseRow = NonNullable<Awaited<ReturnType<typeof findCourse>>>;
 export type PostRow = NonNullable<Awaited<ReturnType<typeof findPost>>>;
 export type EventRow = NonNullable<Awaited<ReturnType<typeof findEvent>>>;

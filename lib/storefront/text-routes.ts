@@ -2,29 +2,30 @@
 import { now } from "../clock";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { cacheControlFor, originOf, textResponse } from "./http";
-import { buildLlmsFullTxt, buildLlmsTxt } from "./llms";
-import { estimateTokens } from "./markdown";
+import { cachedLlmsFullTxt, cachedLlmsTxt, type TextPage } from "./cached";
+import type { BuildContext } from "./build";
 import { buildOpenApi } from "./openapi";
 
 const LLMS_TYPE = "text/plain; charset=utf-8";
 
-async function serve(request: Request, build: typeof buildLlmsTxt): Promise<Response> {
+async function serve(request: Request, build: (ctx: BuildContext) => Promise<TextPage>): Promise<Response> {
   const school = await resolveSchool(request.headers);
   if (!school) {
     return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
   }
-  const body = await build({ school, origin: originOf(request), now: now() });
+  const page = await build({ school, origin: originOf(request), now: now() });
   return textResponse({
     request,
-    body,
+    body: page.body,
+    etag: page.etag,
     contentType: LLMS_TYPE,
     cacheControl: cacheControlFor(school),
-    headers: { "x-markdown-tokens": String(estimateTokens(body)) },
+    headers: { "x-markdown-tokens": String(page.tokens) },
   });
 }
 
-export const serveLlmsTxt = (request: Request) => serve(request, buildLlmsTxt);
-export const serveLlmsFullTxt = (request: Request) => serve(request, buildLlmsFullTxt);
+export const serveLlmsTxt = (request: Request) => serve(request, cachedLlmsTxt);
+export const serveLlmsFullTxt = (request: Request) => serve(request, cachedLlmsFullTxt);
 
 /** /openapi.json: generated per request so servers[].url is the origin the client used. */
 export async function serveOpenApi(request: Request): Promise<Response> {

@@ -102,6 +102,8 @@ describe("schema.prisma and the migrations agree", () => {
     const access = await p.oAuthAccessToken.create({ data: { tokenHash: "a", grantId: grant.id, clientId: client.clientId, scope: "openid", expiresAt: now } });
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
+    // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
+    const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
 
     const created: Record<Prisma.ModelName, unknown> = {
       School: school, User: user, SchoolRole: role, SchoolMembership: membership, MembershipPlan: plan, Subscription: sub,
@@ -109,6 +111,7 @@ describe("schema.prisma and the migrations agree", () => {
       Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
+      ContentVersion: contentVersion,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 

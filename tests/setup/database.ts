@@ -1,6 +1,7 @@
 // Integration setup: every test file gets its own migrated database, installed as the process's db().
 import { afterAll, beforeAll } from "vitest";
 import { setDbHandle } from "@/lib/db/client";
+import { clearPageCache } from "@/lib/storefront/page-cache";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { createTestDb, type TestDb } from "../helpers/test-db";
 
@@ -10,6 +11,7 @@ beforeAll(async () => {
   testDb = await createTestDb();
   setDbHandle(testDb.handle);
   clearSchoolCache();
+  clearPageCache();
 }, 60_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/env";
-import { buildDocument } from "@/lib/storefront/build";
+import { cachedDocument } from "@/lib/storefront/cached";
 import type { StorefrontDocument } from "@/lib/storefront/document";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
@@ -23,7 +23,7 @@ export const currentSchool = cache(async () => {
 export const loadDocument = cache(async (kind: DocumentKind, slug?: string): Promise<StorefrontDocument> => {
   if (hasSlug(routeOf(kind)) && (slug === undefined || !isValidSlug(slug))) notFound();
   const { school, origin } = await currentSchool();
-  const doc = await buildDocument({ school, origin, now: now() }, kind, slug);
+  const doc = await cachedDocument({ school, origin, now: now() }, kind, slug);
   if (!doc) notFound();
   return doc;
 });

@@ -1,0 +1,55 @@
+// The storefront's builders behind the page cache: what the routes and pages call.
+import type { School } from "../db/generated/client";
+import { buildDocument, type BuildContext } from "./build";
+import type { StorefrontDocument } from "./document";
+import { strongEtag } from "./http";
+import { buildLlmsFullTxt, buildLlmsTxt } from "./llms";
+import { estimateTokens, toMarkdown } from "./markdown";
+import { cachedPage, type CachedValue } from "./page-cache";
+import type { DocumentKind } from "./routes";
+
+/** A finished text body with what its response needs. */
+export interface TextPage {
+  body: string;
+  etag: string;
+  tokens: number;
+}
+
+/** Pages embed absolute URLs and the school's name, so the key holds the origin and the school's row version. */
+function keyOf(what: string, ctx: BuildContext, kind?: DocumentKind, slug?: string): string {
+  const school = ctx.school as Pick<School, "id" | "updatedAt">;
+  return [what, school.id, school.updatedAt.getTime(), ctx.origin, kind ?? "", slug ?? ""].join("\u0000");
+}
+
+function textPage(body: string, changesAt?: Date | null): CachedValue<TextPage> {
+  return { value: { body, etag: strongEtag(body), tokens: estimateTokens(body) }, bytes: body.length, changesAt };
+}
+
+/** The document of a route (null: no published item has that slug). */
+export function cachedDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<StorefrontDocument | null> {
+  return cachedPage(keyOf("doc", ctx, kind, slug), async () => {
+    const doc = await buildDocument(ctx, kind, slug);
+    return { value: doc, bytes: doc ? JSON.stringify(doc).length : 64, changesAt: doc?.changesAt };
+  });
+}
+
+/** The markdown twin of a route, with its canonical HTML URL. */
+export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<(TextPage & { url: string }) | null> {
+  return cachedPage(keyOf("md", ctx, kind, slug), async () => {
+    const doc = await buildDocument(ctx, kind, slug);
+    if (!doc) return { value: null, bytes: 64 };
+    const page = textPage(toMarkdown(doc), doc.changesAt);
+    return { ...page, value: { ...page.value, url: doc.url } };
+  });
+}
+
+export function cachedLlmsTxt(ctx: BuildContext): Promise<TextPage> {
+  return cachedPage(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
+}
+
+export function cachedLlmsFullTxt(ctx: BuildContext): Promise<TextPage> {
+  return cachedPage(keyOf("llms-full.txt", ctx), async () => {
+    const { body, changesAt } = await buildLlmsFullTxt(ctx);
+    return textPage(body, changesAt);
+  });
+}

@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+// The content version comes from the database; here each read is a promise the test settles.
+const reads: Array<{ resolve: (v: { version: bigint } | null) => void }> = [];
+vi.mock("../db/client", () => ({
+  db: () => ({
+    contentVersion: {
+      findUnique: () =>
+        new Promise<{ version: bigint } | null>((resolve) => {
+          reads.push({ resolve });
+        }),
+    },
+  }),
+}));
+
+const { cachedPage, clearPageCache, currentContentVersion, pageCacheStats, PAGE_CACHE_MAX_BYTES } = await import("./page-cache");
+const { setNow } = await import("../clock");
+
+/** Settles the oldest pending version read. */
+async function answer(version: number | null): Promise<void> {
+  await vi.waitFor(() => expect(reads.length).toBeGreaterThan(0));
+  reads.shift()!.resolve(version === null ? null : { version: BigInt(version) });
+}
+
+/** cachedPage with the version read answered. */
+async function page<T>(key: string, version: number | null, build: () => Promise<{ value: T; bytes: number; changesAt?: Date | null }>) {
+  const p = cachedPage(key, build);
+  await answer(version);
+  return p;
+}
+
+beforeEach(() => {
+  clearPageCache();
+  reads.length = 0;
+});
+afterEach(() => setNow(null));
+
+describe("content version reads", () => {
+  it("callers arriving during a read wait for the next one, and share it", async () => {
+    const first = currentContentVersion();
+    const second = currentContentVersion();
+    const third = currentContentVersion();
+    expect(reads.length).toBe(1);
+    // A write may have committed after the first read started: the later callers must not use it.
+    reads.shift()!.resolve({ version: 1n });
+    expect(await first).toBe(1n);
+    await vi.waitFor(() => expect(reads.length).toBe(1));
+    reads.shift()!.resolve({ version: 2n });
+    expect(await second).toBe(2n);
+    expect(await third).toBe(2n);
+    expect(reads.length).toBe(0);
+  });
+
+  it("a failed read fails its callers, and the next caller reads again", async () => {
+    const failing = currentContentVersion();
+    const waiting = currentContentVersion();
+    reads.shift()!.resolve(Promise.reject(new Error("connection lost")) as never);
+    await expect(failing).rejects.toThrow("connection lost");
+    await answer(3);
+    expect(await waiting).toBe(3n);
+  });
+});
+
+describe("cachedPage", () => {
+  it("builds once while the version is unchanged, and again once it grows", async () => {
+    let builds = 0;
+    const build = async () => ({ value: `body ${++builds}`, bytes: 10 });
+    expect(await page("k", 5, build)).toBe("body 1");
+    expect(await page("k", 5, build)).toBe("body 1");
+    expect(await page("k", 6, build)).toBe("body 2");
+    expect(await page("k", 6, build)).toBe("body 2");
+    expect(builds).toBe(2);
+  });
+
+  it("concurrent misses of one key share one build", async () => {
+    let builds = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const build = async () => {
+      builds++;
+      await gate;
+      return { value: "shared", bytes: 10 };
+    };
+    const a = cachedPage("k", build);
+    await answer(1);
+    const b = cachedPage("k", build);
+    await answer(1);
+    await vi.waitFor(() => expect(builds).toBe(1));
+    release();
+    expect(await Promise.all([a, b])).toEqual(["shared", "shared"]);
+    expect(builds).toBe(1);
+  });
+
+  it("caches nothing for a version older than one already seen, or without the version row", async () => {
+    let builds = 0;
+    const build = async () => ({ value: ++builds, bytes: 10 });
+    await page("k", 9, build);
+    expect(await page("k", 8, build)).toBe(2);
+    expect(await page("k", 9, build)).toBe(1);
+    expect(await page("other", null, build)).toBe(3);
+    expect(await page("other", null, build)).toBe(4);
+  });
+
+  it("a failed build is not cached", async () => {
+    let calls = 0;
+    const build = async () => {
+      if (++calls === 1) throw new Error("database down");
+      return { value: "ok", bytes: 10 };
+    };
+    await expect(page("k", 1, build)).rejects.toThrow("database down");
+    expect(await page("k", 1, build)).toBe("ok");
+  });
+
+  it("a value expires at its changesAt on the service clock, without a write", async () => {
+    setNow(new Date("2026-12-10T18:00:00Z"));
+    let builds = 0;
+    const build = async () => ({ value: ++builds, bytes: 10, changesAt: new Date("2026-12-10T18:30:00.001Z") });
+    expect(await page("home", 1, build)).toBe(1);
+    setNow(new Date("2026-12-10T18:30:00Z"));
+    expect(await page("home", 1, build)).toBe(1);
+    setNow(new Date("2026-12-10T18:30:00.001Z"));
+    expect(await page("home", 1, build)).toBe(2);
+  });
+
+  it("holds at most PAGE_CACHE_MAX_BYTES, dropping the least recently used page first", async () => {
+    const quarter = Math.floor(PAGE_CACHE_MAX_BYTES / 4);
+    const builds: string[] = [];
+    const build = (key: string) => async () => {
+      builds.push(key);
+      return { value: key, bytes: quarter };
+    };
+    for (const key of ["a", "b", "c", "d"]) await page(key, 1, build(key));
+    expect(pageCacheStats()).toEqual({ entries: 4, bytes: 4 * quarter });
+    await page("a", 1, build("a")); // a is now the most recently used
+    await page("e", 1, build("e")); // evicts b
+    expect(pageCacheStats().entries).toBe(4);
+    builds.length = 0;
+    await page("a", 1, build("a"));
+    await page("b", 1, build("b"));
+    expect(builds).toEqual(["b"]);
+    // A single value over a quarter of the budget is served but never held.
+    await page("huge", 1, async () => ({ value: "huge", bytes: quarter + 1 }));
+    expect(pageCacheStats().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
+    builds.length = 0;
+    await page("huge", 1, build("huge"));
+    expect(builds).toEqual(["huge"]);
+  });
+});

@@ -1,0 +1,138 @@
+// In-process cache of built storefront pages (documents, markdown, llms files).
+//
+// Pages are rebuilt only when content changed. "Changed" is the database's ContentVersion row,
+// which triggers bump on every write to a table the storefront reads, whoever writes. Every
+// request reads that version after it arrives, so a request never sees content older than the
+// last write committed before it: the cache is exact, not a TTL. The reads are batched: requests
+// that arrive while one is in flight share the next one, so under load the check costs one
+// primary-key read per batch, not one per request.
+import { now } from "../clock";
+import { db } from "../db/client";
+
+export interface CachedValue<T> {
+  value: T;
+  /** Approximate size in bytes, for the memory bound. */
+  bytes: number;
+  /** Business time at which the value goes stale even without a write (an upcoming event ends). */
+  changesAt?: Date | null;
+}
+
+interface Entry {
+  version: bigint;
+  value: unknown;
+  bytes: number;
+  changesAt: number | null;
+}
+
+/** Total size the cache may hold; least recently used pages are dropped beyond it. */
+export const PAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+const entries = new Map<string, Entry>();
+const building = new Map<string, Promise<unknown>>();
+let totalBytes = 0;
+let seenVersion: bigint | null = null;
+
+let inFlight: Promise<bigint | null> | null = null;
+let queued: Promise<bigint | null> | null = null;
+
+/** Versions only grow; null means the row is missing and nothing may be cached. */
+async function queryVersion(): Promise<bigint | null> {
+  const row = await db().contentVersion.findUnique({ where: { id: 1 }, select: { version: true } });
+  return row?.version ?? null;
+}
+
+/**
+ * The content version as of a read that started after this call. A read already in flight may
+ * have started before a write this caller depends on, so callers arriving during one wait for
+ * the next; everyone arriving meanwhile shares that next read.
+ */
+export function currentContentVersion(): Promise<bigint | null> {
+  if (!inFlight) {
+    inFlight = queryVersion().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  }
+  if (!queued) {
+    queued = inFlight
+      .catch(() => undefined)
+      .then(() => {
+        queued = null;
+        return currentContentVersion();
+      });
+  }
+  return queued;
+}
+
+function drop(key: string): void {
+  const e = entries.get(key);
+  if (!e) return;
+  entries.delete(key);
+  totalBytes -= e.bytes;
+}
+
+function store(key: string, entry: Entry): void {
+  drop(key);
+  if (entry.bytes > PAGE_CACHE_MAX_BYTES / 4) return;
+  entries.set(key, entry);
+  totalBytes += entry.bytes;
+  for (const oldest of entries.keys()) {
+    if (totalBytes <= PAGE_CACHE_MAX_BYTES) break;
+    drop(oldest);
+  }
+}
+
+/**
+ * The cached value for `key`, or `build()`'s result, cached until the content version changes or
+ * the value's `changesAt` passes. Concurrent misses for one key share one build.
+ */
+export async function cachedPage<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+  const version = await currentContentVersion();
+  // Without the row (a database restored from a dump that predates it) nothing can be trusted.
+  if (version === null) return (await build()).value;
+  if (seenVersion === null || version > seenVersion) {
+    // Every page may depend on the write; entries of the old version are never valid again.
+    entries.clear();
+    building.clear();
+    totalBytes = 0;
+    seenVersion = version;
+  } else if (version < seenVersion) {
+    // A read that finished before a newer one was processed: build, but cache nothing old.
+    return (await build()).value;
+  }
+  const hit = entries.get(key);
+  if (hit && hit.version === version && (hit.changesAt === null || now().getTime() < hit.changesAt)) {
+    // Re-insert so Map order is least recently used first.
+    entries.delete(key);
+    entries.set(key, hit);
+    return hit.value as T;
+  }
+  const buildKey = `${version}\u0000${key}`;
+  let pending = building.get(buildKey) as Promise<T> | undefined;
+  if (!pending) {
+    pending = build().then((built) => {
+      if (seenVersion === version) {
+        store(key, { version, value: built.value, bytes: built.bytes, changesAt: built.changesAt?.getTime() ?? null });
+      }
+      return built.value;
+    });
+    building.set(buildKey, pending);
+    const forget = () => {
+      if (building.get(buildKey) === pending) building.delete(buildKey);
+    };
+    pending.then(forget, forget);
+  }
+  return pending;
+}
+
+/** Empties the cache (tests that swap the database underneath a running process). */
+export function clearPageCache(): void {
+  entries.clear();
+  building.clear();
+  totalBytes = 0;
+  seenVersion = null;
+}
+
+export function pageCacheStats(): { entries: number; bytes: number } {
+  return { entries: entries.size, bytes: totalBytes };
+}
