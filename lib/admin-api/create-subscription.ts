@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, isUniqueViolation, subscriptionInclude, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
+import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
@@ -28,8 +28,8 @@ type Periods = Pick<SubscriptionRecord, "startAt" | "currentPeriodStart" | "curr
 /**
  * Subscribes a user (created when new) to one of the school's plans, in one transaction.
  * Checks in order: email, plan, plan type vs expireAt/initialChargeAt, dates, name for new users,
- * one live subscription per user and plan (enforced by the partial unique index, so concurrent
- * calls cannot both succeed).
+ * one live subscription per user and plan (the partial unique index, so concurrent calls cannot
+ * both succeed). A new user's call is four statements: user, membership, subscription, commit.
  */
 export async function createSubscription(options: {
   schoolId: string;
@@ -79,21 +79,18 @@ export async function createSubscription(options: {
     return await db().$transaction(async (tx) => {
       const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
       if ("error" in member) return failure<SubscriptionRecord>(member.error);
-      // A subscription whose end has passed no longer blocks a new one.
-      await settleDueSubscriptions({ tx, schoolId, now });
-      const live = await tx.subscription.findFirst({
-        where: { userId: member.user.id, planId: plan.id, state: { in: ["active", "trialing", "past_due", "incomplete"] } },
-        select: { id: true },
-      });
-      if (live) return failure<SubscriptionRecord>(ALREADY_SUBSCRIBED);
+      const { user } = member;
+      // A user created just now has no subscriptions. Otherwise one of theirs to this plan whose
+      // end has passed must be settled first, or it would still count as live and block this one.
+      if (!member.created) await settleDueSubscriptions({ tx, schoolId, userId: user.id, planId: plan.id, now });
+      // No look-up for a live subscription first: the partial unique index refuses the insert.
       const created = await tx.subscription.create({
-        data: { schoolId, userId: member.user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
-        include: subscriptionInclude,
+        data: { schoolId, userId: user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
       });
-      return success(created);
+      return success<SubscriptionRecord>({ ...created, plan, user });
     }, TX_OPTIONS);
   } catch (err) {
-    // The read above cannot see a concurrent transaction's uncommitted row; the index can.
+    // Another live subscription of this user and plan, committed before or concurrently.
     if (isUniqueViolation(err, LIVE_INDEX)) return failure(ALREADY_SUBSCRIBED);
     throw err;
   }

@@ -90,6 +90,21 @@ describe("lazily on read", () => {
     expect(c.body.data.cancelSubscription).toEqual({ errors: ["Subscription is not cancellable"], subscription: null });
   });
 
+  it("a scheduled cancellation that has passed no longer blocks subscribing again", async () => {
+    at(T);
+    const email = freshEmail("cancel-then-again");
+    const first = (await gql(app, CREATE, { input: { email, name: "C", planId: PLANS.monthly } })).body.data.createSubscription.subscription;
+    await gql(app, CANCEL, { input: { id: first.id } });
+    at(first.currentPeriodEnd - 1);
+    const early = await gql(app, CREATE, { input: { email, planId: PLANS.monthly } });
+    expect(early.body.data.createSubscription).toEqual({ errors: ["User already subscribed to this plan"], subscription: null });
+    at(first.currentPeriodEnd + 1);
+    // No read of the old subscription in between: creating settles it first.
+    const again = await gql(app, CREATE, { input: { email, planId: PLANS.monthly } });
+    expect(again.body.data.createSubscription.errors).toEqual([]);
+    expect(await read(first.id)).toMatchObject({ state: "canceled", canceledAt: first.currentPeriodEnd });
+  });
+
   it("updating after a scheduled cancellation took effect reports the cancelled state", async () => {
     at(T);
     const s = await subscribe(app, PLANS.monthly);
