@@ -5,6 +5,9 @@ const alias = { "@": path.resolve(import.meta.dirname) };
 const integrationFiles = ["tests/integration/**/*.test.ts"];
 // The app under test uses its in-memory defaults; tests that need Redis take TEST_REDIS_URL explicitly.
 const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };
+// Tests write content and read it back at once: the page cache checks the content version on
+// every request (page-cache.test.ts covers the production interval).
+const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0" } as const;
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [
@@ -16,7 +19,7 @@ const projects: TestProjectInlineConfiguration[] = [
       include: integrationFiles,
       globalSetup: ["tests/setup/pglite-template.ts"],
       setupFiles: ["tests/setup/database.ts"],
-      env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", ...redisForTests },
+      env: { TEST_DB_KIND: "pglite", ...appEnv, ...redisForTests },
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -29,7 +32,7 @@ if (process.env.TEST_DATABASE_URL) {
       name: "integration-pg",
       include: [...integrationFiles, "tests/pg/**/*.test.ts"],
       setupFiles: ["tests/setup/database.ts"],
-      env: { TEST_DB_KIND: "pg", NODE_ENV: "test", ...redisForTests },
+      env: { TEST_DB_KIND: "pg", ...appEnv, ...redisForTests },
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },
@@ -46,7 +49,7 @@ if (testRedisUrl) {
       include: ["tests/redis/**/*.test.ts"],
       globalSetup: ["tests/setup/pglite-template.ts"],
       setupFiles: ["tests/setup/database.ts"],
-      env: { TEST_DB_KIND: "pglite", NODE_ENV: "test", TEST_REDIS_URL: testRedisUrl, REDIS_URL: "" },
+      env: { TEST_DB_KIND: "pglite", ...appEnv, TEST_REDIS_URL: testRedisUrl, REDIS_URL: "" },
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

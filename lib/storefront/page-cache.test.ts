@@ -13,8 +13,18 @@ vi.mock("../db/client", () => ({
   }),
 }));
 
-const { cachedPage, clearPageCache, currentContentVersion, pageCacheStats, PAGE_CACHE_MAX_BYTES } = await import("./page-cache");
+const { cachedPage, clearPageCache, readContentVersion, pageCacheStats, PAGE_CACHE_MAX_BYTES } = await import("./page-cache");
 const { setNow } = await import("../clock");
+const { resetEnvCache } = await import("../env");
+
+/** Monotonic time as the cache sees it (performance.now), moved by the tests. */
+let monotonic = 1_000;
+vi.spyOn(performance, "now").mockImplementation(() => monotonic);
+
+function revalidateEvery(ms: number): void {
+  process.env.STOREFRONT_REVALIDATE_MS = String(ms);
+  resetEnvCache();
+}
 
 /** Settles the oldest pending version read. */
 async function answer(version: number | null): Promise<void> {
@@ -30,16 +40,22 @@ async function page<T>(key: string, version: number | null, build: () => Promise
 }
 
 beforeEach(() => {
+  // Most tests check what every request sees with a read per request; see "revalidation interval".
+  revalidateEvery(0);
   clearPageCache();
   reads.length = 0;
 });
-afterEach(() => setNow(null));
+afterEach(() => {
+  setNow(null);
+  delete process.env.STOREFRONT_REVALIDATE_MS;
+  resetEnvCache();
+});
 
 describe("content version reads", () => {
   it("callers arriving during a read wait for the next one, and share it", async () => {
-    const first = currentContentVersion();
-    const second = currentContentVersion();
-    const third = currentContentVersion();
+    const first = readContentVersion();
+    const second = readContentVersion();
+    const third = readContentVersion();
     expect(reads.length).toBe(1);
     // A write may have committed after the first read started: the later callers must not use it.
     reads.shift()!.resolve({ version: 1n });
@@ -52,8 +68,8 @@ describe("content version reads", () => {
   });
 
   it("a failed read fails its callers, and the next caller reads again", async () => {
-    const failing = currentContentVersion();
-    const waiting = currentContentVersion();
+    const failing = readContentVersion();
+    const waiting = readContentVersion();
     reads.shift()!.resolve(Promise.reject(new Error("connection lost")) as never);
     await expect(failing).rejects.toThrow("connection lost");
     await answer(3);
@@ -144,5 +160,43 @@ describe("cachedPage", () => {
     builds.length = 0;
     await page("huge", 1, build("huge"));
     expect(builds).toEqual(["huge"]);
+  });
+});
+
+describe("revalidation interval (STOREFRONT_REVALIDATE_MS)", () => {
+  it("trusts a version read for the interval, counted from when the read started", async () => {
+    revalidateEvery(1000);
+    let builds = 0;
+    const build = async () => ({ value: ++builds, bytes: 10 });
+    const first = cachedPage("k", build);
+    monotonic += 400; // the read takes 400 ms
+    await answer(1);
+    expect(await first).toBe(1);
+    // No read at all while the last one is recent.
+    monotonic += 599;
+    expect(await cachedPage("k", build)).toBe(1);
+    expect(reads.length).toBe(0);
+    // 1000 ms after the read started, the next request reads again and sees the write.
+    monotonic += 1;
+    const after = cachedPage("k", build);
+    await answer(2);
+    expect(await after).toBe(2);
+  });
+
+  it("defaults to one second", async () => {
+    delete process.env.STOREFRONT_REVALIDATE_MS;
+    resetEnvCache();
+    const build = async () => ({ value: "v", bytes: 10 });
+    const first = cachedPage("k", build);
+    await answer(1);
+    await first;
+    monotonic += 999;
+    await cachedPage("k", build);
+    expect(reads.length).toBe(0);
+    monotonic += 1;
+    const next = cachedPage("k", build);
+    expect(reads.length).toBe(1);
+    await answer(1);
+    await next;
   });
 });

@@ -1,13 +1,15 @@
 // In-process cache of built storefront pages (documents, markdown, llms files).
 //
 // Pages are rebuilt only when content changed. "Changed" is the database's ContentVersion row,
-// which triggers bump on every write to a table the storefront reads, whoever writes. Every
-// request reads that version after it arrives, so a request never sees content older than the
-// last write committed before it: the cache is exact, not a TTL. The reads are batched: requests
-// that arrive while one is in flight share the next one, so under load the check costs one
-// primary-key read per batch, not one per request.
+// which triggers bump on every write to a table the storefront reads, whoever writes. A version
+// read is trusted for STOREFRONT_REVALIDATE_MS (measured from when the read started), so a write
+// shows within that time on every instance, and the hot path does no query at all. Reads are
+// batched: callers that need a fresh version while one is in flight wait for the next read, which
+// starts after they asked (the one in flight may predate a write they depend on), and share it.
+// With STOREFRONT_REVALIDATE_MS=0 every request sees every write committed before it arrived.
 import { now } from "../clock";
 import { db } from "../db/client";
+import { env } from "../env";
 
 export interface CachedValue<T> {
   value: T;
@@ -35,10 +37,22 @@ let seenVersion: bigint | null = null;
 let inFlight: Promise<bigint | null> | null = null;
 let queued: Promise<bigint | null> | null = null;
 
+/** The last successful read, and when (monotonic ms) it started. */
+let lastRead: { version: bigint | null; startedAt: number } | null = null;
+
 /** Versions only grow; null means the row is missing and nothing may be cached. */
 async function queryVersion(): Promise<bigint | null> {
+  const startedAt = performance.now();
   const row = await db().contentVersion.findUnique({ where: { id: 1 }, select: { version: true } });
-  return row?.version ?? null;
+  const version = row?.version ?? null;
+  if (!lastRead || startedAt > lastRead.startedAt) lastRead = { version, startedAt };
+  return version;
+}
+
+/** The last read's version while it is recent enough to trust, else undefined. */
+function trustedVersion(): bigint | null | undefined {
+  if (!lastRead) return undefined;
+  return performance.now() - lastRead.startedAt < env().STOREFRONT_REVALIDATE_MS ? lastRead.version : undefined;
 }
 
 /**
@@ -46,7 +60,7 @@ async function queryVersion(): Promise<bigint | null> {
  * have started before a write this caller depends on, so callers arriving during one wait for
  * the next; everyone arriving meanwhile shares that next read.
  */
-export function currentContentVersion(): Promise<bigint | null> {
+export function readContentVersion(): Promise<bigint | null> {
   if (!inFlight) {
     inFlight = queryVersion().finally(() => {
       inFlight = null;
@@ -58,7 +72,7 @@ export function currentContentVersion(): Promise<bigint | null> {
       .catch(() => undefined)
       .then(() => {
         queued = null;
-        return currentContentVersion();
+        return readContentVersion();
       });
   }
   return queued;
@@ -87,7 +101,8 @@ function store(key: string, entry: Entry): void {
  * the value's `changesAt` passes. Concurrent misses for one key share one build.
  */
 export async function cachedPage<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
-  const version = await currentContentVersion();
+  const trusted = trustedVersion();
+  const version = trusted === undefined ? await readContentVersion() : trusted;
   // Without the row (a database restored from a dump that predates it) nothing can be trusted.
   if (version === null) return (await build()).value;
   if (seenVersion === null || version > seenVersion) {
@@ -127,6 +142,7 @@ export async function cachedPage<T>(key: string, build: () => Promise<CachedValu
 
 /** Empties the cache (tests that swap the database underneath a running process). */
 export function clearPageCache(): void {
+  lastRead = null;
   entries.clear();
   building.clear();
   totalBytes = 0;

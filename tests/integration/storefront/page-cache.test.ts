@@ -1,10 +1,11 @@
 // The storefront's page cache through HTTP, on the database the run uses (PGlite, and Postgres in
 // integration-pg): the content version triggers, exact invalidation, and expiry without a write.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { DEMO_HOST } from "./helpers";
 
@@ -65,6 +66,7 @@ describe("ContentVersion", () => {
 });
 
 describe("cached storefront pages", () => {
+  // The test project reads the version on every request (STOREFRONT_REVALIDATE_MS=0).
   const COURSE = "/api/md/courses/intro-to-sql";
   const where = `"schoolId" = '${DEMO_IDS.school}' AND "slug" = 'intro-to-sql'`;
 
@@ -120,5 +122,29 @@ describe("cached storefront pages", () => {
     const demo = await text(COURSE);
     expect(demo).toContain(`http://${DEMO_HOST}/courses/intro-to-sql`);
     expect(other).toContain("http://127.0.0.1:3000/courses/intro-to-sql");
+  });
+});
+
+describe("with the production revalidation interval", () => {
+  const COURSE = "/api/md/courses/intro-to-sql";
+  const where = `"schoolId" = '${DEMO_IDS.school}' AND "slug" = 'intro-to-sql'`;
+
+  it("a write shows once the interval since the last version read has passed, on the next request", async () => {
+    const realNow = performance.now.bind(performance);
+    let skew = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => realNow() + skew);
+    process.env.STOREFRONT_REVALIDATE_MS = "5000";
+    resetEnvCache();
+    try {
+      await text(COURSE); // reads the version
+      await sql(`UPDATE "Course" SET "summary" = 'Shown within the interval' WHERE ${where}`);
+      expect(await text(COURSE)).not.toContain("Shown within the interval");
+      skew += 5000;
+      expect(await text(COURSE)).toContain("Shown within the interval");
+    } finally {
+      clock.mockRestore();
+      process.env.STOREFRONT_REVALIDATE_MS = "0";
+      resetEnvCache();
+    }
   });
 });
