@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hashSecret, randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
 import { env } from "../env";
@@ -47,6 +48,41 @@ export async function issueTokens(
     },
   });
   return { accessToken, refreshToken, expiresIn: ttl, createdAt: now };
+}
+
+/**
+ * Refresh-token rotation as one statement: marks the presented token rotated and, only if that
+ * matched, inserts the new access and refresh tokens. One statement is atomic without a
+ * transaction; the conditional UPDATE is the lock, so of any number of concurrent rotations of a
+ * token exactly one matches (the others re-check the row after it commits and find it rotated).
+ * Null when the token was already rotated or revoked.
+ */
+export async function rotateRefreshToken(
+  tx: Tx,
+  options: { refreshTokenId: string; grantId: string; clientId: string; scope: string; audience: string | null; now: Date },
+): Promise<IssuedTokens | null> {
+  const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
+  const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
+  const ttl = accessTokenTtlSeconds();
+  const { refreshTokenId, grantId, clientId, scope, audience, now } = options;
+  const accessExpires = new Date(now.getTime() + ttl * 1000);
+  const refreshExpires = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+  const rows = await tx.$queryRaw<Array<{ rotated: number }>>`
+    WITH rotated AS (
+      UPDATE "OAuthRefreshToken" SET "rotatedAt" = ${now}
+       WHERE "id" = ${refreshTokenId}::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL
+      RETURNING "id"
+    ), access AS (
+      INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
+      SELECT ${randomUUID()}::uuid, ${hashSecret(accessToken)}, ${grantId}::uuid, ${clientId}, ${scope}, ${audience}, ${now}, ${accessExpires}
+        FROM rotated
+    ), refresh AS (
+      INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
+      SELECT ${randomUUID()}::uuid, ${hashSecret(refreshToken)}, ${grantId}::uuid, ${clientId}, ${scope}, ${now}, ${refreshExpires}
+        FROM rotated
+    )
+    SELECT count(*)::int AS "rotated" FROM rotated`;
+  return rows[0]?.rotated === 1 ? { accessToken, refreshToken, expiresIn: ttl, createdAt: now } : null;
 }
 
 /** Ends a grant and everything issued from it. */

@@ -3,7 +3,7 @@ import { db } from "../../db/client";
 import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
-import { issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
+import { revokeGrant, rotateRefreshToken, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
  * A rotated refresh token presented again within this many seconds is answered invalid_grant but
@@ -44,14 +44,13 @@ export async function exchangeRefreshToken(options: {
     scope = formatScope(narrowed);
   }
 
-  const issued = await db().$transaction(async (tx) => {
-    // The conditional update is the lock: of any number of concurrent refreshes, one matches.
-    const rotated = await tx.oAuthRefreshToken.updateMany({
-      where: { id: row.id, rotatedAt: null, revokedAt: null },
-      data: { rotatedAt: now },
-    });
-    if (rotated.count !== 1) return null;
-    return issueTokens(tx, { grantId: row.grantId, clientId: client.clientId, scope, audience: row.grant.resource, now });
+  const issued = await rotateRefreshToken(db(), {
+    refreshTokenId: row.id,
+    grantId: row.grantId,
+    clientId: client.clientId,
+    scope,
+    audience: row.grant.resource,
+    now,
   });
   if (!issued) throw new InvalidGrantError("The refresh token was already used");
   return tokenResponseBody(issued, { scope, school: row.grant.school });

@@ -3,7 +3,9 @@ import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
+import { hashSecret } from "@/lib/credentials/secret";
 import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
+import { REFRESH_TOKEN_TTL_SECONDS } from "@/lib/oauth/tokens";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { VERIFIER, exchangeCode, form, getCode, signIn, tokensFor, type TokenBody } from "./helpers";
 
@@ -213,6 +215,21 @@ describe("refresh_token grant with rotation", () => {
 
   it("missing refresh_token → invalid_request", async () => {
     await expectError(await token({ grant_type: "refresh_token", client_id: "demo-public-app" }), 400, "invalid_request");
+  });
+
+  it("stores the rotation: old token rotated, new tokens hashed in the same grant with the (narrowed) scope and lifetimes", async () => {
+    const first = await tokensFor(app, cookie);
+    setNow(new Date("2026-11-21T12:00:00Z"));
+    const second = (await (await refresh(first.refresh_token, { scope: "openid" })).json()) as TokenBody;
+    const old = await db().oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(first.refresh_token) }, include: { grant: true } });
+    expect(old.rotatedAt).toEqual(new Date("2026-11-21T12:00:00Z"));
+    const access = await db().oAuthAccessToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(second.access_token) } });
+    const fresh = await db().oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(second.refresh_token) } });
+    expect(access).toMatchObject({ grantId: old.grantId, clientId: "demo-public-app", scope: "openid", audience: old.grant.resource, revokedAt: null });
+    expect(access.expiresAt).toEqual(new Date(Date.parse("2026-11-21T12:00:00Z") + 7200 * 1000));
+    expect(fresh).toMatchObject({ grantId: old.grantId, clientId: "demo-public-app", scope: "openid", rotatedAt: null, revokedAt: null });
+    expect(fresh.expiresAt).toEqual(new Date(Date.parse("2026-11-21T12:00:00Z") + REFRESH_TOKEN_TTL_SECONDS * 1000));
+    expect(second.created_at).toBe(Date.parse("2026-11-21T12:00:00Z") / 1000);
   });
 
   it("scope may narrow", async () => {
