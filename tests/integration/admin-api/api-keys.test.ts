@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "@/lib/admin-api/api-keys";
 import { now } from "@/lib/clock";
 import { ADMIN_OPERATIONS } from "@/lib/credentials/permissions";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { gql } from "./helpers";
+import { gql, adminAppForSuite } from "./helpers";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer();
-});
-afterAll(() => app.close());
+const app = adminAppForSuite({ now: null });
 
 describe("API key management (npm run apikey)", () => {
   it("creates a key shown once, stored only as a hash, that works until revoked", async () => {

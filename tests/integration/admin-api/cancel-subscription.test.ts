@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, gql, subscribe, type SubscriptionJson } from "./helpers";
+import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, TEST_NOW, gql, subscribe, type SubscriptionJson, adminAppForSuite } from "./helpers";
 
-const NOW = new Date("2026-11-21T12:00:00Z");
+const NOW = TEST_NOW;
 const T = toUnixSeconds(NOW)!;
 const DAY = 86_400;
-let app: AppServer;
-
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(NOW);
-  app = await startAppServer();
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
-});
+const app = adminAppForSuite();
 
 const cancel = async (input: Record<string, unknown>, key?: string) => {
   const r = await gql(app, CANCEL, { input }, { key });

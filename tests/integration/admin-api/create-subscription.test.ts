@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setNow, toUnixSeconds } from "@/lib/clock";
+import { describe, expect, it } from "vitest";
+import { toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, CANCEL, CREATE, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, type SubscriptionJson } from "./helpers";
+import { ACME_API_KEY, CANCEL, CREATE, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, TEST_NOW, freshEmail, gql, type SubscriptionJson, adminAppForSuite } from "./helpers";
 
-const NOW = new Date("2026-11-21T12:00:00Z");
+const NOW = TEST_NOW;
 const T = toUnixSeconds(NOW)!;
 const DAY = 86_400;
-let app: AppServer;
-
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(NOW);
-  app = await startAppServer();
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
-});
+const app = adminAppForSuite();
 
 const create = (input: Record<string, unknown>, key?: string) =>
   gql(app, CREATE, { input: { email: freshEmail(), name: "New Member", ...input } }, { key }).then((r) => {

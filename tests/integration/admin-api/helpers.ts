@@ -1,10 +1,47 @@
+import { afterAll, beforeAll } from "vitest";
+import { setNow } from "@/lib/clock";
+import { db } from "@/lib/db/client";
 import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
-import type { AppServer } from "../../helpers/app-server";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
 
 export const FULL_KEY = DEFAULT_DEMO_API_KEY;
 export const NO_PERMISSIONS_KEY = DEFAULT_DEMO_API_KEY_NO_PERMISSIONS;
 export { ACME_API_KEY, DEMO_IDS };
 export const PLANS = DEMO_IDS.plans;
+
+/** The instant the Admin API suites freeze the service clock at. */
+export const TEST_NOW = new Date("2026-11-21T12:00:00Z");
+
+/**
+ * One suite's app: before the suite, the demo data, the clock frozen at `now` (null leaves it
+ * running) and the app behind an HTTP server; after it, the clock restored and the server closed.
+ * The returned server forwards to the one started before the suite.
+ */
+export function adminAppForSuite(options: { now?: Date | null } = {}): AppServer {
+  const now = options.now === undefined ? TEST_NOW : options.now;
+  let server: AppServer | undefined;
+  const started = () => {
+    if (!server) throw new Error("the app server starts in beforeAll");
+    return server;
+  };
+  beforeAll(async () => {
+    await seedDemo({ prisma: db() });
+    if (now) setNow(now);
+    server = await startAppServer();
+  });
+  afterAll(async () => {
+    setNow(null);
+    await server?.close();
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    fetch: (pathOrUrl, init) => started().fetch(pathOrUrl, init),
+    close: () => started().close(),
+  };
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SubscriptionJson = Record<string, any>;

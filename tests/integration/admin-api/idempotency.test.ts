@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advance, setNow } from "@/lib/clock";
+import { describe, expect, it } from "vitest";
+import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, CREATE, PLANS, freshEmail, gql } from "./helpers";
+import { ACME_API_KEY, CREATE, PLANS, freshEmail, gql, adminAppForSuite } from "./helpers";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(new Date("2026-11-21T12:00:00Z"));
-  app = await startAppServer();
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
-});
+const app = adminAppForSuite();
 
 const create = (email: string, key: string, apiKey?: string) =>
   gql(app, CREATE, { input: { email, name: "I", planId: PLANS.monthly } }, { headers: { "idempotency-key": key }, key: apiKey });

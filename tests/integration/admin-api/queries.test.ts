@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advance, setNow } from "@/lib/clock";
+import { describe, expect, it } from "vitest";
+import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { COURSES } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { ACME_API_KEY, DEMO_IDS, GET_SUBSCRIPTION, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, subscribe } from "./helpers";
+import { ACME_API_KEY, DEMO_IDS, GET_SUBSCRIPTION, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, subscribe, adminAppForSuite } from "./helpers";
 
-let app: AppServer;
+const app = adminAppForSuite();
 const ENROLL = `mutation($input: EnrollStudentToCourseInput!) {
   enrollStudentToCourse(input: $input) { errors enrollment { id createdAt course { id title } user { id email name } } }
 }`;
 const COURSE = COURSES[0]!.id;
-
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(new Date("2026-11-21T12:00:00Z"));
-  app = await startAppServer();
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
-});
 
 describe("membershipPlans", () => {
   it("lists the key's school's plans with their fields", async () => {

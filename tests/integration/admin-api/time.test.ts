@@ -1,30 +1,22 @@
 // Time moves: scheduled cancellations take effect and fixed-length subscriptions expire, visible on
 // the next read (lazily) and applied by the cron route.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { CANCEL, CREATE, GET_SUBSCRIPTION, PLANS, freshEmail, gql, subscribe } from "./helpers";
+import { CANCEL, CREATE, GET_SUBSCRIPTION, PLANS, TEST_NOW, freshEmail, gql, subscribe, adminAppForSuite } from "./helpers";
 
-const NOW = new Date("2026-11-21T12:00:00Z");
+const NOW = TEST_NOW;
 const T = toUnixSeconds(NOW)!;
 const DAY = 86_400;
 const at = (unix: number) => setNow(new Date(unix * 1000));
 const SECRET = "cron-secret-for-tests-0123456789";
-let app: AppServer;
+const app = adminAppForSuite({ now: null });
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer();
-});
 afterEach(() => setNow(NOW));
-afterAll(async () => {
-  setNow(null);
+afterAll(() => {
   delete process.env.CRON_SECRET;
   resetEnvCache();
-  await app.close();
 });
 
 const read = async (id: string) => (await gql(app, GET_SUBSCRIPTION, { id })).body.data.subscription;

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { serverAudits } from "graphql-http";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
-import { CREATE, FULL_KEY, PLANS, freshEmail, gql } from "./helpers";
+import { CREATE, FULL_KEY, PLANS, freshEmail, gql, adminAppForSuite } from "./helpers";
 
-let app: AppServer;
+const app = adminAppForSuite({ now: null });
 const BUDGET_HEADERS = ["ratelimit", "ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"];
-
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer();
-});
-afterAll(() => app.close());
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   app.fetch("/admin/graphql", { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": FULL_KEY, ...headers }, body });
