@@ -5,8 +5,8 @@ const alias = { "@": path.resolve(import.meta.dirname) };
 const integrationFiles = ["tests/integration/**/*.test.ts"];
 // The app under test uses its in-memory defaults; tests that need Redis take TEST_REDIS_URL explicitly.
 const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };
-// Tests write content and read it back at once: the page cache checks the content version on
-// every request (page-cache.test.ts covers the production interval).
+// Tests write content and read it back at once: the content cache checks the content version on
+// every request (content-cache.test.ts covers the production interval).
 const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0" } as const;
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.

@@ -52,7 +52,7 @@ const schema = z
     RATE_LIMIT_OPERATION_TIMEOUT_MS: positiveInt.default(30_000),
     RATE_LIMIT_STORE_TIMEOUT_MS: positiveInt.max(500, "must be at most 500 (an outage may add at most 1 s per request)").default(300),
     RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/, "letters, digits, : _ - only").default("sh:rl"),
-    // How long the storefront's page cache trusts its last read of the content version (ms): a
+    // How long the storefront's content cache trusts its last read of the content version (ms): a
     // content write shows within this time; 0 reads it on every request (exact, costs a query).
     STOREFRONT_REVALIDATE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     DEMO_API_KEY: z.string().optional(),

@@ -1,11 +1,11 @@
-// The storefront's builders behind the page cache: what the routes and pages call.
+// The storefront's builders behind the content cache: what the routes and pages call.
 import type { School } from "../db/generated/client";
 import { buildDocument, type BuildContext } from "./build";
 import type { StorefrontDocument } from "./document";
 import { strongEtag } from "./http";
 import { buildLlmsFullTxt, buildLlmsTxt } from "./llms";
 import { estimateTokens, toMarkdown } from "./markdown";
-import { cachedPage, type CachedValue } from "./page-cache";
+import { cachedContent, type CachedValue } from "../db/content-cache";
 import type { DocumentKind } from "./routes";
 
 /** A finished text body with what its response needs. */
@@ -27,7 +27,7 @@ function textPage(body: string, changesAt?: Date | null): CachedValue<TextPage> 
 
 /** The document of a route (null: no published item has that slug). */
 export function cachedDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<StorefrontDocument | null> {
-  return cachedPage(keyOf("doc", ctx, kind, slug), async () => {
+  return cachedContent(keyOf("doc", ctx, kind, slug), async () => {
     const doc = await buildDocument(ctx, kind, slug);
     return { value: doc, bytes: doc ? JSON.stringify(doc).length : 64, changesAt: doc?.changesAt };
   });
@@ -35,7 +35,7 @@ export function cachedDocument(ctx: BuildContext, kind: DocumentKind, slug?: str
 
 /** The markdown twin of a route, with its canonical HTML URL. */
 export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<(TextPage & { url: string }) | null> {
-  return cachedPage(keyOf("md", ctx, kind, slug), async () => {
+  return cachedContent(keyOf("md", ctx, kind, slug), async () => {
     const doc = await buildDocument(ctx, kind, slug);
     if (!doc) return { value: null, bytes: 64 };
     const page = textPage(toMarkdown(doc), doc.changesAt);
@@ -44,11 +44,11 @@ export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: str
 }
 
 export function cachedLlmsTxt(ctx: BuildContext): Promise<TextPage> {
-  return cachedPage(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
+  return cachedContent(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
 }
 
 export function cachedLlmsFullTxt(ctx: BuildContext): Promise<TextPage> {
-  return cachedPage(keyOf("llms-full.txt", ctx), async () => {
+  return cachedContent(keyOf("llms-full.txt", ctx), async () => {
     const { body, changesAt } = await buildLlmsFullTxt(ctx);
     return textPage(body, changesAt);
   });

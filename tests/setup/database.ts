@@ -1,7 +1,7 @@
 // Integration setup: every test file gets its own migrated database, installed as the process's db().
 import { afterAll, beforeAll } from "vitest";
 import { setDbHandle } from "@/lib/db/client";
-import { clearPageCache } from "@/lib/storefront/page-cache";
+import { clearContentCache } from "@/lib/db/content-cache";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { createTestDb, type TestDb } from "../helpers/test-db";
 
@@ -11,7 +11,7 @@ beforeAll(async () => {
   testDb = await createTestDb();
   setDbHandle(testDb.handle);
   clearSchoolCache();
-  clearPageCache();
+  clearContentCache();
 }, 60_000);
 
 afterAll(async () => {

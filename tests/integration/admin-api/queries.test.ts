@@ -88,6 +88,18 @@ describe("courses and enrollStudentToCourse", () => {
     expect((await gql(app, "{ courses(first: 101) { nodes { id } } }")).body.errors[0].message).toBe("first must be between 1 and 100");
   });
 
+  it("courses reflect a content write made outside the app (served from the content cache)", async () => {
+    const titles = async () => (await gql(app, "{ courses(first: 100) { nodes { id title } } }")).body.data.courses.nodes.find((c: { id: string }) => c.id === COURSE).title;
+    const before = await titles();
+    await db().$executeRawUnsafe(`UPDATE "Course" SET "title" = 'Renamed by the CMS' WHERE "id" = '${COURSE}'`);
+    try {
+      expect(await titles()).toBe("Renamed by the CMS");
+    } finally {
+      await db().$executeRawUnsafe(`UPDATE "Course" SET "title" = $1 WHERE "id" = '${COURSE}'`, before);
+    }
+    expect(await titles()).toBe(before);
+  });
+
   it("enrolls a new user (with a name) and is an upsert", async () => {
     const email = freshEmail("enroll");
     const first = await gql(app, ENROLL, { input: { courseId: COURSE, email, name: "Enna Roll" } });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 // The content version comes from the database; here each read is a promise the test settles.
 const reads: Array<{ resolve: (v: { version: bigint } | null) => void }> = [];
-vi.mock("../db/client", () => ({
+vi.mock("./client", () => ({
   db: () => ({
     contentVersion: {
       findUnique: () =>
@@ -13,7 +13,7 @@ vi.mock("../db/client", () => ({
   }),
 }));
 
-const { cachedPage, clearPageCache, readContentVersion, pageCacheStats, PAGE_CACHE_MAX_BYTES } = await import("./page-cache");
+const { cachedContent, clearContentCache, readContentVersion, contentCacheStats, CONTENT_CACHE_MAX_BYTES } = await import("./content-cache");
 const { setNow } = await import("../clock");
 const { resetEnvCache } = await import("../env");
 
@@ -32,9 +32,9 @@ async function answer(version: number | null): Promise<void> {
   reads.shift()!.resolve(version === null ? null : { version: BigInt(version) });
 }
 
-/** cachedPage with the version read answered. */
+/** cachedContent with the version read answered. */
 async function page<T>(key: string, version: number | null, build: () => Promise<{ value: T; bytes: number; changesAt?: Date | null }>) {
-  const p = cachedPage(key, build);
+  const p = cachedContent(key, build);
   await answer(version);
   return p;
 }
@@ -42,7 +42,7 @@ async function page<T>(key: string, version: number | null, build: () => Promise
 beforeEach(() => {
   // Most tests check what every request sees with a read per request; see "revalidation interval".
   revalidateEvery(0);
-  clearPageCache();
+  clearContentCache();
   reads.length = 0;
 });
 afterEach(() => {
@@ -77,7 +77,7 @@ describe("content version reads", () => {
   });
 });
 
-describe("cachedPage", () => {
+describe("cachedContent", () => {
   it("builds once while the version is unchanged, and again once it grows", async () => {
     let builds = 0;
     const build = async () => ({ value: `body ${++builds}`, bytes: 10 });
@@ -97,9 +97,9 @@ describe("cachedPage", () => {
       await gate;
       return { value: "shared", bytes: 10 };
     };
-    const a = cachedPage("k", build);
+    const a = cachedContent("k", build);
     await answer(1);
-    const b = cachedPage("k", build);
+    const b = cachedContent("k", build);
     await answer(1);
     await vi.waitFor(() => expect(builds).toBe(1));
     release();
@@ -138,25 +138,25 @@ describe("cachedPage", () => {
     expect(await page("home", 1, build)).toBe(2);
   });
 
-  it("holds at most PAGE_CACHE_MAX_BYTES, dropping the least recently used page first", async () => {
-    const quarter = Math.floor(PAGE_CACHE_MAX_BYTES / 4);
+  it("holds at most CONTENT_CACHE_MAX_BYTES, dropping the least recently used page first", async () => {
+    const quarter = Math.floor(CONTENT_CACHE_MAX_BYTES / 4);
     const builds: string[] = [];
     const build = (key: string) => async () => {
       builds.push(key);
       return { value: key, bytes: quarter };
     };
     for (const key of ["a", "b", "c", "d"]) await page(key, 1, build(key));
-    expect(pageCacheStats()).toEqual({ entries: 4, bytes: 4 * quarter });
+    expect(contentCacheStats()).toEqual({ entries: 4, bytes: 4 * quarter });
     await page("a", 1, build("a")); // a is now the most recently used
     await page("e", 1, build("e")); // evicts b
-    expect(pageCacheStats().entries).toBe(4);
+    expect(contentCacheStats().entries).toBe(4);
     builds.length = 0;
     await page("a", 1, build("a"));
     await page("b", 1, build("b"));
     expect(builds).toEqual(["b"]);
     // A single value over a quarter of the budget is served but never held.
     await page("huge", 1, async () => ({ value: "huge", bytes: quarter + 1 }));
-    expect(pageCacheStats().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES);
+    expect(contentCacheStats().bytes).toBeLessThanOrEqual(CONTENT_CACHE_MAX_BYTES);
     builds.length = 0;
     await page("huge", 1, build("huge"));
     expect(builds).toEqual(["huge"]);
@@ -168,17 +168,17 @@ describe("revalidation interval (STOREFRONT_REVALIDATE_MS)", () => {
     revalidateEvery(1000);
     let builds = 0;
     const build = async () => ({ value: ++builds, bytes: 10 });
-    const first = cachedPage("k", build);
+    const first = cachedContent("k", build);
     monotonic += 400; // the read takes 400 ms
     await answer(1);
     expect(await first).toBe(1);
     // No read at all while the last one is recent.
     monotonic += 599;
-    expect(await cachedPage("k", build)).toBe(1);
+    expect(await cachedContent("k", build)).toBe(1);
     expect(reads.length).toBe(0);
     // 1000 ms after the read started, the next request reads again and sees the write.
     monotonic += 1;
-    const after = cachedPage("k", build);
+    const after = cachedContent("k", build);
     await answer(2);
     expect(await after).toBe(2);
   });
@@ -187,14 +187,14 @@ describe("revalidation interval (STOREFRONT_REVALIDATE_MS)", () => {
     delete process.env.STOREFRONT_REVALIDATE_MS;
     resetEnvCache();
     const build = async () => ({ value: "v", bytes: 10 });
-    const first = cachedPage("k", build);
+    const first = cachedContent("k", build);
     await answer(1);
     await first;
     monotonic += 999;
-    await cachedPage("k", build);
+    await cachedContent("k", build);
     expect(reads.length).toBe(0);
     monotonic += 1;
-    const next = cachedPage("k", build);
+    const next = cachedContent("k", build);
     expect(reads.length).toBe(1);
     await answer(1);
     await next;

@@ -1,6 +1,7 @@
-// In-process cache of built storefront pages (documents, markdown, llms files).
+// In-process cache of values built from school content: storefront pages (documents, markdown,
+// llms files) and the Admin API's course list.
 //
-// Pages are rebuilt only when content changed. "Changed" is the database's ContentVersion row,
+// Values are rebuilt only when content changed. "Changed" is the database's ContentVersion row,
 // which triggers bump on every write to a table the storefront reads, whoever writes. A version
 // read is trusted for STOREFRONT_REVALIDATE_MS (measured from when the read started), so a write
 // shows within that time on every instance, and the hot path does no query at all. Reads are
@@ -8,7 +9,7 @@
 // starts after they asked (the one in flight may predate a write they depend on), and share it.
 // With STOREFRONT_REVALIDATE_MS=0 every request sees every write committed before it arrived.
 import { now } from "../clock";
-import { db } from "../db/client";
+import { db } from "./client";
 import { env } from "../env";
 
 export interface CachedValue<T> {
@@ -27,7 +28,7 @@ interface Entry {
 }
 
 /** Total size the cache may hold; least recently used pages are dropped beyond it. */
-export const PAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const CONTENT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 const entries = new Map<string, Entry>();
 const building = new Map<string, Promise<unknown>>();
@@ -87,11 +88,11 @@ function drop(key: string): void {
 
 function store(key: string, entry: Entry): void {
   drop(key);
-  if (entry.bytes > PAGE_CACHE_MAX_BYTES / 4) return;
+  if (entry.bytes > CONTENT_CACHE_MAX_BYTES / 4) return;
   entries.set(key, entry);
   totalBytes += entry.bytes;
   for (const oldest of entries.keys()) {
-    if (totalBytes <= PAGE_CACHE_MAX_BYTES) break;
+    if (totalBytes <= CONTENT_CACHE_MAX_BYTES) break;
     drop(oldest);
   }
 }
@@ -100,7 +101,7 @@ function store(key: string, entry: Entry): void {
  * The cached value for `key`, or `build()`'s result, cached until the content version changes or
  * the value's `changesAt` passes. Concurrent misses for one key share one build.
  */
-export async function cachedPage<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+export async function cachedContent<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
   const trusted = trustedVersion();
   const version = trusted === undefined ? await readContentVersion() : trusted;
   // Without the row (a database restored from a dump that predates it) nothing can be trusted.
@@ -141,7 +142,7 @@ export async function cachedPage<T>(key: string, build: () => Promise<CachedValu
 }
 
 /** Empties the cache (tests that swap the database underneath a running process). */
-export function clearPageCache(): void {
+export function clearContentCache(): void {
   lastRead = null;
   entries.clear();
   building.clear();
@@ -149,6 +150,6 @@ export function clearPageCache(): void {
   seenVersion = null;
 }
 
-export function pageCacheStats(): { entries: number; bytes: number } {
+export function contentCacheStats(): { entries: number; bytes: number } {
   return { entries: entries.size, bytes: totalBytes };
 }

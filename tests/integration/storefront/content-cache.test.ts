@@ -1,4 +1,4 @@
-// The storefront's page cache through HTTP, on the database the run uses (PGlite, and Postgres in
+// The storefront's content cache through HTTP, on the database the run uses (PGlite, and Postgres in
 // integration-pg): the content version triggers, exact invalidation, and expiry without a write.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setNow } from "@/lib/clock";
