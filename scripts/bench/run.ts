@@ -360,7 +360,9 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       log(`[${backend.name}] ${report.id} against ${report.targetAgainst}, head to head`);
       const others: SegmentResult[] = [await segment(theirs.spec, settings.segmentSeconds)];
       const pairs: Ratios[] = [];
-      for (let i = 0; i < 2; i++) {
+      // Two pairs swung from 0.89 to 1.07 between runs of the same build: four halve the variance.
+      const pairCount = quick ? 2 : 4;
+      for (let i = 0; i < pairCount; i++) {
         const w = await segment(mine.spec, settings.segmentSeconds);
         others.push(await segment(theirs.spec, settings.segmentSeconds));
         pairs.push(ratios(w, adjacentMean(others[i], others[i + 1])!));
