@@ -1,5 +1,4 @@
 // The storefront's builders behind the content cache: what the routes and pages call.
-import type { School } from "../db/generated/client";
 import { buildDocument, type BuildContext } from "./build";
 import type { StorefrontDocument } from "./document";
 import { strongEtag } from "./http";
@@ -17,8 +16,7 @@ export interface TextPage {
 
 /** Pages embed absolute URLs and the school's name, so the key holds the origin and the school's row version. */
 function keyOf(what: string, ctx: BuildContext, kind?: DocumentKind, slug?: string): string {
-  const school = ctx.school as Pick<School, "id" | "updatedAt">;
-  return [what, school.id, school.updatedAt.getTime(), ctx.origin, kind ?? "", slug ?? ""].join("\u0000");
+  return [what, ctx.school.id, ctx.school.updatedAt.getTime(), ctx.origin, kind ?? "", slug ?? ""].join("\u0000");
 }
 
 function textPage(body: string, changesAt?: Date | null): CachedValue<TextPage> {
