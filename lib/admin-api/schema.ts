@@ -3,10 +3,10 @@ import { now as clockNow, toUnixSeconds } from "../clock";
 import { db } from "../db/client";
 import type { Course, MembershipPlan, Payment, User } from "../db/generated/client";
 import type { AdminOperation } from "../credentials/permissions";
-import { cancelSubscription, type CancelSubscriptionInput } from "./cancel-subscription";
+import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import type { AdminContext } from "./context";
-import { createSubscription, type CreateSubscriptionInput } from "./create-subscription";
-import { enrollStudentToCourse, type EnrollStudentInput, type EnrollmentRecord } from "./enroll-student";
+import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
+import { enrollStudentToCourse, type EnrollStudentInput, type EnrollmentRecord } from "../membership/enroll-student";
 import { UNAUTHORIZED } from "./errors";
 import {
   QueryInputError,
@@ -15,9 +15,9 @@ import {
   listMembershipPlans,
   listSubscriptions,
   type SubscriptionFilter,
-} from "./queries";
-import type { Payload, SubscriptionRecord } from "./records";
-import { updateSubscription, type UpdateSubscriptionInput } from "./update-subscription";
+} from "../membership/queries";
+import type { Payload, SubscriptionRecord } from "../membership/records";
+import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
 
 export const typeDefs = /* GraphQL */ `
   "Timestamps are Int Unix seconds everywhere."
