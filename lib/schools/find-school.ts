@@ -1,4 +1,4 @@
-import { isUuid } from "../admin-api/ids";
+import { isUuid } from "../membership/ids";
 import type { Db } from "../db/client";
 import { SchoolCommandError } from "./errors";
 
