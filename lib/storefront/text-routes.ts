@@ -2,18 +2,22 @@
 import { now } from "../clock";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { cacheControlFor, originOf, textResponse } from "./http";
-import { cachedLlmsFullTxt, cachedLlmsTxt, type TextPage } from "./cached";
+import { cachedLlmsFull, cachedLlmsTxt, type TextPage } from "./cached";
 import type { BuildContext } from "./build";
 import { buildOpenApi } from "./openapi";
+import { parse, print } from "graphql";
+import { typeDefs } from "../admin-api/schema";
 
 const LLMS_TYPE = "text/plain; charset=utf-8";
 
-async function serve(request: Request, build: (ctx: BuildContext) => Promise<TextPage>): Promise<Response> {
+const notFound = (request: Request, message: string) =>
+  textResponse({ request, body: `${message}\n`, status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
+
+async function serve(request: Request, build: (ctx: BuildContext) => Promise<TextPage | null>): Promise<Response> {
   const school = await resolveSchool(request.headers);
-  if (!school) {
-    return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
-  }
+  if (!school) return notFound(request, "No school is served at this address.");
   const page = await build({ school, origin: originOf(request), now: now() });
+  if (!page) return notFound(request, "No such part of llms-full.txt; the parts are listed in /llms-full.txt.");
   return textResponse({
     request,
     body: page.body,
@@ -25,7 +29,13 @@ async function serve(request: Request, build: (ctx: BuildContext) => Promise<Tex
 }
 
 export const serveLlmsTxt = (request: Request) => serve(request, cachedLlmsTxt);
-export const serveLlmsFullTxt = (request: Request) => serve(request, cachedLlmsFullTxt);
+export const serveLlmsFullTxt = (request: Request) => serve(request, async (ctx) => (await cachedLlmsFull(ctx)).index);
+
+/** /llms-full/<part>.txt, present only while llms-full.txt is over its budget. */
+export function serveLlmsFullPart(request: Request, file: string): Promise<Response> {
+  const name = /^([a-z0-9-]{1,64})\.txt$/.exec(file)?.[1];
+  return serve(request, async (ctx) => (name ? ((await cachedLlmsFull(ctx)).parts.get(name) ?? null) : null));
+}
 
 /** /openapi.json: generated per request so servers[].url is the origin the client used. */
 export async function serveOpenApi(request: Request): Promise<Response> {
@@ -39,6 +49,23 @@ export async function serveOpenApi(request: Request): Promise<Response> {
     request,
     body,
     contentType: "application/json; charset=utf-8",
+    cacheControl: "public, max-age=300",
+    headers: { "access-control-allow-origin": "*" },
+  });
+}
+
+let sdl: string | undefined;
+
+/**
+ * /admin/graphql/schema.graphql: the Admin API's GraphQL SDL, printed from the type definitions the
+ * executable schema is built from (so it cannot drift from it), descriptions included.
+ */
+export async function serveAdminSdl(request: Request): Promise<Response> {
+  sdl ??= print(parse(typeDefs)) + "\n";
+  return textResponse({
+    request,
+    body: sdl,
+    contentType: "text/plain; charset=utf-8",
     cacheControl: "public, max-age=300",
     headers: { "access-control-allow-origin": "*" },
   });
