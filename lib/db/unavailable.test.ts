@@ -80,7 +80,7 @@ describe("unavailableReason: real drivers", () => {
     await db.close();
     const err = await db.query("SELECT 1").catch((e: unknown) => e);
     expect(unavailableReason(err)).toBe("closed");
-  }, 30_000);
+  }, 90_000);
 
   it("a refused pg connection", async () => {
     // Port 1 on loopback: nothing listens there.
