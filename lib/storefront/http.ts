@@ -4,7 +4,7 @@ import { env } from "../env";
 import { retryAfterHeaders } from "../db/unavailable";
 import type { School } from "../db/generated/client";
 import { requestOrigin } from "../tenancy/host";
-import { toYaml } from "./markdown";
+import { errorMarkdown, type ErrorStatus } from "./error-document";
 
 export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
 
@@ -91,27 +91,37 @@ export function textResponse(o: TextResponseOptions): Response {
   return new Response(o.request.method === "HEAD" ? null : o.body, { status, headers });
 }
 
-export type ErrorStatus = 400 | 404 | 503;
-const TITLES: Record<ErrorStatus, string> = { 400: "Bad request", 404: "Not found", 503: "Temporarily unavailable" };
+/** Markdown error body (lib/storefront/error-document.ts): agents parse the frontmatter like any other document. */
+export function markdownError(o: { request: Request; status: ErrorStatus; message: string; headers?: Record<string, string>; retryAfter?: number }): Response {
+  const body = errorMarkdown({ origin: originOf(o.request), status: o.status, message: o.message, retryAfter: o.retryAfter });
+  return textResponse({ request: o.request, body, status: o.status, contentType: MARKDOWN_TYPE, cacheControl: "no-store", headers: o.headers });
+}
 
-/** Markdown error body: agents parse the frontmatter like any other document. */
-export function markdownError(o: { request: Request; status: ErrorStatus; message: string }): Response {
-  const title = TITLES[o.status];
-  const origin = originOf(o.request);
-  const retry = o.status === 503 ? retryAfterHeaders() : {};
-  const fields = { type: "error", status: o.status, title, message: o.message, ...(o.status === 503 ? { retry_after: Number(retry["retry-after"]) } : {}) };
-  const body =
-    `---\n${toYaml(fields)}---\n\n# ${title}\n\n${o.message}\n\n` +
-    `Start from the [homepage](${origin}/api/md/home) or the [index of all content](${origin}/llms.txt).\n`;
-  return textResponse({ request: o.request, body, status: o.status, contentType: MARKDOWN_TYPE, cacheControl: "no-store", headers: retry });
+/** The methods every /api/md path answers; anything else is a 405 naming them in Allow. */
+export const MARKDOWN_ALLOW = "GET, HEAD, OPTIONS";
+
+export function methodNotAllowed(request: Request): Response {
+  return markdownError({
+    request,
+    status: 405,
+    message: `${request.method} is not supported here: markdown documents are read with GET or HEAD.`,
+    headers: { allow: MARKDOWN_ALLOW },
+  });
+}
+
+export function markdownOptions(): Response {
+  return new Response(null, { status: 204, headers: { allow: MARKDOWN_ALLOW, "cache-control": "no-store" } });
 }
 
 /** The markdown answer while the database is unavailable and the page was never built here. */
 export function markdownUnavailable(request: Request): Response {
+  const retry = retryAfterHeaders();
   return markdownError({
     request,
     status: 503,
-    message: `This page cannot be loaded right now because the service's database is unavailable. Retry in ${retryAfterHeaders()["retry-after"]} seconds.`,
+    message: `This page cannot be loaded right now because the service's database is unavailable. Retry in ${retry["retry-after"]} seconds.`,
+    headers: retry,
+    retryAfter: Number(retry["retry-after"]),
   });
 }
 
