@@ -67,7 +67,7 @@ export function checkOutboundUrl(raw: string | URL, policy: SafeFetchPolicy): UR
   if (url.protocol !== "https:" && !isLoopbackTestUrl(url, policy)) throw new SafeFetchError("scheme", "URL must use https");
   if (url.username || url.password) throw new SafeFetchError("credentials", "URL must not contain credentials");
   const host = bare(url.hostname);
-  if (isIP(host) && isSpecialUseAddress(host) && !isLoopbackTestUrl(url, policy)) {
+  if (isIP(host) && isSpecialUseAddress(host) && !(policy.allowLoopbackForTests && isLoopbackAddress(host))) {
     throw new SafeFetchError("special_address", "URL host is a private or special-use address");
   }
   return url;
