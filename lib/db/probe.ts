@@ -1,7 +1,8 @@
 import { db } from "./client";
 import { unavailableReason } from "./unavailable";
 
-function deadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or an ETIMEDOUT error after `ms`. */
+export function deadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: "ETIMEDOUT" })), ms);

@@ -3,7 +3,7 @@
 //   degraded     the database answers; the shared rate-limit store (Redis/KV) does not, so
 //                limits hold per instance until it is back (lib/rate-limit/stores/resilient.ts)
 //   unavailable  the database does not answer (503: requests needing it get 503 + Retry-After)
-import { probeDatabase } from "../db/probe";
+import { deadline, probeDatabase } from "../db/probe";
 import { DATABASE_RETRY_AFTER_SECONDS } from "../db/unavailable";
 import { adminRateLimiter } from "../rate-limit";
 
@@ -19,14 +19,6 @@ export interface HealthReport {
   databaseReason?: string;
   /** Where rate limits are kept: shared (Redis/KV), or per instance (memory, or the shared store is down). */
   rateLimits: { store: string; scope: "shared" | "per_instance"; reachable: boolean };
-}
-
-function deadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 async function probeRateLimits(): Promise<HealthReport["rateLimits"]> {
