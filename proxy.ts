@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
@@ -7,10 +8,14 @@ import { matchPage } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
 import { resolveSchool } from "@/lib/tenancy/resolve-school";
 
-// Storefront pages only (the paths of lib/storefront/routes.ts); login, OAuth, API and assets pass
-// straight through. Order matters: the enterprise-training gate runs before the markdown rewrite,
-// so negotiation cannot be used to read a gated page.
+// Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
+// Host are answered 400 here, before Next's route matcher or any `new URL` sees them. Then, for
+// storefront pages only (the paths of lib/storefront/routes.ts), the enterprise-training gate and
+// Accept negotiation; login, OAuth, API and assets pass straight through. Order matters: the gate
+// runs before the markdown rewrite, so negotiation cannot be used to read a gated page.
 export async function proxy(request: NextRequest) {
+  const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
+  if (refused) return refused;
   const page = matchPage(request.nextUrl.pathname);
   if (!page) return NextResponse.next();
 
@@ -43,5 +48,6 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|api/|admin/graphql|llms.txt|llms-full.txt|openapi.json|.well-known/).*)"],
+  // Everything but Next's own build assets: the edge guard covers every route.
+  matcher: ["/((?!_next/static/|_next/image).*)"],
 };
