@@ -3,8 +3,8 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   // PGlite loads its wasm and data files relative to its own module; bundling breaks that.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg"],
-  // The migrator reads SQL files at run time; ship them with every serverless function.
-  outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*"] },
+  // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
+  outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
@@ -16,7 +16,7 @@ const config: NextConfig = {
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return ["/login", "/login/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
+    return ["/login", "/login/:path*", "/account/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
       source,
       headers: noFraming,
     }));
