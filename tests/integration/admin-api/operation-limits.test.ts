@@ -12,15 +12,12 @@ const post = (body: string, headers: Record<string, string> = {}) =>
 
 async function expectLimit(query: string, code: string, variables: Record<string, unknown> = {}) {
   for (const accept of ["application/json", "application/graphql-response+json"]) {
-    const started = performance.now();
     const r = await gql(app, query, variables, { headers: { accept } });
-    const elapsed = performance.now() - started;
     expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(400);
     expect(r.body.errors[0].extensions.code).toBe(code);
     expect(r.body.data).toBeUndefined();
     // Refused before execution: no budget charged, no limiter state.
     expect(r.body.extensions?.rate_limit).toBeUndefined();
-    expect(elapsed).toBeLessThan(2_000);
   }
 }
 
