@@ -1,18 +1,23 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
+import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
-import { matchPage } from "@/lib/storefront/routes";
+import { pageDocumentIsStale } from "@/lib/storefront/page-check";
+import { matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
-import { resolveSchool } from "@/lib/tenancy/resolve-school";
+import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
 // Host are answered 400 here, before Next's route matcher or any `new URL` sees them. Then, for
 // storefront pages only (the paths of lib/storefront/routes.ts), the enterprise-training gate and
 // Accept negotiation; login, OAuth, API and assets pass straight through. Order matters: the gate
-// runs before the markdown rewrite, so negotiation cannot be used to read a gated page.
+// runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
+// database is unavailable, pages built before are served stale (marked with Warning) and others
+// answer 503 (lib/db/unavailable.ts).
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
@@ -21,8 +26,16 @@ export async function proxy(request: NextRequest) {
 
   const wantsMarkdown =
     (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";
+  try {
+    return await storefrontPage(request, page, wantsMarkdown);
+  } catch (err) {
+    if (!asDatabaseUnavailable(err)) throw err;
+    return wantsMarkdown ? markdownUnavailable(request) : htmlUnavailable();
+  }
+}
 
-  const school = await resolveSchool(request.headers);
+async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
+  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
@@ -44,7 +57,10 @@ export async function proxy(request: NextRequest) {
     res.headers.set("vary", "Accept");
     return res;
   }
-  return NextResponse.next();
+  if (!school) return NextResponse.next();
+  const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
+  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning.
+  return stale ? NextResponse.next({ headers: { warning: STALE_HEADERS.warning! } }) : NextResponse.next();
 }
 
 export const config = {

@@ -2,8 +2,9 @@ import { now as clockNow } from "../clock";
 import { resolveApiVersion, type ApiVersion } from "./api-version";
 import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
+import { asDatabaseUnavailable } from "../db/unavailable";
 import { adminPreflight, withAdminCors } from "./cors";
-import { AdminRequestError } from "./errors";
+import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
 import { checkedAdminRequest } from "./request-shape";
 import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
@@ -38,6 +39,8 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
       request = await checkedAdminRequest(incoming);
     } catch (err) {
       if (err instanceof AdminRequestError) return err.toResponse();
+      // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
+      if (asDatabaseUnavailable(err)) return new ServiceUnavailableError().toResponse();
       throw err;
     }
     yoga ??= createAdminYoga(options);

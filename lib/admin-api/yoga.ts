@@ -4,6 +4,7 @@ import { idempotencyPlugin } from "./idempotency";
 import { operationLimitsPlugin } from "./operation-limits";
 import { operationTypeOfQuery } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
+import { databaseUnavailablePlugin } from "./unavailable";
 
 export const ADMIN_GRAPHQL_PATH = "/admin/graphql";
 
@@ -33,7 +34,14 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // The same classification the per-minute limiter uses, so idempotency and limits agree.
     context: ({ params }) =>
       ({ operationType: operationTypeOfQuery(params.query ?? "") === "mutations" ? "mutation" : "query" }) as Partial<AdminContext> as AdminContext,
-    plugins: [missingQueryIs400(), operationLimitsPlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>, ...(options.plugins ?? []), idempotencyPlugin()],
+    // Execute wrappers nest in order: the last one listed is the outermost.
+    plugins: [
+      missingQueryIs400(),
+      operationLimitsPlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
+      ...(options.plugins ?? []),
+      idempotencyPlugin(),
+      databaseUnavailablePlugin(),
+    ],
   });
 }
 
