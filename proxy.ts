@@ -10,7 +10,8 @@ import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocumentIsStale } from "@/lib/storefront/page-check";
-import { matchPage, type PageMatch } from "@/lib/storefront/routes";
+import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
+import { matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
@@ -24,7 +25,9 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
-  const page = matchPage(request.nextUrl.pathname);
+  // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
+  const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
+  const page = mdUrl ?? matchPage(request.nextUrl.pathname);
   if (!page) {
     // A server component cannot answer 503: check the database before the one member page that
     // needs it (rare, so a query is cheap). The consent pages send errors back to
@@ -34,7 +37,8 @@ export async function proxy(request: NextRequest) {
   }
 
   const wantsMarkdown =
-    (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";
+    mdUrl !== null ||
+    ((request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown");
   try {
     return await storefrontPage(request, page, wantsMarkdown);
   } catch (err) {
@@ -68,8 +72,11 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   }
   if (!school) return NextResponse.next();
   const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
-  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning.
-  return stale ? NextResponse.next({ headers: { warning: STALE_HEADERS.warning! } }) : NextResponse.next();
+  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning,
+  // the school's Content-Signal and the Link to the markdown twin (agents follow it).
+  const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  const headers: Record<string, string> = { link: markdownAlternateLink(origin + page.markdownPath), "content-signal": contentSignal(school) };
+  return NextResponse.next({ headers: stale ? { ...headers, warning: STALE_HEADERS.warning! } : headers });
 }
 
 export const config = {

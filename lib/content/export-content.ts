@@ -7,7 +7,16 @@ type Fields = Record<string, unknown>;
 type Money = { toFixed(n: number): string } | null;
 
 // Defaults an import fills in, left out of exported files so they say only what differs.
-const DEFAULTS: Fields = { status: "published", position: 0, intervalCount: 1, timezone: "UTC", enterpriseTraining: false };
+const DEFAULTS: Fields = {
+  status: "published",
+  position: 0,
+  intervalCount: 1,
+  timezone: "UTC",
+  enterpriseTraining: false,
+  contentSignalSearch: true,
+  contentSignalAiInput: true,
+  contentSignalAiTrain: false,
+};
 
 const iso = (d: Date | null) => (d ? d.toISOString().replace(".000Z", "Z") : null);
 const money = (v: Money) => (v === null ? null : Number(v.toFixed(2)));
@@ -54,6 +63,9 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       enterpriseTraining: school.enterpriseTraining,
       brandColor: school.brandColor,
       contactEmail: school.contactEmail,
+      contentSignalSearch: school.contentSignalSearch,
+      contentSignalAiInput: school.contentSignalAiInput,
+      contentSignalAiTrain: school.contentSignalAiTrain,
     }),
   );
   if (home) files.set("home.md", markdownFile({ title: home.title, tagline: home.tagline }, home.body));

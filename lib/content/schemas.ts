@@ -58,6 +58,10 @@ export const schoolSchema = z.strictObject({
   enterpriseTraining: z.boolean().default(false),
   brandColor: nullable(z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1f6feb")),
   contactEmail: nullable(z.email("must be an email address").max(320)),
+  // Content Signals (docs/decisions.md, issue 18): search and AI input allowed, AI training not, unless the school says otherwise.
+  contentSignalSearch: z.boolean().default(true),
+  contentSignalAiInput: z.boolean().default(true),
+  contentSignalAiTrain: z.boolean().default(false),
 });
 
 export const homeSchema = z.strictObject({

@@ -1,6 +1,7 @@
 // The storefront's builders behind the content cache: what the routes and pages call. Each answers
 // { value, stale }: stale is the last built copy, served while the database is unavailable.
-import { buildDocument, type BuildContext } from "./build";
+import { allDocuments, buildDocument, type BuildContext } from "./build";
+import { sitemapXml } from "./discovery";
 import type { StorefrontDocument } from "./document";
 import { strongEtag } from "./http";
 import { buildLlmsFull, buildLlmsTxt } from "./llms";
@@ -58,5 +59,15 @@ export function cachedLlmsFull(ctx: BuildContext): Promise<ContentResult<LlmsFul
     const page = (text: string) => textPage(text).value;
     const value = { index: page(body), parts: new Map(parts.map((p) => [p.name, page(p.body)])) };
     return { value, bytes: body.length + parts.reduce((n, p) => n + p.body.length, 0), changesAt };
+  });
+}
+
+/** sitemap.xml; the flag is part of the school row, whose version is in the key. */
+export function cachedSitemap(ctx: BuildContext, o: { enterpriseTraining: boolean }): Promise<ContentResult<TextPage>> {
+  return cachedContentState(keyOf("sitemap.xml", ctx), async () => {
+    if (o.enterpriseTraining) return textPage(sitemapXml([]));
+    const docs = await allDocuments(ctx);
+    const changes = docs.flatMap((d) => (d.changesAt ? [d.changesAt.getTime()] : []));
+    return textPage(sitemapXml(docs), changes.length ? new Date(Math.min(...changes)) : null);
   });
 }

@@ -4,6 +4,7 @@ import { now } from "../clock";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cachedMarkdown } from "./cached";
+import { contentSignal } from "./discovery";
 import {
   cacheControlFor,
   MARKDOWN_TYPE,
@@ -59,6 +60,7 @@ async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<R
     headers: {
       "x-markdown-tokens": String(page.tokens),
       link: `<${page.url}>; rel="canonical"; type="text/html"`,
+      "content-signal": contentSignal(school),
       // Reached through a gated page by negotiation, the answer depends on the session cookie.
       ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
       ...(stale || staleSchool ? STALE_HEADERS : {}),

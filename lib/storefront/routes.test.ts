@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidSlug, matchPage, STOREFRONT_ROUTES } from "./routes";
+import { isValidSlug, matchMarkdownUrl, matchPage, STOREFRONT_ROUTES } from "./routes";
 
 describe("matchPage", () => {
   it.each([
@@ -45,4 +45,20 @@ describe("matchPage", () => {
 describe("isValidSlug", () => {
   it.each(["a", "intro-to-sql", "bootcamp-90-days", "x".repeat(200)])("accepts %s", (s) => expect(isValidSlug(s)).toBe(true));
   it.each(["", "A", "a_b", "-a", "a-", "a--b", "a/b", "a.b", " a", "x".repeat(201), "é"])("refuses %j", (s) => expect(isValidSlug(s)).toBe(false));
+});
+
+describe("matchMarkdownUrl", () => {
+  it.each([
+    ["/index.md", "/api/md/home"],
+    ["/faq.md", "/api/md/faq"],
+    ["/courses.md", "/api/md/courses"],
+    ["/courses/intro-to-sql.md", "/api/md/courses/intro-to-sql"],
+    ["/lecturers/tomas-rivera.md", "/api/md/lecturers/tomas-rivera"],
+  ])("%s → %s", (path, md) => {
+    expect(matchMarkdownUrl(path)?.markdownPath).toBe(md);
+  });
+
+  it.each(["/.md", "/courses/.md", "/faq/.md", "/courses/a/b.md", "/nope.md", "/courses/intro-to-sql", "/faq.mdx", "/api/md/faq.md", "/index"])("%s is no page's .md URL", (path) => {
+    expect(matchMarkdownUrl(path)).toBeNull();
+  });
 });

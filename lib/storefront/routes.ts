@@ -102,3 +102,16 @@ export function matchPage(pathname: string): PageMatch | null {
   }
   return null;
 }
+
+/**
+ * A page's `.md` URL (`/courses/intro-to-sql.md`, `/courses.md`, `/index.md` for the homepage): the
+ * markdown twin at the page's own address plus `.md`, as documentation sites serve them. Null for
+ * anything else.
+ */
+export function matchMarkdownUrl(pathname: string): PageMatch | null {
+  const m = /^(\/.*?)\.md$/.exec(pathname);
+  if (!m || m[1] === "/") return null;
+  const page = matchPage(m[1] === "/index" ? "/" : m[1]!);
+  // "/index.md" is the homepage's; "/.md" or "/courses/.md" name nothing.
+  return page && !m[1]!.endsWith("/") ? page : null;
+}

@@ -4,7 +4,8 @@ import type { ContentResult } from "../db/content-cache";
 import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cacheControlFor, originOf, STALE_HEADERS, textResponse } from "./http";
-import { cachedLlmsFull, cachedLlmsTxt, type TextPage } from "./cached";
+import { cachedLlmsFull, cachedLlmsTxt, cachedSitemap, type TextPage } from "./cached";
+import { contentSignal, robotsTxt } from "./discovery";
 import type { BuildContext } from "./build";
 import { buildOpenApi } from "./openapi";
 import { parse, print } from "graphql";
@@ -41,7 +42,7 @@ function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentRe
       etag: page.etag,
       contentType: LLMS_TYPE,
       cacheControl: cacheControlFor(school),
-      headers: { "x-markdown-tokens": String(page.tokens), ...(stale || staleSchool ? STALE_HEADERS : {}) },
+      headers: { "x-markdown-tokens": String(page.tokens), "content-signal": contentSignal(school), ...(stale || staleSchool ? STALE_HEADERS : {}) },
     });
   });
 }
@@ -99,5 +100,37 @@ export async function serveAdminSdl(request: Request): Promise<Response> {
     contentType: "text/plain; charset=utf-8",
     cacheControl: "public, max-age=300",
     headers: { "access-control-allow-origin": "*" },
+  });
+}
+
+/** /robots.txt: the school's Content-Signal and the crawler rules that follow from it (lib/storefront/discovery.ts). */
+export function serveRobotsTxt(request: Request): Promise<Response> {
+  return orUnavailable(request, "text", async () => {
+    const { school } = await resolveSchoolState(request.headers);
+    if (!school) return notFound(request, "No school is served at this address.");
+    return textResponse({
+      request,
+      body: robotsTxt({ school, origin: originOf(request) }),
+      contentType: LLMS_TYPE,
+      cacheControl: "public, max-age=300",
+      headers: { "content-signal": contentSignal(school) },
+    });
+  });
+}
+
+/** /sitemap.xml: every public page; empty for enterprise-training schools, whose pages are for members. */
+export function serveSitemap(request: Request): Promise<Response> {
+  return orUnavailable(request, "text", async () => {
+    const { school } = await resolveSchoolState(request.headers);
+    if (!school) return notFound(request, "No school is served at this address.");
+    const { value: page, stale } = await cachedSitemap({ school, origin: originOf(request), now: now() }, school);
+    return textResponse({
+      request,
+      body: page.body,
+      etag: page.etag,
+      contentType: "application/xml; charset=utf-8",
+      cacheControl: cacheControlFor(school),
+      headers: stale ? STALE_HEADERS : {},
+    });
   });
 }

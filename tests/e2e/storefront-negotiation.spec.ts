@@ -66,3 +66,28 @@ test.describe("Accept negotiation on HTML pages", () => {
     expect(res.headers()["content-type"]).toContain("application/json");
   });
 });
+
+test.describe("markdown for agents without negotiation", () => {
+  const mdUrl = (html: string) => (html === "/" ? "/index.md" : `${html}.md`);
+
+  test("every page's .md URL serves exactly its /api/md twin, whatever the Accept", async ({ request }) => {
+    for (const p of PAGES) {
+      const res = await request.get(mdUrl(p.html), { headers: { accept: "text/html" } });
+      expect(res.status(), mdUrl(p.html)).toBe(200);
+      expect(res.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
+      expect(await res.text(), mdUrl(p.html)).toBe(await (await request.get(p.md)).text());
+    }
+    const missing = await request.get("/courses/no-such-course.md");
+    expect(missing.status()).toBe(404);
+    expect(missing.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
+  });
+
+  test("every HTML page links its markdown twin in a Link header and carries the school's Content-Signal", async ({ request, baseURL }) => {
+    for (const p of PAGES) {
+      const res = await request.get(p.html);
+      expect(res.headers()["content-type"]).toBe("text/html; charset=utf-8");
+      expect(res.headers()["link"], p.html).toContain(`<${baseURL}${p.md}>; rel="alternate"; type="text/markdown"`);
+      expect(res.headers()["content-signal"], p.html).toBe("search=yes, ai-input=yes, ai-train=no");
+    }
+  });
+});
