@@ -34,6 +34,8 @@ test.describe("enterprise-training gate", () => {
     ["/courses/no-such-course", undefined],
     ["/faq", "text/markdown, text/html"],
     ["/lecturers?x=1", undefined],
+    ["/courses/security-awareness.md", undefined],
+    ["/index.md", "text/markdown"],
   ] as const) {
     test(`anonymous ${path} (${accept ?? "html"}) is redirected to the login page`, async ({ request, baseURL }) => {
       const res = await acmeGet(request, baseURL, path, accept ? { accept } : {});
