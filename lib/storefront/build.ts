@@ -64,6 +64,15 @@ function offer(url: string, price: string, currency: string) {
   return { "@type": "Offer", price, priceCurrency: currency, url, availability: "https://schema.org/InStock" };
 }
 
+/**
+ * A course's offer as Google's course rich results ask for it: `category` Paid or Free; a course
+ * without a price of its own comes with a membership plan (Subscription).
+ */
+function courseOffer(url: string, price: string | null, currency: string | null) {
+  if (price === null || !currency) return { "@type": "Offer", category: "Subscription", url, availability: "https://schema.org/InStock" };
+  return { ...offer(url, price, currency), category: Number(price) === 0 ? "Free" : "Paid" };
+}
+
 // ─── Items ─────────────────────────────────────────────────────────────────────
 
 function courseMeta(c: q.CourseRow): string {
@@ -121,7 +130,15 @@ function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
       ...(c.level ? { educationalLevel: c.level } : {}),
       ...(c.durationMinutes ? { timeRequired: `PT${c.durationMinutes}M` } : {}),
       ...(lecturers.length ? { instructor: lecturers.map((l) => ({ "@type": "Person", name: l.name, url: l.url })) } : {}),
-      ...(price && c.currency ? { offers: offer(u.url, price, c.currency) } : {}),
+      offers: courseOffer(u.url, price, c.currency),
+      // Self-paced and online: the storefront sells recorded courses, not scheduled sessions.
+      hasCourseInstance: {
+        "@type": "CourseInstance",
+        courseMode: "Online",
+        ...(c.durationMinutes ? { courseWorkload: `PT${c.durationMinutes}M` } : {}),
+        ...(lecturers.length ? { instructor: lecturers.map((l) => ({ "@type": "Person", name: l.name, url: l.url })) } : {}),
+      },
+      ...(category ? { about: { "@type": "Thing", name: c.category!.name } } : {}),
     },
   };
 }
@@ -219,9 +236,14 @@ function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
       endDate: end,
       eventStatus: "https://schema.org/EventScheduled",
       eventAttendanceMode: `https://schema.org/${attendance}`,
-      location: location.length === 1 ? location[0] : location,
+      // Google requires a location: an event with neither a place nor a link is attended through its page.
+      location: location.length === 0 ? { "@type": "VirtualLocation", url: u.url } : location.length === 1 ? location[0] : location,
       organizer: organization(ctx),
-      ...(price && e.currency ? { offers: offer(u.url, price, e.currency) } : {}),
+      // Without a price the event is free to attend.
+      offers:
+        price && e.currency
+          ? offer(u.url, price, e.currency)
+          : { "@type": "Offer", price: "0", url: u.url, availability: "https://schema.org/InStock" },
     },
   };
 }
@@ -255,8 +277,10 @@ function downloadDocument(ctx: BuildContext, d: q.DownloadRow): StorefrontDocume
       name: d.title,
       description: d.summary,
       url: u.url,
+      sku: d.slug,
+      ...(category ? { category: d.category!.name } : {}),
       brand: organization(ctx),
-      offers: offer(u.url, price, d.currency),
+      offers: { ...offer(u.url, price, d.currency), seller: organization(ctx) },
     },
   };
 }
@@ -410,6 +434,7 @@ function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses, posts 
       "@type": "Person",
       name: l.name,
       description: l.headline,
+      ...(l.headline ? { jobTitle: l.headline } : {}),
       url: u.url,
       ...(image ? { image } : {}),
       worksFor: organization(ctx),

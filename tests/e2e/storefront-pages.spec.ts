@@ -1,5 +1,9 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { PAGES, markdownOf } from "./storefront-helpers";
+
+const meta = (page: Page, key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`).first().getAttribute("content");
+const jsonLd = async (page: Page) => JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<string, Record<string, unknown>>;
 
 test.describe("storefront HTML pages", () => {
   for (const p of PAGES) {
@@ -15,7 +19,47 @@ test.describe("storefront HTML pages", () => {
       expect(ld["@context"]).toBe("https://schema.org");
       expect(ld["@type"]).toBe(p.jsonLd);
     });
+
+    test(`${p.html}: Open Graph and Twitter card, no axe-core violations, fits a 320 px phone`, async ({ page, request, baseURL }) => {
+      const md = await markdownOf(request, p.md);
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(p.html);
+      expect(await meta(page, "og:title")).toBe(String(md.data.title));
+      expect(await meta(page, "og:description")).toBe(String(md.data.description));
+      expect(await meta(page, "og:url")).toBe(`${baseURL}${p.html === "/" ? "/" : p.html}`);
+      expect(await meta(page, "og:site_name")).toBe("Schoolhouse Demo Academy");
+      expect(await meta(page, "og:type")).toBe(p.jsonLd === "BlogPosting" ? "article" : "website");
+      expect(await meta(page, "twitter:card")).toMatch(/^summary(_large_image)?$/);
+      expect(await meta(page, "twitter:title")).toBe(String(md.data.title));
+      // No horizontal scrolling: nothing is wider than the viewport.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    });
   }
+
+  test("JSON-LD has what Google asks for: Course offers and hasCourseInstance, Event offers and location, Product offers, Person", async ({ page }) => {
+    await page.goto("/courses/intro-to-sql");
+    const course = await jsonLd(page);
+    expect(course).toMatchObject({ "@type": "Course", name: "Intro to SQL", provider: { "@type": "Organization" } });
+    expect(course.description).toBeTruthy();
+    expect(course.offers).toMatchObject({ "@type": "Offer", category: "Paid", price: "49.00", priceCurrency: "USD" });
+    expect(course.hasCourseInstance).toMatchObject({ "@type": "CourseInstance", courseMode: "Online", courseWorkload: "PT360M" });
+
+    await page.goto("/events/studio-lighting-workshop");
+    const event = await jsonLd(page);
+    expect(event).toMatchObject({ "@type": "Event", eventStatus: "https://schema.org/EventScheduled" });
+    for (const key of ["name", "startDate", "endDate", "location", "offers", "organizer"]) expect(event[key], key).toBeTruthy();
+    expect(event.offers!["@type"]).toBe("Offer");
+
+    await page.goto("/digital-downloads/lightroom-presets");
+    const product = await jsonLd(page);
+    expect(product).toMatchObject({ "@type": "Product", sku: "lightroom-presets", offers: { "@type": "Offer", seller: { "@type": "Organization" } } });
+
+    await page.goto("/lecturers/tomas-rivera");
+    const person = await jsonLd(page);
+    expect(person).toMatchObject({ "@type": "Person", name: "Tomás Rivera", worksFor: { "@type": "Organization" } });
+  });
 
   test("a visitor in Chromium sees the course: title, price, lecturer, body, and can follow links", async ({ page, request }) => {
     const md = await markdownOf(request, "/api/md/courses/intro-to-sql");

@@ -36,5 +36,21 @@ export async function documentMetadata(kind: DocumentKind, slug?: string): Promi
     title: { absolute: kind === "home" ? `${school.name}: ${doc.title}` : `${doc.title} · ${school.name}` },
     description: doc.description,
     alternates: { canonical: doc.url, types: { "text/markdown": doc.markdownUrl } },
+    // Link previews (Open Graph, Twitter/X cards) with the item's picture when it has one.
+    openGraph: {
+      type: kind === "post" ? "article" : "website",
+      title: doc.title,
+      description: doc.description,
+      url: doc.url,
+      siteName: school.name,
+      locale: "en",
+      ...(doc.image ? { images: [{ url: doc.image, alt: doc.title }] } : {}),
+    },
+    twitter: {
+      card: doc.image ? "summary_large_image" : "summary",
+      title: doc.title,
+      description: doc.description,
+      ...(doc.image ? { images: [{ url: doc.image, alt: doc.title }] } : {}),
+    },
   };
 }
