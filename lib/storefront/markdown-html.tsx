@@ -9,6 +9,8 @@ import { safeHref } from "./safe-url";
 const options = { mdxOptions: { format: "md" as const }, blockJS: true, blockDangerousJS: true, parseFrontmatter: false };
 
 const components = {
+  // A code block scrolls sideways on a phone; keyboard users must be able to focus it to scroll.
+  pre: ({ children }: ComponentProps<"pre">) => <pre tabIndex={0}>{children}</pre>,
   a: ({ href, children }: ComponentProps<"a">) => {
     const safe = safeHref(href);
     return safe ? <a href={safe}>{children}</a> : <span>{children}</span>;

@@ -7,7 +7,6 @@ type Obj = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Obj) => ({ "application/json": { schema } });
-const markdown = { "text/markdown": { schema: { type: "string", description: "YAML frontmatter, then markdown" } } };
 const textPlain = { "text/plain": { schema: { type: "string" } } };
 
 const textHeaders = {
@@ -15,13 +14,53 @@ const textHeaders = {
   "Cache-Control": { $ref: "#/components/headers/CacheControl" },
   Vary: { $ref: "#/components/headers/Vary" },
   "X-Markdown-Tokens": { $ref: "#/components/headers/MarkdownTokens" },
+  "Content-Signal": { $ref: "#/components/headers/ContentSignal" },
 };
+
+const MARKDOWN_EXAMPLE = `---
+type: "course"
+title: "Intro to SQL"
+description: "Query real datasets with confidence."
+url: "https://school.example/courses/intro-to-sql"
+markdown_url: "https://school.example/api/md/courses/intro-to-sql"
+slug: "intro-to-sql"
+updated: "2026-01-15T09:00:00.000Z"
+price: "49.00"
+currency: "USD"
+---
+
+# Intro to SQL
+
+Query real datasets with confidence.
+
+- **Price:** 49.00 USD
+`;
+
+const ERROR_EXAMPLE = `---
+type: "error"
+status: 404
+title: "Not found"
+message: "No published course has the slug nope."
+---
+
+# Not found
+
+No published course has the slug nope.
+
+Start from the [homepage](https://school.example/api/md/home) or the [index of all content](https://school.example/llms.txt).
+`;
+
+const markdownWith = (example: string) => ({ "text/markdown": { schema: { type: "string", description: "YAML frontmatter, then markdown" }, example } });
+const notModified = { description: "Not modified (If-None-Match matched the ETag); no body", headers: { ETag: { $ref: "#/components/headers/ETag" } } };
 
 function markdownOperation(route: StorefrontRoute, method: "get" | "head"): Obj {
   const slug = hasSlug(route);
   const tag = "Storefront";
-  const ok = method === "get" ? { description: "The markdown document", headers: textHeaders, content: markdown } : { description: "Headers of the markdown document", headers: textHeaders };
-  const error = (description: string) => (method === "get" ? { description, content: markdown } : { description });
+  const ok =
+    method === "get"
+      ? { description: "The markdown document", headers: { ...textHeaders, Link: { $ref: "#/components/headers/CanonicalLink" } }, content: markdownWith(MARKDOWN_EXAMPLE) }
+      : { description: "Headers of the markdown document, no body", headers: textHeaders };
+  const error = (description: string) => (method === "get" ? { description, content: markdownWith(ERROR_EXAMPLE) } : { description: `${description}; no body` });
   return {
     tags: [tag],
     operationId: `${method}Markdown${route.kind
@@ -33,7 +72,7 @@ function markdownOperation(route: StorefrontRoute, method: "get" | "head"): Obj 
     parameters: [...(slug ? [{ $ref: "#/components/parameters/Slug" }] : []), { $ref: "#/components/parameters/IfNoneMatch" }],
     responses: {
       "200": ok,
-      "304": { description: "Not modified (If-None-Match matched the ETag)" },
+      "304": notModified,
       ...(slug ? { "400": error("Malformed slug") } : {}),
       "404": error(slug ? "No published item has this slug" : "No school at this address"),
     },
@@ -45,28 +84,55 @@ function storefrontPaths(): Obj {
   for (const route of STOREFRONT_ROUTES) {
     paths[route.markdownPath] = { get: markdownOperation(route, "get"), head: markdownOperation(route, "head") };
   }
-  const textFile = (operationId: string, summary: string, description: string) => ({
-    get: {
-      tags: ["Storefront"],
-      operationId,
-      summary,
-      description,
-      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
-      responses: {
-        "200": { description: summary, headers: textHeaders, content: textPlain },
-        "304": { description: "Not modified" },
-        "404": { description: "No school at this address", content: textPlain },
-      },
+  const textOperation = (method: "get" | "head", operationId: string, summary: string, description: string, o: { type?: string; example?: string; params?: Obj[] } = {}) => ({
+    tags: ["Storefront"],
+    operationId: method === "get" ? operationId : operationId.replace(/^get/, "head"),
+    summary: method === "get" ? summary : `${summary} (headers only)`,
+    description,
+    parameters: [...(o.params ?? []), { $ref: "#/components/parameters/IfNoneMatch" }],
+    responses: {
+      "200":
+        method === "get"
+          ? { description: summary, headers: textHeaders, content: { [o.type ?? "text/plain"]: { schema: { type: "string" }, ...(o.example ? { example: o.example } : {}) } } }
+          : { description: `${summary}; no body`, headers: textHeaders },
+      "304": notModified,
+      "404": method === "get" ? { description: "No school at this address (or no such part)", content: textPlain } : { description: "No school at this address; no body" },
     },
   });
+  const textFile = (operationId: string, summary: string, description: string, o: { type?: string; example?: string; params?: Obj[] } = {}) => ({
+    get: textOperation("get", operationId, summary, description, o),
+    head: textOperation("head", operationId, summary, description, o),
+  });
   paths["/llms.txt"] = textFile("getLlmsTxt", "Linked index of content and developer resources", "llmstxt.org format: markdown links to every public item and to the developer/agent resources.");
-  paths["/llms-full.txt"] = textFile("getLlmsFullTxt", "All public content in one document", "Every public item's markdown, each starting with its title and source URL.");
+  paths["/llms-full.txt"] = textFile(
+    "getLlmsFullTxt",
+    "All public content in one document, or the index of its parts",
+    "Every public item's markdown, each starting with its title and source URL. Past 90,000 characters it is an index (llms.txt form) linking /llms-full/{part}.txt.",
+  );
+  paths["/llms-full/{part}.txt"] = textFile("getLlmsFullPart", "One part of llms-full.txt", "Whole documents of one section (pages, courses, courses-2, …), at most 90,000 characters; listed in /llms-full.txt when it is split.", {
+    params: [{ name: "part", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9-]{1,64}$" }, example: "courses-2" }],
+  });
+  paths["/robots.txt"] = textFile("getRobotsTxt", "Crawler rules", "The school's Content-Signal (search, ai-input, ai-train) and the crawler rules that follow from it.", {
+    example: "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\nDisallow: /login\n",
+  });
+  paths["/sitemap.xml"] = textFile("getSitemap", "Sitemap of every public page", "sitemaps.org 0.9; empty for enterprise-training schools.", { type: "application/xml" });
+  paths["/admin/graphql/schema.graphql"] = textFile("getAdminSchema", "The Admin API's GraphQL SDL", "Readable without an API key; requests to /admin/graphql need one.");
   paths["/openapi.json"] = {
     get: {
       tags: ["Storefront"],
       operationId: "getOpenApi",
       summary: "This OpenAPI 3.0 document",
-      responses: { "200": { description: "OpenAPI 3.0 document; servers[].url is the requested origin", content: json({ type: "object" }) } },
+      responses: {
+        "200": { description: "OpenAPI 3.0 document; servers[].url is the requested origin", content: json({ type: "object" }) },
+        "304": notModified,
+        "404": { description: "No school at this address", content: json(ref("OAuthError")) },
+      },
+    },
+    head: {
+      tags: ["Storefront"],
+      operationId: "headOpenApi",
+      summary: "This OpenAPI 3.0 document (headers only)",
+      responses: { "200": { description: "Headers of the document; no body" }, "304": notModified, "404": { description: "No school at this address; no body" } },
     },
   };
   return paths;
@@ -136,7 +202,10 @@ function oauthPaths(): Obj {
         description: "Always 200 for a well-formed request, also for an already revoked or invalid token.",
         requestBody: form(ref("RevocationRequest")),
         responses: {
-          "200": { description: "Revoked (or nothing to revoke)" },
+          "200": {
+            description: "Revoked (or nothing to revoke): an empty JSON object",
+            content: { "application/json": { schema: { type: "object", additionalProperties: false, maxProperties: 0 }, example: {} } },
+          },
           "400": oauthError("invalid_request: missing parameter"),
           "401": oauthError("invalid_client"),
         },
@@ -214,6 +283,12 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
         CacheControl: { description: "Caching policy", schema: { type: "string" } },
         Vary: { description: "Request headers the response depends on", schema: { type: "string" } },
         MarkdownTokens: { description: "Estimated token count of the body (about 4 characters per token)", schema: { type: "integer" } },
+        ContentSignal: {
+          description: "The school's content signals (contentsignals.org)",
+          schema: { type: "string" },
+          example: "search=yes, ai-input=yes, ai-train=no",
+        },
+        CanonicalLink: { description: "The HTML page: `<url>; rel=\"canonical\"; type=\"text/html\"`", schema: { type: "string" } },
       },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "OAuth 2.0 access token" },

@@ -1,4 +1,5 @@
 import { validate, compileErrors } from "@readme/openapi-parser";
+import Ajv from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
@@ -16,11 +17,34 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Doc = {
   openapi: string;
   servers: Array<{ url: string }>;
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; parameters?: unknown[] }>>;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, Media> }>; parameters?: unknown[] }>>;
+  components: Record<string, unknown>;
 };
+
+/** A validator for a schema of the document: `#/components/...` refs resolve against the document's own components. */
+function schemaValidator(doc: Doc, schema: Record<string, unknown>) {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  return ajv.compile({ ...schema, components: doc.components });
+}
+
+/** A body the server sends must be described: a declared media type, and JSON valid against its schema. */
+function expectDescribed(doc: Doc, where: string, declared: { content?: Record<string, Media> } | undefined, res: Response, body: string) {
+  expect(declared, where).toBeDefined();
+  if (!body) return;
+  const content = declared!.content;
+  expect(content, `${where}: sends a body the document does not describe`).toBeDefined();
+  const type = res.headers.get("content-type")!.split(";")[0]!;
+  expect(Object.keys(content!), where).toContain(type);
+  const schema = content![type]!.schema;
+  if (type === "application/json" && schema) {
+    const check = schemaValidator(doc, schema);
+    expect(check(JSON.parse(body)), `${where}: ${JSON.stringify(check.errors)}`).toBe(true);
+  }
+}
 
 async function getDoc(headers: Record<string, string> = {}): Promise<{ res: Response; doc: Doc }> {
   const res = await server.fetch("/openapi.json", { headers });
@@ -45,9 +69,13 @@ describe("/openapi.json", () => {
     const { doc } = await getDoc();
     const expected: Record<string, string[]> = {
       ...Object.fromEntries(STOREFRONT_ROUTES.map((r) => [r.markdownPath, ["get", "head"]])),
-      "/llms.txt": ["get"],
-      "/llms-full.txt": ["get"],
-      "/openapi.json": ["get"],
+      "/llms.txt": ["get", "head"],
+      "/llms-full.txt": ["get", "head"],
+      "/llms-full/{part}.txt": ["get", "head"],
+      "/robots.txt": ["get", "head"],
+      "/sitemap.xml": ["get", "head"],
+      "/admin/graphql/schema.graphql": ["get", "head"],
+      "/openapi.json": ["get", "head"],
       "/oauth/authorize": ["get"],
       "/api/oauth/token": ["post"],
       "/api/oauth/revoke": ["post"],
@@ -56,7 +84,7 @@ describe("/openapi.json", () => {
       "/.well-known/oauth-authorization-server": ["get"],
       "/api/oauth/register": ["post"],
     };
-    expect(Object.keys(expected)).toHaveLength(21);
+    expect(Object.keys(expected)).toHaveLength(25);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
@@ -91,20 +119,20 @@ describe("/openapi.json", () => {
   it("every documented storefront path answers as declared", async () => {
     const { doc } = await getDoc();
     const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known/.test(p));
-    expect(storefront).toHaveLength(14);
+    expect(storefront.map(([p]) => p)).toEqual(expect.arrayContaining(["/llms-full/{part}.txt", "/robots.txt", "/sitemap.xml", "/admin/graphql/schema.graphql"]));
+    expect(storefront).toHaveLength(18);
     for (const [pattern, ops] of storefront) {
       for (const [method, op] of Object.entries(ops)) {
         const declared = op.responses;
-        const path = pattern.replace("{slug}", pattern.includes("/courses/") ? "intro-to-sql" : pattern.includes("/posts/") ? "five-sql-mistakes" : pattern.includes("/events/") ? "sql-office-hours-december" : pattern.includes("/digital-downloads/") ? "sql-cheat-sheet" : pattern.includes("/plans/") ? "lifetime" : pattern.includes("/categories/") ? "career" : "grace-adeyemi");
+        const path = pattern.replace("{part}", "courses").replace("{slug}", pattern.includes("/courses/") ? "intro-to-sql" : pattern.includes("/posts/") ? "five-sql-mistakes" : pattern.includes("/events/") ? "sql-office-hours-december" : pattern.includes("/digital-downloads/") ? "sql-cheat-sheet" : pattern.includes("/plans/") ? "lifetime" : pattern.includes("/categories/") ? "career" : "grace-adeyemi");
         const ok = await server.fetch(path, { method: method.toUpperCase() });
         expect(Object.keys(declared), `${method} ${path} → ${ok.status}`).toContain(String(ok.status));
-        const type = ok.headers.get("content-type")!.split(";")[0]!;
-        if (declared[String(ok.status)]!.content) expect(Object.keys(declared[String(ok.status)]!.content!), path).toContain(type);
         const etag = ok.headers.get("etag");
-        await ok.arrayBuffer();
-        if (declared["304"]) {
-          const again = await server.fetch(path, { method: method.toUpperCase(), headers: { "if-none-match": etag! } });
+        expectDescribed(doc, `${method} ${path} ${ok.status}`, declared[String(ok.status)], ok, await ok.text());
+        if (declared["304"] && etag) {
+          const again = await server.fetch(path, { method: method.toUpperCase(), headers: { "if-none-match": etag } });
           expect(again.status, path).toBe(304);
+          expectDescribed(doc, `${method} ${path} 304`, declared["304"], again, await again.text());
         }
         if (pattern.includes("{slug}")) {
           expect((await server.fetch(pattern.replace("{slug}", "no-such-item"), { method: method.toUpperCase() })).status).toBe(404);
@@ -134,9 +162,39 @@ describe("/openapi.json", () => {
       const res = await server.fetch(path, init);
       const status = String(res.status);
       expect(Object.keys(declared), `${method} ${path} → ${status}`).toContain(status);
-      const content = declared[status]!.content;
-      if (content && res.status !== 204) expect(Object.keys(content), path).toContain(res.headers.get("content-type")!.split(";")[0]);
-      await res.arrayBuffer();
+      expectDescribed(doc, `${method} ${path} ${status}`, declared[status], res, await res.text());
     }
+  });
+
+  it("revocation of a real token is described too: 200 with {} as the body", async () => {
+    const { doc } = await getDoc();
+    const res = await server.fetch("/api/oauth/revoke", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "token=not-a-real-token&client_id=demo-public-app",
+    });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toBe("{}");
+    expectDescribed(doc, "revoke", doc.paths["/api/oauth/revoke"]!.post!.responses["200"], res, body);
+  });
+
+  it("every example is valid against its own schema, and the main responses have one", async () => {
+    const { doc } = await getDoc();
+    let examples = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, r] of Object.entries(op.responses)) {
+          for (const [type, media] of Object.entries(r.content ?? {})) {
+            if (media.example === undefined || !media.schema) continue;
+            examples++;
+            expect(schemaValidator(doc, media.schema)(media.example), `${method} ${path} ${status} ${type}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(doc.paths["/api/md/courses/{slug}"]!.get!.responses["200"]!.content!["text/markdown"]!.example).toMatch(/^---\ntype: "course"/);
+    expect(doc.paths["/api/oauth/revoke"]!.post!.responses["200"]!.content!["application/json"]!.example).toEqual({});
+    expect(examples).toBeGreaterThan(20);
   });
 });
