@@ -21,3 +21,4 @@ export const POST = async (request: Request) => {
   drainAfterResponse();
   return response;
 };
+export const OPTIONS = (request: Request) => handle(request);
