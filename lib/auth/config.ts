@@ -1,6 +1,6 @@
 import type { AuthConfig } from "@auth/core";
 import Credentials from "@auth/core/providers/credentials";
-import { env } from "../env";
+import { authSecret } from "./auth-secret";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
 import { SESSION_MAX_AGE_SECONDS } from "./session";
@@ -12,7 +12,7 @@ export const LOGIN_PATH = "/login";
 export function authConfig(): AuthConfig {
   return {
     basePath: AUTH_BASE_PATH,
-    secret: env().AUTH_SECRET,
+    secret: authSecret(),
     // Every school's host is ours; the handler rebuilds the URL from trusted headers only.
     trustHost: true,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },

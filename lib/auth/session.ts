@@ -1,6 +1,6 @@
 import { decode } from "@auth/core/jwt";
 import { now } from "../clock";
-import { env } from "../env";
+import { authSecret } from "./auth-secret";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, parseCookies, readChunkedCookie } from "./cookies";
 
 export interface MemberSession {
@@ -30,7 +30,7 @@ export async function getMemberSession(request: Request | { headers: Headers }):
 
 async function decodeSession(token: string, salt: string): Promise<MemberSession | null> {
   try {
-    const payload = await decode({ token, secret: env().AUTH_SECRET, salt });
+    const payload = await decode({ token, secret: authSecret(), salt });
     if (!payload) return null;
     const { sub, email, name, exp } = payload as { sub?: unknown; email?: unknown; name?: unknown; exp?: unknown };
     if (typeof sub !== "string" || typeof email !== "string") return null;

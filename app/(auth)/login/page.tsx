@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
-import { env } from "@/lib/env";
+import { authSecret } from "@/lib/auth/auth-secret";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
@@ -22,7 +22,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(one(params.callbackUrl));
   const requestHeaders = await headers();
-  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
   const session = await getMemberSession({ headers: requestHeaders });
 
   if (!csrfToken) {
