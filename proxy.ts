@@ -1,11 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
-import { env } from "@/lib/env";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { matchPage } from "@/lib/storefront/routes";
-import { requestOrigin } from "@/lib/tenancy/host";
-import { resolveSchool } from "@/lib/tenancy/resolve-school";
+import { requestContext, requestSchool } from "@/lib/tenancy/request-context";
 
 // Storefront pages only (the paths of lib/storefront/routes.ts); login, OAuth, API and assets pass
 // straight through. Order matters: the enterprise-training gate runs before the markdown rewrite,
@@ -17,13 +15,12 @@ export async function proxy(request: NextRequest) {
   const wantsMarkdown =
     (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";
 
-  const school = await resolveSchool(request.headers);
+  const school = await requestSchool(request);
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
     if (access.kind === "anonymous") {
-      const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
-      const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
+      const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), requestContext(request).origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
     }
     if (access.kind === "not_member") {

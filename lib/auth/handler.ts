@@ -1,6 +1,5 @@
 import { Auth } from "@auth/core";
-import { env } from "../env";
-import { requestOrigin } from "../tenancy/host";
+import { requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
 import { AUTH_BASE_PATH, LOGIN_PATH, authConfig } from "./config";
 
@@ -9,7 +8,7 @@ import { AUTH_BASE_PATH, LOGIN_PATH, authConfig } from "./config";
  * only behind a trusted proxy, so secure cookies follow the real scheme), plus one helper action.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
-  const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  const { origin } = requestContext(request);
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, origin);
 

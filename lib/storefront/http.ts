@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { env } from "../env";
 import type { School } from "../db/generated/client";
-import { requestOrigin } from "../tenancy/host";
+import { requestContext } from "../tenancy/request-context";
 import { toYaml } from "./markdown";
 
 export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
@@ -38,7 +38,7 @@ export function varyHeader(extra: string[] = []): string {
 }
 
 export function originOf(request: Request): string {
-  return requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  return requestContext(request).origin;
 }
 
 export interface TextResponseOptions {

@@ -1,7 +1,7 @@
 // The handler behind every /api/md/* route (and, through the proxy's rewrite, behind Accept:
 // text/markdown on the HTML pages).
 import { now } from "../clock";
-import { resolveSchool } from "../tenancy/resolve-school";
+import { requestSchool } from "../tenancy/request-context";
 import { cachedMarkdown } from "./cached";
 import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
@@ -14,7 +14,7 @@ export interface MarkdownRequest {
 
 export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): Promise<Response> {
   const route = routeOf(kind);
-  const school = await resolveSchool(request.headers);
+  const school = await requestSchool(request);
   if (!school) return markdownError({ request, status: 404, message: "No school is served at this address." });
   if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) {
     return markdownError({

@@ -1,6 +1,6 @@
 // Handlers of /llms.txt and /llms-full.txt.
 import { now } from "../clock";
-import { resolveSchool } from "../tenancy/resolve-school";
+import { requestSchool } from "../tenancy/request-context";
 import { cacheControlFor, originOf, textResponse } from "./http";
 import { cachedLlmsFullTxt, cachedLlmsTxt, type TextPage } from "./cached";
 import type { BuildContext } from "./build";
@@ -9,7 +9,7 @@ import { buildOpenApi } from "./openapi";
 const LLMS_TYPE = "text/plain; charset=utf-8";
 
 async function serve(request: Request, build: (ctx: BuildContext) => Promise<TextPage>): Promise<Response> {
-  const school = await resolveSchool(request.headers);
+  const school = await requestSchool(request);
   if (!school) {
     return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
   }
@@ -29,7 +29,7 @@ export const serveLlmsFullTxt = (request: Request) => serve(request, cachedLlmsF
 
 /** /openapi.json: generated per request so servers[].url is the origin the client used. */
 export async function serveOpenApi(request: Request): Promise<Response> {
-  const school = await resolveSchool(request.headers);
+  const school = await requestSchool(request);
   if (!school) {
     const body = JSON.stringify({ error: "not_found", error_description: "No school is served at this address." });
     return textResponse({ request, body, status: 404, contentType: "application/json; charset=utf-8", cacheControl: "no-store" });

@@ -3,20 +3,17 @@ import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { cache } from "react";
 import { now } from "@/lib/clock";
-import { env } from "@/lib/env";
 import { cachedDocument } from "@/lib/storefront/cached";
 import type { StorefrontDocument } from "@/lib/storefront/document";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
-import { requestOrigin } from "@/lib/tenancy/host";
-import { resolveSchool } from "@/lib/tenancy/resolve-school";
+import { requestContext, requestSchool } from "@/lib/tenancy/request-context";
 
 /** The school of this request, or the 404 page. Cached per request (layout and page both ask). */
 export const currentSchool = cache(async () => {
   const h = await headers();
-  const school = await resolveSchool(h);
+  const school = await requestSchool({ headers: h });
   if (!school) notFound();
-  const origin = requestOrigin(`http://${h.get("host") ?? "localhost"}/`, h, { trustProxy: env().TRUST_PROXY });
-  return { school, origin };
+  return { school, origin: requestContext({ headers: h }).origin };
 });
 
 /** The document a page shows; unknown or malformed slugs render the 404 page. */

@@ -1,0 +1,44 @@
+import { env } from "../env";
+import { matchHost, requestHost, requestOrigin, requestScheme, type HostMatch } from "./host";
+import { resolveSchool, type School } from "./resolve-school";
+
+/**
+ * Everything a request says about where it was sent, computed once per request and used by proxy,
+ * pages, OAuth, storefront and auth alike. X-Forwarded-Host/-Proto count only with TRUST_PROXY.
+ */
+export interface RequestContext {
+  /** scheme://host[:port] the client addressed: links, the OAuth issuer, session binding. */
+  origin: string;
+  scheme: "http" | "https";
+  /** What the host names: a school's subdomain, a custom domain, the bare platform, or nothing valid. */
+  match: HostMatch;
+}
+
+// Keyed by the request's Headers object: one computation per request however many callers ask.
+const contexts = new WeakMap<Headers, RequestContext>();
+const schools = new WeakMap<Headers, Promise<School | null>>();
+
+export function requestContext(request: { url?: string; headers: Headers }): RequestContext {
+  const known = contexts.get(request.headers);
+  if (known) return known;
+  const e = env();
+  const ctx = { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY };
+  const fallback = `http://${e.PLATFORM_DOMAIN}/`;
+  const context: RequestContext = {
+    origin: requestOrigin(request.url ?? fallback, request.headers, ctx),
+    scheme: requestScheme(request.headers, ctx),
+    match: matchHost(requestHost(request.headers, ctx), ctx),
+  };
+  contexts.set(request.headers, context);
+  return context;
+}
+
+/** The school the request's host names (null when none answers there), looked up once per request. */
+export function requestSchool(request: { headers: Headers }): Promise<School | null> {
+  let school = schools.get(request.headers);
+  if (!school) {
+    school = resolveSchool(request.headers);
+    schools.set(request.headers, school);
+  }
+  return school;
+}
