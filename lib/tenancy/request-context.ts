@@ -42,3 +42,17 @@ export function requestSchool(request: { headers: Headers }): Promise<School | n
   }
   return school;
 }
+
+/**
+ * The client's address, for login throttling. Behind a trusted proxy, the first X-Forwarded-For
+ * entry; otherwise what `next start` put there (the socket's address when the client sent none).
+ * Without a proxy a client can choose this value, so per-address throttling is only as strong as
+ * the proxy in front; per-account throttling does not depend on it.
+ */
+export function clientAddress(request: { headers: Headers }): string | null {
+  const forwarded = request.headers.get("x-forwarded-for");
+  if (!forwarded) return null;
+  const entries = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
+  const address = env().TRUST_PROXY ? entries[0] : entries[entries.length - 1];
+  return address ? address.slice(0, 64).toLowerCase() : null;
+}

@@ -33,3 +33,14 @@ test("a session cookie forged with the published dev secret is no session on a d
   });
   expect(gated.status()).toBe(307);
 });
+
+// Issue 12, attack 5: the gate's redirect took its scheme from a client-sent X-Forwarded-Proto.
+test("the gate's login redirect ignores X-Forwarded-Proto without TRUST_PROXY", async ({ request, baseURL }) => {
+  const host = `acme-training.localhost:${new URL(baseURL!).port}`;
+  const res = await request.get(`${baseURL}/courses/security-awareness`, {
+    headers: { host, "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" },
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(307);
+  expect(res.headers()["location"]).toBe(`http://${host}/login?callbackUrl=${encodeURIComponent("/courses/security-awareness")}`);
+});

@@ -102,6 +102,8 @@ describe("schema.prisma and the migrations agree", () => {
     const access = await p.oAuthAccessToken.create({ data: { tokenHash: "a", grantId: grant.id, clientId: client.clientId, scope: "openid", expiresAt: now } });
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
+    const memberSession = await p.memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: now } });
+    const loginThrottle = await p.loginThrottle.create({ data: { key: "account:mig@test.dev", failures: 1, lastFailureAt: now } });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
 
@@ -111,7 +113,7 @@ describe("schema.prisma and the migrations agree", () => {
       Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
-      ContentVersion: contentVersion,
+      ContentVersion: contentVersion, MemberSession: memberSession, LoginThrottle: loginThrottle,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -130,6 +132,8 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.oAuthClient.count()).toBe(0);
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });
+    expect(await p.memberSession.count()).toBe(0);
+    await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

@@ -80,7 +80,7 @@ async function seedUsers(tx: Tx, passwordHash: string) {
     await tx.user.upsert({
       where: { id: u.id },
       create: { id: u.id, ...fields },
-      update: { ...fields, failedLoginCount: 0, lockedUntil: null },
+      update: fields,
     });
     await tx.schoolMembership.upsert({
       where: { schoolId_userId: { schoolId, userId: u.id } },
