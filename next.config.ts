@@ -16,7 +16,7 @@ const config: NextConfig = {
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return ["/login", "/login/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
+    return ["/login", "/login/:path*", "/account/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
       source,
       headers: noFraming,
     }));

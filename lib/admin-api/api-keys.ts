@@ -1,7 +1,7 @@
 import { generateApiKey, parseApiKey } from "../credentials/api-key";
 import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../credentials/permissions";
 import { db } from "../db/client";
-import { isUuid } from "./ids";
+import { isUuid } from "../membership/ids";
 
 /** A problem with an `npm run apikey` command; printed as one line. */
 export class ApiKeyCommandError extends Error {

@@ -30,8 +30,12 @@ export async function authenticateApiKey(options: { headers: Headers; now: Date 
     throw new AuthenticationError("Missing API key: send it in the X-Service-API-Key header.");
   }
   const parsed = parseApiKey(raw);
-  const row = parsed ? await db().apiKey.findUnique({ where: { prefix: parsed.prefix } }) : null;
+  const row = parsed
+    ? await db().apiKey.findUnique({ where: { prefix: parsed.prefix }, include: { school: { select: { disabledAt: true } } } })
+    : null;
   if (!row || !apiKeyMatches(raw, row.secretHash)) throw new AuthenticationError("Invalid API key.");
+  // A disabled school's keys stop working with it; the message does not say more than a revoked key's.
+  if (row.school.disabledAt) throw new AuthenticationError("This API key has been revoked.");
   if (row.revokedAt && row.revokedAt <= now) throw new AuthenticationError("This API key has been revoked.");
   if (row.expiresAt && row.expiresAt <= now) throw new AuthenticationError("This API key has expired.");
 

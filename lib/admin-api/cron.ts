@@ -1,6 +1,6 @@
 import { safeEqual } from "../credentials/secret";
 import { purgeExpiredIdempotencyKeys } from "./idempotency";
-import { settleDueSubscriptions, type SettleResult } from "./settle";
+import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };
 

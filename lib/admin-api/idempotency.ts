@@ -4,7 +4,7 @@ import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { now as clockNow } from "../clock";
 import { db } from "../db/client";
 import type { AdminContext } from "./context";
-import { isUniqueViolation } from "./records";
+import { isUniqueViolation } from "../membership/records";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

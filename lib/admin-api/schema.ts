@@ -1,23 +1,20 @@
 import { createGraphQLError, createSchema } from "graphql-yoga";
-import { now as clockNow, toUnixSeconds } from "../clock";
-import { db } from "../db/client";
-import type { Course, MembershipPlan, Payment, User } from "../db/generated/client";
+import { now as clockNow } from "../clock";
 import type { AdminOperation } from "../credentials/permissions";
-import { cancelSubscription, type CancelSubscriptionInput } from "./cancel-subscription";
+import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
+import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
+import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
+import { findSubscription } from "../membership/find-subscription";
+import { listCourses } from "../membership/list-courses";
+import { listMembershipPlans } from "../membership/list-membership-plans";
+import { listSubscriptionPayments } from "../membership/list-payments";
+import { listSubscriptions, type SubscriptionFilter } from "../membership/list-subscriptions";
+import { QueryInputError } from "../membership/page";
+import { presentCourse, presentEnrollment, presentPayment, presentPlan, presentSubscription, type SubscriptionWire } from "../membership/presenter";
+import type { Payload, SubscriptionRecord } from "../membership/records";
+import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
 import type { AdminContext } from "./context";
-import { createSubscription, type CreateSubscriptionInput } from "./create-subscription";
-import { enrollStudentToCourse, type EnrollStudentInput, type EnrollmentRecord } from "./enroll-student";
 import { UNAUTHORIZED } from "./errors";
-import {
-  QueryInputError,
-  findSubscription,
-  listCourses,
-  listMembershipPlans,
-  listSubscriptions,
-  type SubscriptionFilter,
-} from "./queries";
-import type { Payload, SubscriptionRecord } from "./records";
-import { updateSubscription, type UpdateSubscriptionInput } from "./update-subscription";
 
 export const typeDefs = /* GraphQL */ `
   "Timestamps are Int Unix seconds everywhere."
@@ -205,9 +202,6 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const ENDED = ["canceled", "expired", "incomplete_expired"];
-const ts = (d: Date | null) => toUnixSeconds(d);
-
 function allowed(ctx: AdminContext, operation: AdminOperation): boolean {
   return ctx.credential.permissions.includes(operation);
 }
@@ -224,40 +218,33 @@ function inputError<T>(fn: () => Promise<T>): Promise<T> {
   });
 }
 
-const subscriptionPayload = (p: Payload<SubscriptionRecord>) => ({ errors: p.errors, subscription: p.record });
-
-const subscriptionFields = {
-  createdAt: (s: SubscriptionRecord) => ts(s.createdAt),
-  updatedAt: (s: SubscriptionRecord) => ts(s.updatedAt),
-  currentPeriodStart: (s: SubscriptionRecord) => ts(s.currentPeriodStart),
-  currentPeriodEnd: (s: SubscriptionRecord) => ts(s.currentPeriodEnd),
-  startAt: (s: SubscriptionRecord) => ts(s.startAt),
-  endAt: (s: SubscriptionRecord) => ts(s.endAt),
-  nextChargeDate: (s: SubscriptionRecord) => ts(s.nextChargeDate),
-  cancelAt: (s: SubscriptionRecord) => ts(s.cancelAt),
-  canceledAt: (s: SubscriptionRecord) => ts(s.canceledAt),
-  isCanceling: (s: SubscriptionRecord) => s.cancelAt !== null && s.state !== "canceled",
-  isCancellable: (s: SubscriptionRecord) => s.plan.planType !== "lifetime" && !ENDED.includes(s.state),
-  state: (s: SubscriptionRecord) => s.state,
-};
+// The membership domain decides; these resolvers only check the key's permission and present.
+const subscriptionPayload = (p: Payload<SubscriptionRecord>) => ({
+  errors: p.errors,
+  subscription: p.record && presentSubscription(p.record),
+});
 
 export const resolvers = {
   Query: {
-    membershipPlans: (_: unknown, __: unknown, ctx: AdminContext) => {
+    membershipPlans: async (_: unknown, __: unknown, ctx: AdminContext) => {
       requireQueryPermission(ctx, "membershipPlans");
-      return listMembershipPlans({ schoolId: ctx.credential.schoolId });
+      return (await listMembershipPlans({ schoolId: ctx.credential.schoolId })).map(presentPlan);
     },
-    subscription: (_: unknown, args: { id: string }, ctx: AdminContext) => {
+    subscription: async (_: unknown, args: { id: string }, ctx: AdminContext) => {
       requireQueryPermission(ctx, "subscription");
-      return findSubscription({ schoolId: ctx.credential.schoolId, id: args.id, now: clockNow() });
+      const s = await findSubscription({ schoolId: ctx.credential.schoolId, id: args.id, now: clockNow() });
+      return s && presentSubscription(s);
     },
     subscriptions: (_: unknown, args: SubscriptionFilter, ctx: AdminContext) => {
       requireQueryPermission(ctx, "subscriptions");
-      return inputError(() => listSubscriptions({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow() }));
+      return inputError(async () => {
+        const page = await listSubscriptions({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow() });
+        return { nodes: page.nodes.map(presentSubscription), pageInfo: page.pageInfo };
+      });
     },
     courses: (_: unknown, args: { first?: number | null }, ctx: AdminContext) => {
       requireQueryPermission(ctx, "courses");
-      return inputError(async () => ({ nodes: await listCourses({ schoolId: ctx.credential.schoolId, first: args.first }) }));
+      return inputError(async () => ({ nodes: (await listCourses({ schoolId: ctx.credential.schoolId, first: args.first })).map(presentCourse) }));
     },
   },
   Mutation: {
@@ -276,27 +263,13 @@ export const resolvers = {
     enrollStudentToCourse: async (_: unknown, args: { input: EnrollStudentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "enrollStudentToCourse")) return { errors: [UNAUTHORIZED], enrollment: null };
       const p = await enrollStudentToCourse({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
-      return { errors: p.errors, enrollment: p.record };
+      return { errors: p.errors, enrollment: p.record && presentEnrollment(p.record) };
     },
   },
-  AdminSubscription: subscriptionFields,
   Subscription: {
-    ...subscriptionFields,
-    payments: (s: SubscriptionRecord) => db().payment.findMany({ where: { subscriptionId: s.id }, orderBy: { createdAt: "asc" } }),
+    // Only this field is resolved lazily: payments are read when a client asks for them.
+    payments: async (s: SubscriptionWire) => (await listSubscriptionPayments({ subscriptionId: s.id })).map(presentPayment),
   },
-  MembershipPlan: {
-    isLifetime: (p: MembershipPlan) => p.planType === "lifetime",
-    price: (p: MembershipPlan) => p.price.toFixed(2),
-    fixedEndAt: (p: MembershipPlan) => ts(p.fixedEndAt),
-  },
-  User: { name: (u: User) => u.name },
-  Payment: {
-    amount: (p: Payment) => p.amount.toFixed(2),
-    paidAt: (p: Payment) => ts(p.paidAt),
-    createdAt: (p: Payment) => ts(p.createdAt),
-  },
-  Course: { price: (c: Course) => (c.price === null ? null : c.price.toFixed(2)) },
-  Enrollment: { createdAt: (e: EnrollmentRecord) => ts(e.createdAt) },
 };
 
 export const adminSchema = createSchema<AdminContext>({ typeDefs, resolvers });

@@ -23,8 +23,8 @@ export type AuthenticateResult =
 
 export interface AuthenticateOptions {
   credentials: unknown;
-  /** The client's address (lib/tenancy/client-address.ts), for per-address throttling. */
-  address: string | null;
+  /** The client's address (clientAddress in lib/tenancy/request-context.ts), for per-address throttling. */
+  address?: string | null;
   now?: Date;
 }
 
@@ -42,10 +42,10 @@ export async function authenticateMember(options: AuthenticateOptions): Promise<
     return { ok: false, reason: "invalid" };
   }
   const { email, password } = parsed.data;
-  const keys = throttleKeys(email, options.address);
+  const keys = throttleKeys(email, options.address ?? null);
   const throttled = await throttledFor(keys, now);
   if (throttled) {
-    securityEvent("login.throttled", { throttle: throttled.key.kind, retry_after_seconds: throttled.retryAfterSeconds, address: options.address });
+    securityEvent("login.throttled", { throttle: throttled.key.kind, retry_after_seconds: throttled.retryAfterSeconds, address: options.address ?? null });
     return { ok: false, reason: "throttled", retryAfterSeconds: throttled.retryAfterSeconds };
   }
   const user = await db().user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });

@@ -163,7 +163,7 @@ export async function validateAuthorization(options: {
   const schoolId = single(params, "school_id");
   if (schoolId !== null) {
     if (!UUID.test(schoolId)) fail(new InvalidRequestError("school_id is not a valid school identifier"));
-    const byId = await db().school.findUnique({ where: { id: schoolId } });
+    const byId = await db().school.findUnique({ where: { id: schoolId, disabledAt: null } });
     if (!byId) fail(new InvalidRequestError("school_id names no school"));
     if (host.school && host.school.id !== byId!.id) fail(new InvalidRequestError("school_id names a different school than this address"));
     school = byId;

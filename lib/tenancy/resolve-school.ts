@@ -16,17 +16,17 @@ export function clearSchoolCache(): void {
 async function lookup(match: HostMatch): Promise<School | null> {
   switch (match.kind) {
     case "subdomain":
-      return db().school.findUnique({ where: { subdomain: match.subdomain } });
+      return db().school.findUnique({ where: { subdomain: match.subdomain, disabledAt: null } });
     case "custom-domain":
-      return db().school.findUnique({ where: { customDomain: match.domain } });
+      return db().school.findUnique({ where: { customDomain: match.domain, disabledAt: null } });
     case "bare":
-      return db().school.findUnique({ where: { subdomain: env().DEFAULT_SCHOOL } });
+      return db().school.findUnique({ where: { subdomain: env().DEFAULT_SCHOOL, disabledAt: null } });
     default:
       return null;
   }
 }
 
-/** The school a request addresses, from its host; null when no school answers there. */
+/** The school a request addresses, from its host; null when no school answers there (or it is disabled). */
 export async function resolveSchool(headers: Headers): Promise<School | null> {
   const e = env();
   const host = requestHost(headers, { trustProxy: e.TRUST_PROXY });
@@ -40,5 +40,5 @@ export async function resolveSchool(headers: Headers): Promise<School | null> {
 }
 
 export async function findSchoolById(id: string): Promise<School | null> {
-  return db().school.findUnique({ where: { id } });
+  return db().school.findUnique({ where: { id, disabledAt: null } });
 }

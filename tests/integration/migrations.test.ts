@@ -67,7 +67,9 @@ describe("schema.prisma and the migrations agree", () => {
   // so a model or column missing from the SQL fails here.
   it("creates, reads and deletes every model", async () => {
     const p = db();
-    const school = await p.school.create({ data: { subdomain: "mig-test", name: "Migration School", customDomain: "learn.mig.test" } });
+    const school = await p.school.create({
+      data: { subdomain: "mig-test", name: "Migration School", customDomain: "learn.mig.test", brandColor: "#112233", contactEmail: "hi@mig.test", disabledAt: new Date() },
+    });
     const user = await p.user.create({ data: { email: "mig@test.dev", name: "Mig", passwordHash: "x", avatarUrl: "https://a/b.png" } });
     const role = await p.schoolRole.create({ data: { schoolId: school.id, name: "mentor" } });
     const membership = await p.schoolMembership.create({ data: { schoolId: school.id, userId: user.id, roles: ["student", "mentor"] } });
@@ -101,6 +103,7 @@ describe("schema.prisma and the migrations agree", () => {
     });
     const access = await p.oAuthAccessToken.create({ data: { tokenHash: "a", grantId: grant.id, clientId: client.clientId, scope: "openid", expiresAt: now } });
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
+    const setupToken = await p.passwordSetupToken.create({ data: { userId: user.id, tokenHash: "t", expiresAt: now } });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
     const memberSession = await p.memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: now } });
     const loginThrottle = await p.loginThrottle.create({ data: { key: "account:mig@test.dev", failures: 1, lastFailureAt: now } });
@@ -113,7 +116,7 @@ describe("schema.prisma and the migrations agree", () => {
       Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
-      ContentVersion: contentVersion, MemberSession: memberSession, LoginThrottle: loginThrottle,
+      ContentVersion: contentVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 

@@ -42,6 +42,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   return (
     <section className="card">
       <h1>Sign in</h1>
+      {one(params.setup) === "done" ? <p role="status">Your password is set. Sign in with it below.</p> : null}
       {session ? (
         <p>
           You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone

@@ -1,47 +1,11 @@
 import { db } from "../db/client";
-import { cachedContent } from "../db/content-cache";
-import type { Prisma, SubscriptionState } from "../db/generated/client";
+import type { Prisma } from "../db/generated/client";
 import { isUuid } from "./ids";
-import { subscriptionInclude, type SubscriptionRecord } from "./records";
+import { QueryInputError, pageSize } from "./page";
+import { subscriptionInclude } from "./records";
 import { settleDueSubscriptions } from "./settle";
+import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";
 import { normalizeEmail } from "./users";
-
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 50;
-
-/** A bad argument to a query; rendered as a GraphQL error with code BAD_USER_INPUT. */
-export class QueryInputError extends Error {
-  override name = "QueryInputError";
-}
-
-export function pageSize(first: number | null | undefined): number {
-  const n = first ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) {
-    throw new QueryInputError(`first must be between 1 and ${MAX_PAGE_SIZE}`);
-  }
-  return n;
-}
-
-export function listMembershipPlans(options: { schoolId: string }) {
-  return db().membershipPlan.findMany({ where: { schoolId: options.schoolId }, orderBy: [{ position: "asc" }, { id: "asc" }] });
-}
-
-/** The school's courses, from the content cache: a course write shows within STOREFRONT_REVALIDATE_MS. */
-export function listCourses(options: { schoolId: string; first?: number | null }) {
-  const take = pageSize(options.first);
-  return cachedContent(`admin-courses\u0000${options.schoolId}\u0000${take}`, async () => {
-    const rows = await db().course.findMany({ where: { schoolId: options.schoolId }, orderBy: [{ position: "asc" }, { id: "asc" }], take });
-    return { value: rows, bytes: rows.reduce((n, r) => n + 512 + r.body.length + r.summary.length, 0) };
-  });
-}
-
-export async function findSubscription(options: { schoolId: string; id: string; now: Date }): Promise<SubscriptionRecord | null> {
-  if (!isUuid(options.id)) return null;
-  await settleDueSubscriptions({ schoolId: options.schoolId, now: options.now });
-  return db().subscription.findFirst({ where: { id: options.id, schoolId: options.schoolId }, include: subscriptionInclude });
-}
-
-const STATES: readonly SubscriptionState[] = ["active", "incomplete", "incomplete_expired", "trialing", "past_due", "canceled", "expired"];
 
 interface Cursor {
   c: string;
@@ -75,10 +39,10 @@ export async function listSubscriptions(options: { schoolId: string; filter: Sub
   const take = pageSize(filter.first);
   const where: Prisma.SubscriptionWhereInput = { schoolId };
   if (filter.state) {
-    if (!STATES.includes(filter.state as SubscriptionState)) {
-      throw new QueryInputError(`state must be one of: ${STATES.join(", ")}`);
+    if (!isSubscriptionState(filter.state)) {
+      throw new QueryInputError(`state must be one of: ${SUBSCRIPTION_STATES.join(", ")}`);
     }
-    where.state = filter.state as SubscriptionState;
+    where.state = filter.state;
   }
   if (filter.planId) {
     if (!isUuid(filter.planId)) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };

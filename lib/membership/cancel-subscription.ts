@@ -1,6 +1,7 @@
 import { fromUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { isCancellable } from "./states";
 
 export interface CancelSubscriptionInput {
   id: string;
@@ -26,11 +27,8 @@ export async function cancelSubscription(options: {
 }): Promise<Payload<SubscriptionRecord>> {
   const { schoolId, input, now } = options;
   return changeSubscription({ schoolId, id: input.id, now }, async (tx, sub) => {
-
     if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
-    if (sub.plan.planType === "lifetime" || ["expired", "incomplete_expired"].includes(sub.state)) {
-      return failure<SubscriptionRecord>(NOT_CANCELLABLE);
-    }
+    if (!isCancellable(sub)) return failure<SubscriptionRecord>(NOT_CANCELLABLE);
 
     const immediately = (endAt: Date) => ({
       state: "canceled" as const,

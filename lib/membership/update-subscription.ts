@@ -2,6 +2,7 @@ import { fromUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
 import { settleDueSubscriptions } from "./settle";
+import { isLive } from "./states";
 import { addInterval } from "./time";
 
 export interface UpdateSubscriptionInput {
@@ -39,7 +40,7 @@ export async function updateSubscription(options: {
     if (end < addInterval(now, "year", -1)) return failure<SubscriptionRecord>(TOO_FAR_PAST);
     if (sub.currentPeriodStart && end < sub.currentPeriodStart) return failure<SubscriptionRecord>(BEFORE_PERIOD_START);
 
-    const live = ["active", "trialing", "past_due", "incomplete"].includes(sub.state);
+    const live = isLive(sub.state);
     const data =
       sub.plan.planType === "recurring"
         ? { currentPeriodEnd: end, nextChargeDate: live ? end : null }

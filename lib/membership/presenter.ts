@@ -1,0 +1,80 @@
+import { toUnixSeconds } from "../clock";
+import type { Course, MembershipPlan, Payment, User } from "../db/generated/client";
+import type { EnrollmentRecord } from "./enroll-student";
+import type { SubscriptionRecord } from "./records";
+import { isCanceling, isCancellable } from "./states";
+
+// Records → the wire shapes every transport shows (GraphQL types, MCP structured content):
+// timestamps as Unix seconds, money as decimal strings, derived flags computed once.
+
+const ts = toUnixSeconds;
+const money = (d: { toFixed(n: number): string }) => d.toFixed(2);
+
+export function presentUser(u: User) {
+  return { id: u.id, email: u.email, name: u.name };
+}
+
+export function presentPlan(p: MembershipPlan) {
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    planType: p.planType,
+    isLifetime: p.planType === "lifetime",
+    interval: p.interval,
+    intervalCount: p.intervalCount,
+    price: money(p.price),
+    currency: p.currency,
+    lengthCount: p.lengthCount,
+    lengthInterval: p.lengthInterval,
+    fixedEndAt: ts(p.fixedEndAt),
+    status: p.status,
+  };
+}
+
+export function presentSubscription(s: SubscriptionRecord) {
+  return {
+    id: s.id,
+    cancelReason: s.cancelReason,
+    cancelType: s.cancelType,
+    createdAt: ts(s.createdAt)!,
+    updatedAt: ts(s.updatedAt)!,
+    currentPeriodStart: ts(s.currentPeriodStart),
+    currentPeriodEnd: ts(s.currentPeriodEnd),
+    startAt: ts(s.startAt),
+    endAt: ts(s.endAt),
+    nextChargeDate: ts(s.nextChargeDate),
+    cancelAt: ts(s.cancelAt),
+    canceledAt: ts(s.canceledAt),
+    isCanceling: isCanceling(s),
+    isCancellable: isCancellable(s),
+    plan: presentPlan(s.plan),
+    planId: s.planId,
+    state: s.state,
+    user: presentUser(s.user),
+  };
+}
+
+export function presentPayment(p: Payment) {
+  return { id: p.id, amount: money(p.amount), currency: p.currency, state: p.state, paidAt: ts(p.paidAt), createdAt: ts(p.createdAt)! };
+}
+
+export function presentCourse(c: Course) {
+  return {
+    id: c.id,
+    slug: c.slug,
+    title: c.title,
+    summary: c.summary,
+    status: c.status,
+    price: c.price === null ? null : money(c.price),
+    currency: c.currency,
+  };
+}
+
+export function presentEnrollment(e: EnrollmentRecord) {
+  return { id: e.id, createdAt: ts(e.createdAt)!, course: presentCourse(e.course), user: presentUser(e.user) };
+}
+
+export type SubscriptionWire = ReturnType<typeof presentSubscription>;
+export type PlanWire = ReturnType<typeof presentPlan>;
+export type EnrollmentWire = ReturnType<typeof presentEnrollment>;

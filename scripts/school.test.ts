@@ -1,0 +1,60 @@
+// `npm run school` end to end, as an operator runs it, against its own embedded database directory.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "..");
+let dir: string;
+
+async function schoolCli(dataDir: string, args: string[]) {
+  const env = { ...process.env, PGLITE_DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "development" as const, PLATFORM_DOMAIN: "localhost" };
+  try {
+    const r = await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/school.ts", ...args], { cwd: ROOT, env });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "school-cli-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("npm run school", () => {
+  it("create prints a one-time link and an API key once; list shows neither", async () => {
+    const created = await schoolCli(dir, ["create", "--subdomain", "ceramics", "--name", "Ceramics School", "--owner-email", "me@ceramics.example"]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/created school ceramics \([0-9a-f-]{36}\) at http:\/\/ceramics\.localhost:3000/);
+    const link = /(http:\/\/ceramics\.localhost:3000\/account\/set-password\?token=[A-Za-z0-9_-]{43})\b/.exec(created.stdout)?.[1];
+    const key = /\b(sh_[a-z0-9]+_[A-Za-z0-9_-]{20,})\b/.exec(created.stdout)?.[1];
+    expect(link).toBeTruthy();
+    expect(key).toBeTruthy();
+    expect(created.stdout).toMatch(/shown only this once/);
+
+    const listed = await schoolCli(dir, ["list"]);
+    expect(listed.stdout).toMatch(/ceramics\s+-\s+"Ceramics School"\s+active\s+members=1\s+courses=0/);
+    expect(listed.stdout).not.toContain(key!);
+    expect(listed.stdout).not.toContain(new URL(link!).searchParams.get("token")!);
+
+    expect((await schoolCli(dir, ["disable", "ceramics"])).stdout).toContain("disabled school ceramics");
+    expect((await schoolCli(dir, ["list"])).stdout).toMatch(/ceramics.*disabled \d{4}-/);
+  }, 120_000);
+
+  it("bad input is one line on stderr and exit code 1", async () => {
+    const dup = await schoolCli(dir, ["create", "--subdomain", "ceramics", "--name", "Again", "--owner-email", "x@y.example"]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr.trim()).toBe('school: a school with subdomain "ceramics" already exists');
+    const role = await schoolCli(dir, ["add-member", "--school", "ceramics", "--email", "a@b.example", "--role", "root"]);
+    expect(role.code).toBe(1);
+    expect(role.stderr.trim()).toMatch(/^school: unknown role "root"/);
+    const usage = await schoolCli(dir, []);
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toMatch(/usage:/);
+  }, 120_000);
+});

@@ -1,0 +1,121 @@
+// npm run school -- create|list|disable|enable|add-member|domain|import|export: run schools from the command line.
+import { parseArgs } from "node:util";
+import { passwordSetupUrl } from "../lib/auth/password-setup";
+import { now } from "../lib/clock";
+import { closeDbHandle, dbHandle } from "../lib/db/client";
+import { migrate } from "../lib/db/migrator";
+import { env } from "../lib/env";
+import { addMember } from "../lib/schools/add-member";
+import { createSchool } from "../lib/schools/create-school";
+import { SchoolCommandError } from "../lib/schools/errors";
+import { schoolOrigin } from "../lib/schools/links";
+import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
+
+const USAGE = `usage:
+  npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>]
+  npm run school -- list
+  npm run school -- disable <subdomain|id>
+  npm run school -- enable <subdomain|id>
+  npm run school -- add-member --school <subdomain|id> --email <email> --role <role> [--name <name>]
+  npm run school -- domain add <host> --school <subdomain|id>
+  npm run school -- domain remove --school <subdomain|id>`;
+
+function setupLine(origin: string, setup: { token: string; expiresAt: Date } | null, email: string): string {
+  return setup
+    ? `password setup link for ${email} (works once, until ${setup.expiresAt.toISOString()}):\n\n  ${passwordSetupUrl(origin, setup.token)}\n`
+    : `${email} already has a password and signs in with it.`;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      subdomain: { type: "string" },
+      name: { type: "string" },
+      "owner-email": { type: "string" },
+      "owner-name": { type: "string" },
+      school: { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
+    },
+  });
+  const db = dbHandle().prisma;
+  const e = env();
+  switch (command) {
+    case "create": {
+      if (!values.subdomain || !values.name || !values["owner-email"]) {
+        throw new SchoolCommandError(`create needs --subdomain, --name and --owner-email\n${USAGE}`);
+      }
+      const created = await createSchool({
+        db,
+        subdomain: values.subdomain,
+        name: values.name,
+        ownerEmail: values["owner-email"],
+        ownerName: values["owner-name"],
+        now: now(),
+      });
+      const origin = schoolOrigin(created.school, e);
+      console.log(`created school ${created.school.subdomain} (${created.school.id}) at ${origin}`);
+      console.log(`owner: ${created.owner.email}${created.owner.created ? " (new account)" : " (existing account)"}`);
+      console.log(setupLine(origin, created.passwordSetup, created.owner.email));
+      console.log(`Admin API key (every permission), send it as X-Service-API-Key:\n\n  ${created.apiKey.key}\n`);
+      console.log("The link and the key are shown only this once: store them now.");
+      return;
+    }
+    case "list": {
+      const schools = await listSchools({ db });
+      for (const s of schools) {
+        console.log(
+          [s.id, s.subdomain, s.customDomain ?? "-", JSON.stringify(s.name), s.disabledAt ? `disabled ${s.disabledAt.toISOString()}` : "active",
+            `members=${s._count.memberships}`, `courses=${s._count.courses}`].join("  "),
+        );
+      }
+      if (!schools.length) console.log("no schools");
+      return;
+    }
+    case "disable":
+    case "enable": {
+      const ref = positionals[0] ?? values.school;
+      if (!ref) throw new SchoolCommandError(`${command} needs a school\n${USAGE}`);
+      const r = await setSchoolEnabled({ db, school: ref, enabled: command === "enable", now: now() });
+      console.log(`${r.changed ? "" : "already "}${command}d school ${r.school.subdomain}`);
+      return;
+    }
+    case "add-member": {
+      if (!values.school || !values.email || !values.role) throw new SchoolCommandError(`add-member needs --school, --email and --role\n${USAGE}`);
+      const r = await addMember({ db, school: values.school, email: values.email, name: values.name, role: values.role, now: now() });
+      console.log(`${r.user.email} is a member of ${r.school.subdomain} with roles ${r.roles.join(", ")}`);
+      console.log(setupLine(schoolOrigin(r.school, e), r.passwordSetup, r.user.email));
+      return;
+    }
+    case "domain": {
+      const [verb, host] = positionals;
+      if (!values.school || (verb === "add" && !host) || (verb !== "add" && verb !== "remove")) {
+        throw new SchoolCommandError(`domain needs add <host> or remove, and --school\n${USAGE}`);
+      }
+      const school = await setCustomDomain({ db, school: values.school, host: verb === "add" ? host! : null, platformDomain: e.PLATFORM_DOMAIN });
+      console.log(
+        school.customDomain
+          ? `${school.subdomain} is now also served at https://${school.customDomain} (point its DNS at this deployment)`
+          : `${school.subdomain} has no custom domain`,
+      );
+      return;
+    }
+    default:
+      throw new SchoolCommandError(USAGE);
+  }
+}
+
+const handle = dbHandle();
+try {
+  await migrate({ driver: handle.driver });
+  await main(process.argv.slice(2));
+} catch (err) {
+  const known = err instanceof SchoolCommandError || (err instanceof Error && err.name === "TypeError");
+  console.error(known ? `school: ${(err as Error).message}` : err);
+  process.exitCode = 1;
+} finally {
+  await closeDbHandle(handle);
+}
