@@ -19,12 +19,13 @@ export async function proxy(request: NextRequest) {
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
+    const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
-      const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), requestContext(request).origin);
+      const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
     }
     if (access.kind === "not_member") {
-      const o = { schoolName: school.name, email: access.session.email, loginPath: loginPath(request.nextUrl.pathname + request.nextUrl.search) };
+      const o = { schoolName: school.name, email: access.session.email, loginPath: loginPath(request.nextUrl.pathname + request.nextUrl.search), origin };
       return wantsMarkdown
         ? new NextResponse(forbiddenMarkdown(o), { status: 403, headers: { "content-type": "text/markdown; charset=utf-8", ...gatedHeaders } })
         : new NextResponse(forbiddenHtml(o), { status: 403, headers: { "content-type": "text/html; charset=utf-8", ...gatedHeaders } });

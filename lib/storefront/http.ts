@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { env } from "../env";
 import type { School } from "../db/generated/client";
 import { requestContext } from "../tenancy/request-context";
-import { toYaml } from "./markdown";
+import { errorMarkdown, type ErrorStatus } from "./error-document";
 
 export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
 
@@ -74,15 +74,24 @@ export function textResponse(o: TextResponseOptions): Response {
   return new Response(o.request.method === "HEAD" ? null : o.body, { status, headers });
 }
 
-export type ErrorStatus = 400 | 404;
-const TITLES: Record<ErrorStatus, string> = { 400: "Bad request", 404: "Not found" };
+/** Markdown error body (lib/storefront/error-document.ts): agents parse the frontmatter like any other document. */
+export function markdownError(o: { request: Request; status: ErrorStatus; message: string; headers?: Record<string, string> }): Response {
+  const body = errorMarkdown({ origin: originOf(o.request), status: o.status, message: o.message });
+  return textResponse({ request: o.request, body, status: o.status, contentType: MARKDOWN_TYPE, cacheControl: "no-store", headers: o.headers });
+}
 
-/** Markdown error body: agents parse the frontmatter like any other document. */
-export function markdownError(o: { request: Request; status: ErrorStatus; message: string }): Response {
-  const title = TITLES[o.status];
-  const origin = originOf(o.request);
-  const body =
-    `---\n${toYaml({ type: "error", status: o.status, title, message: o.message })}---\n\n# ${title}\n\n${o.message}\n\n` +
-    `Start from the [homepage](${origin}/api/md/home) or the [index of all content](${origin}/llms.txt).\n`;
-  return textResponse({ request: o.request, body, status: o.status, contentType: MARKDOWN_TYPE, cacheControl: "no-store" });
+/** The methods every /api/md path answers; anything else is a 405 naming them in Allow. */
+export const MARKDOWN_ALLOW = "GET, HEAD, OPTIONS";
+
+export function methodNotAllowed(request: Request): Response {
+  return markdownError({
+    request,
+    status: 405,
+    message: `${request.method} is not supported here: markdown documents are read with GET or HEAD.`,
+    headers: { allow: MARKDOWN_ALLOW },
+  });
+}
+
+export function markdownOptions(): Response {
+  return new Response(null, { status: 204, headers: { allow: MARKDOWN_ALLOW, "cache-control": "no-store" } });
 }

@@ -3,7 +3,7 @@
 import { now } from "../clock";
 import { requestSchool } from "../tenancy/request-context";
 import { cachedMarkdown } from "./cached";
-import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
+import { cacheControlFor, MARKDOWN_TYPE, markdownError, markdownOptions, methodNotAllowed, originOf, textResponse, varyHeader } from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
 
 export interface MarkdownRequest {
@@ -26,7 +26,7 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
   const origin = originOf(request);
   const page = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
   if (!page) {
-    return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug \`${slug}\`.` });
+    return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug ${slug}.` });
   }
   return textResponse({
     request,
@@ -45,7 +45,7 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
 
 type Params = Promise<Record<string, string | string[] | undefined>> | undefined;
 
-/** GET and HEAD exports for an /api/md route; other methods get Next's 405 with Allow. */
+/** Exports for an /api/md route: GET and HEAD serve the document; OPTIONS names them; any other method is a markdown 405 with Allow. */
 export function markdownRoute(kind: DocumentKind) {
   // Next passes no params object to routes without dynamic segments.
   const handler = async (request: Request, ctx?: { params: Params }) => {
@@ -53,5 +53,19 @@ export function markdownRoute(kind: DocumentKind) {
     const slug = typeof params.slug === "string" ? params.slug : undefined;
     return serveMarkdown({ request, kind, slug });
   };
-  return { GET: handler, HEAD: handler };
+  return { GET: handler, HEAD: handler, OPTIONS: markdownOptions, ...OTHER_METHODS };
+}
+
+const notAllowed = async (request: Request) => methodNotAllowed(request);
+const OTHER_METHODS = { POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+
+/** Every path under /api/md that names no document (/api/md itself, /api/md/nope, extra segments). */
+export function unknownMarkdownPath() {
+  const handler = async (request: Request) => {
+    const school = await requestSchool(request);
+    const message = school ? "No storefront document has this address. Every document is listed in llms.txt." : "No school is served at this address.";
+    return markdownError({ request, status: 404, message });
+  };
+  // No resource, so no method is allowed or refused: every method gets the 404.
+  return { GET: handler, HEAD: handler, OPTIONS: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
 }
