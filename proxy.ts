@@ -1,21 +1,34 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
+import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
-import { matchPage } from "@/lib/storefront/routes";
-import { requestContext, requestSchool } from "@/lib/tenancy/request-context";
+import { pageDocumentIsStale } from "@/lib/storefront/page-check";
+import { matchPage, type PageMatch } from "@/lib/storefront/routes";
+import { requestContext } from "@/lib/tenancy/request-context";
+import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Storefront pages only (the paths of lib/storefront/routes.ts); login, OAuth, API and assets pass
 // straight through. Order matters: the enterprise-training gate runs before the markdown rewrite,
-// so negotiation cannot be used to read a gated page.
+// so negotiation cannot be used to read a gated page. While the database is unavailable, pages
+// built before are served stale (marked with Warning) and others answer 503 (lib/db/unavailable.ts).
 export async function proxy(request: NextRequest) {
   const page = matchPage(request.nextUrl.pathname);
   if (!page) return NextResponse.next();
 
   const wantsMarkdown =
     (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";
+  try {
+    return await storefrontPage(request, page, wantsMarkdown);
+  } catch (err) {
+    if (!asDatabaseUnavailable(err)) throw err;
+    return wantsMarkdown ? markdownUnavailable(request) : htmlUnavailable();
+  }
+}
 
-  const school = await requestSchool(request);
+async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
+  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
@@ -37,7 +50,10 @@ export async function proxy(request: NextRequest) {
     res.headers.set("vary", "Accept");
     return res;
   }
-  return NextResponse.next();
+  if (!school) return NextResponse.next();
+  const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
+  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning.
+  return stale ? NextResponse.next({ headers: { warning: STALE_HEADERS.warning! } }) : NextResponse.next();
 }
 
 export const config = {

@@ -1,6 +1,7 @@
 import type { AuthConfig } from "@auth/core";
 import { CredentialsSignin } from "@auth/core/errors";
 import Credentials from "@auth/core/providers/credentials";
+import { asDatabaseUnavailable } from "../db/unavailable";
 import { authSecret } from "./auth-secret";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
@@ -8,6 +9,11 @@ import { createMemberSession, revokeMemberSession, SESSION_LIFETIME_SECONDS } fr
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const LOGIN_PATH = "/login";
+
+/** A sign-in that could not be checked because the database is unavailable (not a wrong password). */
+export class DatabaseUnavailableSignin extends CredentialsSignin {
+  override code = "temporarily_unavailable";
+}
 
 /** Too many failed attempts for this account or address: the login page says so (code=throttled). */
 class ThrottledSignin extends CredentialsSignin {
@@ -37,13 +43,19 @@ export function authConfig(info: AuthRequestInfo): AuthConfig {
       Credentials({
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         authorize: async (credentials) => {
-          const result = await authenticateMember({ credentials, address: info.address });
-          if (!result.ok) {
-            if (result.reason === "throttled") throw new ThrottledSignin();
-            return null;
+          try {
+            const result = await authenticateMember({ credentials, address: info.address });
+            if (!result.ok) {
+              if (result.reason === "throttled") throw new ThrottledSignin();
+              return null;
+            }
+            const sid = await createMemberSession({ userId: result.member.id, origin: info.origin });
+            return { ...result.member, sid };
+          } catch (err) {
+            // Auth.js turns any other throw into a generic error; this one the handler answers 503.
+            if (asDatabaseUnavailable(err)) throw new DatabaseUnavailableSignin();
+            throw err;
           }
-          const sid = await createMemberSession({ userId: result.member.id, origin: info.origin });
-          return { ...result.member, sid };
         },
       }),
     ],

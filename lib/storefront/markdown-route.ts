@@ -1,9 +1,21 @@
 // The handler behind every /api/md/* route (and, through the proxy's rewrite, behind Accept:
 // text/markdown on the HTML pages).
 import { now } from "../clock";
-import { requestSchool } from "../tenancy/request-context";
+import { asDatabaseUnavailable } from "../db/unavailable";
+import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cachedMarkdown } from "./cached";
-import { cacheControlFor, MARKDOWN_TYPE, markdownError, markdownOptions, methodNotAllowed, originOf, textResponse, varyHeader } from "./http";
+import {
+  cacheControlFor,
+  MARKDOWN_TYPE,
+  markdownError,
+  markdownOptions,
+  markdownUnavailable,
+  methodNotAllowed,
+  originOf,
+  STALE_HEADERS,
+  textResponse,
+  varyHeader,
+} from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
 
 export interface MarkdownRequest {
@@ -12,9 +24,19 @@ export interface MarkdownRequest {
   slug?: string;
 }
 
-export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): Promise<Response> {
+export async function serveMarkdown(options: MarkdownRequest): Promise<Response> {
+  try {
+    return await markdownPage(options);
+  } catch (err) {
+    // The database is unavailable and this page was never built here (else it was served stale).
+    if (asDatabaseUnavailable(err)) return markdownUnavailable(options.request);
+    throw err;
+  }
+}
+
+async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<Response> {
   const route = routeOf(kind);
-  const school = await requestSchool(request);
+  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
   if (!school) return markdownError({ request, status: 404, message: "No school is served at this address." });
   if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) {
     return markdownError({
@@ -24,7 +46,7 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
     });
   }
   const origin = originOf(request);
-  const page = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
+  const { value: page, stale } = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
   if (!page) {
     return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug ${slug}.` });
   }
@@ -39,6 +61,7 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
       link: `<${page.url}>; rel="canonical"; type="text/html"`,
       // Reached through a gated page by negotiation, the answer depends on the session cookie.
       ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
+      ...(stale || staleSchool ? STALE_HEADERS : {}),
     },
   });
 }
@@ -62,7 +85,14 @@ const OTHER_METHODS = { POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DE
 /** Every path under /api/md that names no document (/api/md itself, /api/md/nope, extra segments). */
 export function unknownMarkdownPath() {
   const handler = async (request: Request) => {
-    const school = await requestSchool(request);
+    // The answer is a 404 either way; without the database, assume the address serves a school.
+    const school = await resolveSchoolState(request.headers).then(
+      (r) => r.school,
+      (err: unknown) => {
+        if (asDatabaseUnavailable(err)) return true;
+        throw err;
+      },
+    );
     const message = school ? "No storefront document has this address. Every document is listed in llms.txt." : "No school is served at this address.";
     return markdownError({ request, status: 404, message });
   };
