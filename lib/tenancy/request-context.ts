@@ -1,5 +1,5 @@
 import { env } from "../env";
-import { matchHost, requestHost, requestOrigin, requestScheme, type HostMatch } from "./host";
+import { matchHost, requestHost, requestScheme, type HostMatch } from "./host";
 import { resolveSchool, type School } from "./resolve-school";
 
 /**
@@ -23,12 +23,14 @@ export function requestContext(request: { url?: string; headers: Headers }): Req
   if (known) return known;
   const e = env();
   const ctx = { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY };
-  const fallback = `http://${e.PLATFORM_DOMAIN}/`;
-  const context: RequestContext = {
-    origin: requestOrigin(request.url ?? fallback, request.headers, ctx),
-    scheme: requestScheme(request.headers, ctx),
-    match: matchHost(requestHost(request.headers, ctx), ctx),
-  };
+  // Without a Host header (only in-process callers), the host of the request's URL.
+  const host = requestHost(request.headers, ctx) ?? (request.url ? new URL(request.url).host : null);
+  const match = matchHost(host, ctx);
+  const scheme = requestScheme(request.headers, ctx);
+  // A malformed Host is answered 400 at the edge (lib/edge/guard.ts, the same isValidHost rule);
+  // should one get this far, no URL is built from it.
+  const origin = match.kind === "invalid" ? `${scheme}://${e.PLATFORM_DOMAIN}` : `${scheme}://${host!.trim().toLowerCase()}`;
+  const context: RequestContext = { origin, scheme, match };
   contexts.set(request.headers, context);
   return context;
 }
