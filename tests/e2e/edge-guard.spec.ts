@@ -105,3 +105,11 @@ test("a page on another origin calls the Admin API from Chromium and reads its b
     await new Promise((resolve) => tool.close(resolve));
   }
 });
+
+test("object keys in ?error= are plain unknown codes on the login page (was a 500)", async ({ request }) => {
+  for (const code of ["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"]) {
+    const res = await request.get(`/login?error=${code}`);
+    expect(res.status(), code).toBe(200);
+    expect(await res.text()).toContain("Sign-in failed. Please try again.");
+  }
+});
