@@ -29,6 +29,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/^REDIS_URL: /);
   });
 
+  it("allows loopback webhook receivers only under NODE_ENV=test; the worker is on by default", () => {
+    expect(parseEnv({}).WEBHOOKS_WORKER).toBe(true);
+    expect(parseEnv({}).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(false);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "production" })).toThrow(/^WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: is only allowed with NODE_ENV=test/);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1" })).toThrow(/only allowed with NODE_ENV=test/);
+    expect(parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "test" }).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(true);
+  });
+
   it("parses flags and numbers", () => {
     const env = parseEnv({ TRUST_PROXY: "1", SEED_ON_START: "false", RATE_LIMIT_QUERIES: "30" });
     expect(env.TRUST_PROXY).toBe(true);

@@ -77,6 +77,10 @@ const schema = z
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
+    // Webhooks: the in-process delivery worker of `npm start` (off: only the cron route and
+    // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
+    WEBHOOKS_WORKER: flag.default(true),
+    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.AUTH_SECRET && env.NODE_ENV === "production") {
@@ -105,6 +109,9 @@ const schema = z
         path: ["OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS"],
         message: "is only allowed with NODE_ENV=test",
       });
+    }
+    if (env.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS"], message: "is only allowed with NODE_ENV=test" });
     }
     if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
       ctx.addIssue({
