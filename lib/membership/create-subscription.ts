@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
+import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
@@ -35,8 +35,10 @@ export async function createSubscription(options: {
   schoolId: string;
   input: CreateSubscriptionInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
@@ -76,7 +78,7 @@ export async function createSubscription(options: {
   }
 
   try {
-    return await db().$transaction(async (tx) => {
+    return await writeTransaction({ dryRun }, async (tx) => {
       const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
       if ("error" in member) return failure<SubscriptionRecord>(member.error);
       const { user } = member;
@@ -88,7 +90,7 @@ export async function createSubscription(options: {
         data: { schoolId, userId: user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
       });
       return success<SubscriptionRecord>({ ...created, plan, user });
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     // Another live subscription of this user and plan, committed before or concurrently.
     if (isUniqueViolation(err, LIVE_INDEX)) return failure(ALREADY_SUBSCRIBED);

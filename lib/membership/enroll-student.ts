@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { Course, Enrollment, User } from "../db/generated/client";
 import { isUuid } from "./ids";
-import { failure, success, type Payload, TX_OPTIONS } from "./records";
+import { failure, success, type Payload, writeTransaction } from "./records";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
 export interface EnrollStudentInput {
@@ -18,14 +18,16 @@ export async function enrollStudentToCourse(options: {
   schoolId: string;
   input: EnrollStudentInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<EnrollmentRecord>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.courseId)) return failure(COURSE_NOT_FOUND);
   const course = await db().course.findFirst({ where: { id: input.courseId, schoolId }, select: { id: true } });
   if (!course) return failure(COURSE_NOT_FOUND);
-  return db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
     if ("error" in member) return failure<EnrollmentRecord>(member.error);
     await tx.enrollment.createMany({
@@ -37,5 +39,5 @@ export async function enrollStudentToCourse(options: {
       include: { course: true, user: true },
     });
     return success(enrollment);
-  }, TX_OPTIONS);
+  });
 }

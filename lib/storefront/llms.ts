@@ -52,6 +52,11 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
         url: `${o}/.well-known/oauth-authorization-server`,
         note: "RFC 8414 authorization server metadata (authorization code with PKCE, tokens, UserInfo)",
       },
+      {
+        name: "MCP server",
+        url: `${o}/mcp`,
+        note: "Model Context Protocol server (Streamable HTTP): search the catalog, read pages; members see their subscriptions, staff manage them (OAuth sign-in)",
+      },
       { name: "Admin API docs", url: `${o}/admin/graphql`, note: "GraphiQL playground and schema of the Admin GraphQL API (preview; needs an API key)" },
     ]),
     h2("Optional", [{ name: "Full content", url: `${o}/llms-full.txt`, note: "every public page's markdown in one document" }]),

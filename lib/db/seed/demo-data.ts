@@ -606,7 +606,7 @@ export const DEMO_OAUTH_CLIENTS = [
     name: "Demo Public App",
     secret: null,
     redirectUris: ["http://localhost:3000/oauth/callback", "http://127.0.0.1/callback"],
-    scope: "openid profile email offline_access courses:read students:read",
+    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write",
     tokenEndpointAuthMethod: "none",
   },
   {
@@ -629,7 +629,7 @@ export const DEMO_OAUTH_CLIENTS = [
       "https://claude.ai/api/mcp/auth_callback",
       "https://chatgpt.com/connector_platform_oauth_redirect",
     ],
-    scope: "openid profile email offline_access courses:read students:read",
+    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write",
     tokenEndpointAuthMethod: "none",
   },
 ];
