@@ -54,8 +54,8 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
       },
       {
         name: "MCP server",
-        url: `${o}/mcp`,
-        note: "Model Context Protocol server (Streamable HTTP): search the catalog, read pages; members see their subscriptions, staff manage them (OAuth sign-in)",
+        url: `${o}/.well-known/oauth-protected-resource/mcp`,
+        note: `Model Context Protocol server at ${o}/mcp (Streamable HTTP, OAuth sign-in): search the catalog and read pages; members see their subscriptions, staff manage them. This link is its RFC 9728 resource metadata`,
       },
       { name: "Admin API docs", url: `${o}/admin/graphql`, note: "GraphiQL playground and schema of the Admin GraphQL API (preview; needs an API key)" },
     ]),
