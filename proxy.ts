@@ -1,33 +1,45 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
+import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
-import { matchPage } from "@/lib/storefront/routes";
+import { pageDocumentIsStale } from "@/lib/storefront/page-check";
+import { matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
-import { resolveSchool } from "@/lib/tenancy/resolve-school";
+import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Storefront pages only (the paths of lib/storefront/routes.ts); login, OAuth, API and assets pass
 // straight through. Order matters: the enterprise-training gate runs before the markdown rewrite,
-// so negotiation cannot be used to read a gated page.
+// so negotiation cannot be used to read a gated page. While the database is unavailable, pages
+// built before are served stale (marked with Warning) and others answer 503 (lib/db/unavailable.ts).
 export async function proxy(request: NextRequest) {
   const page = matchPage(request.nextUrl.pathname);
   if (!page) return NextResponse.next();
 
   const wantsMarkdown =
     (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";
+  try {
+    return await storefrontPage(request, page, wantsMarkdown);
+  } catch (err) {
+    if (!asDatabaseUnavailable(err)) throw err;
+    return wantsMarkdown ? markdownUnavailable(request) : htmlUnavailable();
+  }
+}
 
-  const school = await resolveSchool(request.headers);
+async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
+  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
+    const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
     if (access.kind === "anonymous") {
-      const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
       const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
     }
     if (access.kind === "not_member") {
-      const o = { schoolName: school.name, email: access.session.email, loginPath: loginPath(request.nextUrl.pathname + request.nextUrl.search) };
+      const o = { schoolName: school.name, email: access.session.email, loginPath: loginPath(request.nextUrl.pathname + request.nextUrl.search), origin };
       return wantsMarkdown
         ? new NextResponse(forbiddenMarkdown(o), { status: 403, headers: { "content-type": "text/markdown; charset=utf-8", ...gatedHeaders } })
         : new NextResponse(forbiddenHtml(o), { status: 403, headers: { "content-type": "text/html; charset=utf-8", ...gatedHeaders } });
@@ -39,7 +51,10 @@ export async function proxy(request: NextRequest) {
     res.headers.set("vary", "Accept");
     return res;
   }
-  return NextResponse.next();
+  if (!school) return NextResponse.next();
+  const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
+  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning.
+  return stale ? NextResponse.next({ headers: { warning: STALE_HEADERS.warning! } }) : NextResponse.next();
 }
 
 export const config = {

@@ -55,6 +55,9 @@ const schema = z
     // How long the storefront's content cache trusts its last read of the content version (ms): a
     // content write shows within this time; 0 reads it on every request (exact, costs a query).
     STOREFRONT_REVALIDATE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    // Start-up on an unreachable database retries with backoff for this long before giving up
+    // (lib/db/wait.ts); 0 tries once.
+    DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
     DEMO_API_KEY: z.string().optional(),
     DEMO_API_KEY_NO_PERMISSIONS: z.string().optional(),
     DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

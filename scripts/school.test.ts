@@ -1,6 +1,6 @@
 // `npm run school` end to end, as an operator runs it, against its own embedded database directory.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -57,4 +57,25 @@ describe("npm run school", () => {
     expect(usage.code).toBe(1);
     expect(usage.stderr).toMatch(/usage:/);
   }, 120_000);
+
+  it("import --dry-run, import, export, and a bad folder as file:line lines", async () => {
+    const fixture = path.join(ROOT, "tests/fixtures/pottery-school");
+    const dry = await schoolCli(dir, ["import", fixture, "--school", "ceramics", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("would create courses/wheel-basics");
+    expect(dry.stdout).toMatch(/dry run: \d+ changes not written to ceramics/);
+
+    const bad = path.join(dir, "bad-folder");
+    await cp(fixture, bad, { recursive: true });
+    await writeFile(path.join(bad, "courses/wheel-basics.md"), "---\ntitle: Wheel\nprice: twelve\ncurrency: EUR\n---\n");
+    const failed = await schoolCli(dir, ["import", bad, "--school", "ceramics"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("school: 1 problem in the content folder, nothing was changed:");
+    expect(failed.stderr).toContain("courses/wheel-basics.md:3: price: must be a number");
+
+    expect((await schoolCli(dir, ["import", fixture, "--school", "ceramics"])).stdout).toMatch(/\d+ changes written to ceramics/);
+    const out = path.join(dir, "exported");
+    expect((await schoolCli(dir, ["export", out, "--school", "ceramics"])).stdout).toMatch(/wrote \d+ files of ceramics/);
+    expect((await schoolCli(dir, ["import", out, "--school", "ceramics"])).stdout).toContain(`ceramics already matches ${out}: nothing to change`);
+  }, 180_000);
 });

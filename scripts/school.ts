@@ -1,6 +1,9 @@
 // npm run school -- create|list|disable|enable|add-member|domain|import|export: run schools from the command line.
 import { parseArgs } from "node:util";
 import { passwordSetupUrl } from "../lib/auth/password-setup";
+import { ContentError } from "../lib/content/errors";
+import { exportContent } from "../lib/content/export-content";
+import { describeChange, importContent } from "../lib/content/import-content";
 import { now } from "../lib/clock";
 import { closeDbHandle, dbHandle } from "../lib/db/client";
 import { migrate } from "../lib/db/migrator";
@@ -9,6 +12,7 @@ import { addMember } from "../lib/schools/add-member";
 import { createSchool } from "../lib/schools/create-school";
 import { SchoolCommandError } from "../lib/schools/errors";
 import { schoolOrigin } from "../lib/schools/links";
+import { findSchoolByRef } from "../lib/schools/find-school";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
 
 const USAGE = `usage:
@@ -18,7 +22,9 @@ const USAGE = `usage:
   npm run school -- enable <subdomain|id>
   npm run school -- add-member --school <subdomain|id> --email <email> --role <role> [--name <name>]
   npm run school -- domain add <host> --school <subdomain|id>
-  npm run school -- domain remove --school <subdomain|id>`;
+  npm run school -- domain remove --school <subdomain|id>
+  npm run school -- import <dir> --school <subdomain|id> [--dry-run]
+  npm run school -- export <dir> --school <subdomain|id>`;
 
 function setupLine(origin: string, setup: { token: string; expiresAt: Date } | null, email: string): string {
   return setup
@@ -39,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
       school: { type: "string" },
       email: { type: "string" },
       role: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
     },
   });
   const db = dbHandle().prisma;
@@ -103,6 +110,27 @@ async function main(argv: string[]): Promise<void> {
       );
       return;
     }
+    case "import": {
+      const dir = positionals[0];
+      if (!dir || !values.school) throw new SchoolCommandError(`import needs <dir> and --school\n${USAGE}`);
+      const dryRun = values["dry-run"] ?? false;
+      const { school, changes } = await importContent({ db, school: values.school, dir, dryRun });
+      for (const c of changes) console.log(`${dryRun ? "would " : ""}${describeChange(c)}`);
+      console.log(
+        changes.length
+          ? `${dryRun ? "dry run: " : ""}${changes.length} change${changes.length === 1 ? "" : "s"} ${dryRun ? "not written to" : "written to"} ${school.subdomain}`
+          : `${school.subdomain} already matches ${dir}: nothing to change`,
+      );
+      return;
+    }
+    case "export": {
+      const dir = positionals[0];
+      if (!dir || !values.school) throw new SchoolCommandError(`export needs <dir> and --school\n${USAGE}`);
+      const school = await findSchoolByRef({ db, ref: values.school });
+      const files = await exportContent({ db, schoolId: school.id, dir });
+      console.log(`wrote ${files.length} files of ${school.subdomain} to ${dir}`);
+      return;
+    }
     default:
       throw new SchoolCommandError(USAGE);
   }
@@ -113,7 +141,7 @@ try {
   await migrate({ driver: handle.driver });
   await main(process.argv.slice(2));
 } catch (err) {
-  const known = err instanceof SchoolCommandError || (err instanceof Error && err.name === "TypeError");
+  const known = err instanceof SchoolCommandError || err instanceof ContentError || (err instanceof Error && err.name === "TypeError");
   console.error(known ? `school: ${(err as Error).message}` : err);
   process.exitCode = 1;
 } finally {

@@ -1,3 +1,5 @@
+import { DATABASE_RETRY_AFTER_SECONDS, retryAfterHeaders } from "../db/unavailable";
+
 // Errors that stop an Admin API request before GraphQL runs. They carry their HTTP status and
 // the wire code put in `extensions.code`; the handler renders them as a top-level `errors` array.
 export class AdminRequestError extends Error {
@@ -32,6 +34,21 @@ export class ApiVersionError extends AdminRequestError {
     super(message, 400, "INVALID_API_VERSION", { acceptedVersions: accepted });
   }
 }
+
+/** The database is unavailable (lib/db/unavailable.ts): 503 with Retry-After; nothing was executed. */
+export class ServiceUnavailableError extends AdminRequestError {
+  override name = "ServiceUnavailableError";
+  constructor() {
+    super(SERVICE_UNAVAILABLE_MESSAGE, 503, "SERVICE_UNAVAILABLE", { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+  }
+
+  override toResponse(headers: HeadersInit = {}): Response {
+    return super.toResponse({ ...retryAfterHeaders(), ...Object.fromEntries(new Headers(headers)) });
+  }
+}
+
+export const SERVICE_UNAVAILABLE_MESSAGE =
+  `The service is temporarily unavailable: its database cannot be reached. Nothing was changed; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
 
 /** Message of the payload-level error for a key without the operation's permission (spec). */
 export const UNAUTHORIZED = "Unauthorized";

@@ -2,7 +2,8 @@ import { now as clockNow } from "../clock";
 import { resolveApiVersion, type ApiVersion } from "./api-version";
 import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
-import { AdminRequestError } from "./errors";
+import { asDatabaseUnavailable } from "../db/unavailable";
+import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
 import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
 
@@ -29,6 +30,8 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
       credential = await authenticateApiKey({ headers: request.headers, now: clockNow() });
     } catch (err) {
       if (err instanceof AdminRequestError) return err.toResponse();
+      // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
+      if (asDatabaseUnavailable(err)) return new ServiceUnavailableError().toResponse();
       throw err;
     }
     yoga ??= createAdminYoga(options);

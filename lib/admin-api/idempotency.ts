@@ -14,8 +14,9 @@ const refuse = (message: string, code: string, status: number): ExecutionResult 
  * Idempotency-Key on mutations (lib/idempotency/run-once.ts, per API key): a repeat with the same
  * body gets the stored result, the same key with another body is refused (422), and a repeat while
  * the first still runs is refused (409). A result with top-level errors (unexpected failures) is
- * not stored, so a retry with the same key executes. Runs as the innermost execute wrapper, so
- * plugins added before it (rate limits) still see and count every repeat.
+ * not stored, so a retry with the same key executes; outages and abandoned claims are handled in
+ * runOnce. Runs as the innermost execute wrapper, so plugins added before it (rate limits) still
+ * see and count every repeat.
  */
 export function idempotencyPlugin(): Plugin<AdminContext> {
   return {

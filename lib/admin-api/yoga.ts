@@ -3,6 +3,7 @@ import type { AdminContext, AdminServerContext } from "./context";
 import { idempotencyPlugin } from "./idempotency";
 import { operationTypeOfQuery } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
+import { databaseUnavailablePlugin } from "./unavailable";
 
 export const ADMIN_GRAPHQL_PATH = "/admin/graphql";
 
@@ -30,7 +31,8 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // The same classification the per-minute limiter uses, so idempotency and limits agree.
     context: ({ params }) =>
       ({ operationType: operationTypeOfQuery(params.query ?? "") === "mutations" ? "mutation" : "query" }) as Partial<AdminContext> as AdminContext,
-    plugins: [missingQueryIs400(), ...(options.plugins ?? []), idempotencyPlugin()],
+    // Execute wrappers nest in order: the last one listed is the outermost.
+    plugins: [missingQueryIs400(), ...(options.plugins ?? []), idempotencyPlugin(), databaseUnavailablePlugin()],
   });
 }
 

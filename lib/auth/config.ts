@@ -1,5 +1,7 @@
 import type { AuthConfig } from "@auth/core";
+import { CredentialsSignin } from "@auth/core/errors";
 import Credentials from "@auth/core/providers/credentials";
+import { asDatabaseUnavailable } from "../db/unavailable";
 import { env } from "../env";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
@@ -7,6 +9,11 @@ import { SESSION_MAX_AGE_SECONDS } from "./session";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const LOGIN_PATH = "/login";
+
+/** A sign-in that could not be checked because the database is unavailable (not a wrong password). */
+export class DatabaseUnavailableSignin extends CredentialsSignin {
+  override code = "temporarily_unavailable";
+}
 
 /** Auth.js configuration: email + password members, JWT sessions signed with AUTH_SECRET. */
 export function authConfig(): AuthConfig {
@@ -21,7 +28,14 @@ export function authConfig(): AuthConfig {
       Credentials({
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         authorize: async (credentials) => {
-          const member = await authenticateMember({ credentials });
+          let member;
+          try {
+            member = await authenticateMember({ credentials });
+          } catch (err) {
+            // Auth.js turns any other throw into a generic error; this one the handler answers 503.
+            if (asDatabaseUnavailable(err)) throw new DatabaseUnavailableSignin();
+            throw err;
+          }
           return member ? { id: member.id, email: member.email, name: member.name } : null;
         },
       }),

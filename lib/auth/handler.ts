@@ -1,5 +1,6 @@
 import { Auth } from "@auth/core";
 import { env } from "../env";
+import { unavailablePage } from "../oauth/html";
 import { requestOrigin } from "../tenancy/host";
 import { safeCallbackPath } from "./callback-url";
 import { AUTH_BASE_PATH, LOGIN_PATH, authConfig } from "./config";
@@ -26,7 +27,16 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const body = request.method === "POST" ? await request.text() : undefined;
   const forwarded = new Request(url, { method: request.method, headers: request.headers, body });
   const response = await Auth(forwarded, authConfig());
+  if (signInUnavailable(response, url)) return unavailablePage();
   return keepCallbackOnError(response, body, url);
+}
+
+/** Auth.js redirects a DatabaseUnavailableSignin to the login page with its code: answer 503 instead. */
+function signInUnavailable(response: Response, url: URL): boolean {
+  const location = response.headers.get("location");
+  if (!location) return false;
+  const target = new URL(location, url);
+  return target.pathname === LOGIN_PATH && target.searchParams.get("code") === "temporarily_unavailable";
 }
 
 async function withCsrfCookie(request: Request, url: URL, then: "login" | "return"): Promise<Response> {

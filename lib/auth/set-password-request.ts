@@ -1,5 +1,7 @@
 import { now } from "../clock";
 import { db } from "../db/client";
+import { asDatabaseUnavailable } from "../db/unavailable";
+import { unavailablePage } from "../oauth/html";
 import { completePasswordSetup, PASSWORD_SETUP_PATH, PasswordSetupError } from "./password-setup";
 
 const MAX_FORM_BYTES = 8 * 1024;
@@ -31,6 +33,8 @@ export async function handleSetPasswordPost(request: Request): Promise<Response>
     });
     return seeOther(`/login?setup=done&email=${encodeURIComponent(email)}`);
   } catch (err) {
+    // Nothing was changed (one transaction); the link still works once the database is back.
+    if (asDatabaseUnavailable(err)) return unavailablePage();
     if (!(err instanceof PasswordSetupError)) throw err;
     const back = new URLSearchParams({ token, error: err.reason });
     return seeOther(`${PASSWORD_SETUP_PATH}?${back}`);

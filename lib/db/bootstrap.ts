@@ -2,6 +2,7 @@ import { ConfigError, env } from "../env";
 import { dbHandle, type DbHandle } from "./client";
 import { DataDirLockedError } from "./driver";
 import { migrate, MigrationError } from "./migrator";
+import { waitForDatabase } from "./wait";
 import { isDatabaseEmpty, seedDemo } from "./seed/seed";
 
 export class StartupError extends Error {
@@ -16,19 +17,34 @@ function describeTarget(handle: DbHandle): string {
   return `DATABASE_URL (${u.hostname}:${u.port || 5432}${u.pathname})`;
 }
 
-async function checkConnection(handle: DbHandle): Promise<void> {
+async function selectOne(handle: DbHandle): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000}s`)), CONNECT_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000}s`), { code: "ETIMEDOUT" })),
+      CONNECT_TIMEOUT_MS,
+    );
   });
   try {
     await Promise.race([handle.prisma.$queryRawUnsafe("SELECT 1"), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Connects, retrying an unreachable database with backoff for DATABASE_STARTUP_WAIT_SECONDS (lib/db/wait.ts). */
+async function checkConnection(handle: DbHandle, log: (line: string) => void): Promise<void> {
+  try {
+    await waitForDatabase({
+      attempt: () => selectOne(handle),
+      maxWaitMs: env().DATABASE_STARTUP_WAIT_SECONDS * 1000,
+      log,
+      target: describeTarget(handle),
+    });
   } catch (err) {
     const e = err as Error & { code?: string; cause?: { message?: string } };
     const reason = e.cause?.message ?? e.message.split("\n").filter(Boolean).pop() ?? String(err);
     throw new StartupError(`cannot connect to ${describeTarget(handle)}: ${reason}`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -43,7 +59,7 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
     if (err instanceof DataDirLockedError) throw new StartupError(err.message);
     throw err;
   }
-  await checkConnection(handle);
+  await checkConnection(handle, log);
   try {
     const { applied, modified } = await migrate({ driver: handle.driver });
     if (applied.length) log(`applied migrations: ${applied.join(", ")}`);

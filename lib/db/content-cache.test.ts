@@ -13,7 +13,10 @@ vi.mock("./client", () => ({
   }),
 }));
 
-const { cachedContent, clearContentCache, readContentVersion, contentCacheStats, CONTENT_CACHE_MAX_BYTES } = await import("./content-cache");
+const { cachedContent, cachedContentState, clearContentCache, readContentVersion, contentCacheStats, CONTENT_CACHE_MAX_BYTES } = await import(
+  "./content-cache"
+);
+const { DatabaseUnavailableError } = await import("./unavailable");
 const { setNow } = await import("../clock");
 const { resetEnvCache } = await import("../env");
 
@@ -198,5 +201,65 @@ describe("revalidation interval (STOREFRONT_REVALIDATE_MS)", () => {
     expect(reads.length).toBe(1);
     await answer(1);
     await next;
+  });
+});
+
+describe("stale-if-error (the database is unavailable)", () => {
+  const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  /** Fails the oldest pending version read the way an outage does. */
+  async function fail(): Promise<void> {
+    await vi.waitFor(() => expect(reads.length).toBeGreaterThan(0));
+    reads.shift()!.resolve(Promise.reject(refused()) as never);
+  }
+
+  it("serves the last built copy, marked stale, when the version cannot be read", async () => {
+    const build = async () => ({ value: "built at v1", bytes: 10 });
+    await page("k", 1, build);
+    const during = cachedContentState("k", build);
+    await fail();
+    expect(await during).toEqual({ value: "built at v1", stale: true });
+  });
+
+  it("serves the copy of an older version when the rebuild fails (a write, then the outage)", async () => {
+    await page("k", 1, async () => ({ value: "v1", bytes: 10 }));
+    const during = cachedContentState("k", async () => Promise.reject(refused()));
+    await answer(2);
+    expect(await during).toEqual({ value: "v1", stale: true });
+    // Back: the new version is built and served fresh.
+    const after = cachedContentState("k", async () => ({ value: "v2", bytes: 10 }));
+    await answer(2);
+    expect(await after).toEqual({ value: "v2", stale: false });
+  });
+
+  it("serves a copy past its changesAt rather than nothing", async () => {
+    setNow(new Date("2026-12-10T18:00:00Z"));
+    await page("k", 1, async () => ({ value: "old", bytes: 10, changesAt: new Date("2026-12-10T18:30:00Z") }));
+    setNow(new Date("2026-12-10T19:00:00Z"));
+    const during = cachedContentState("k", async () => Promise.reject(refused()));
+    await answer(1);
+    expect(await during).toEqual({ value: "old", stale: true });
+  });
+
+  it("a page never built answers DatabaseUnavailableError", async () => {
+    const during = cachedContentState("never", async () => ({ value: "x", bytes: 10 }));
+    await fail();
+    await expect(during).rejects.toBeInstanceOf(DatabaseUnavailableError);
+  });
+
+  it("other errors are not hidden behind a stale copy", async () => {
+    await page("k", 1, async () => ({ value: "v1", bytes: 10 }));
+    const bug = cachedContentState("k", async () => {
+      throw new TypeError("a bug");
+    });
+    await answer(2);
+    await expect(bug).rejects.toThrow("a bug");
+  });
+
+  it("cachedContent (the Admin API's) never serves a stale copy", async () => {
+    const build = async () => ({ value: "v1", bytes: 10 });
+    await page("k", 1, build);
+    const during = cachedContent("k", build);
+    await fail();
+    await expect(during).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
 });

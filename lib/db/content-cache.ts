@@ -8,9 +8,18 @@
 // batched: callers that need a fresh version while one is in flight wait for the next read, which
 // starts after they asked (the one in flight may predate a write they depend on), and share it.
 // With STOREFRONT_REVALIDATE_MS=0 every request sees every write committed before it arrived.
+//
+// Stale-if-error (RFC 5861): entries of older versions stay until their key is rebuilt or the
+// memory bound drops them. When the database is unavailable (lib/db/unavailable.ts) and a page
+// cannot be checked or rebuilt, its last built copy is served and marked stale; a page never
+// built answers DatabaseUnavailableError.
+//
+// State lives on globalThis: Next.js bundles the proxy, pages and route handlers separately, and
+// they must share one cache (the proxy checks a page can be served before the page renders).
 import { now } from "../clock";
 import { db } from "./client";
 import { env } from "../env";
+import { asDatabaseUnavailable } from "./unavailable";
 
 export interface CachedValue<T> {
   value: T;
@@ -30,30 +39,43 @@ interface Entry {
 /** Total size the cache may hold; least recently used pages are dropped beyond it. */
 export const CONTENT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-const entries = new Map<string, Entry>();
-const building = new Map<string, Promise<unknown>>();
-let totalBytes = 0;
-let seenVersion: bigint | null = null;
+interface CacheState {
+  entries: Map<string, Entry>;
+  building: Map<string, Promise<unknown>>;
+  totalBytes: number;
+  seenVersion: bigint | null;
+  inFlight: Promise<bigint | null> | null;
+  queued: Promise<bigint | null> | null;
+  /** The last successful read, and when (monotonic ms) it started. */
+  lastRead: { version: bigint | null; startedAt: number } | null;
+}
 
-let inFlight: Promise<bigint | null> | null = null;
-let queued: Promise<bigint | null> | null = null;
-
-/** The last successful read, and when (monotonic ms) it started. */
-let lastRead: { version: bigint | null; startedAt: number } | null = null;
+const slot = globalThis as typeof globalThis & { __schoolhouseContentCache?: CacheState };
+const state: CacheState = (slot.__schoolhouseContentCache ??= {
+  entries: new Map(),
+  building: new Map(),
+  totalBytes: 0,
+  seenVersion: null,
+  inFlight: null,
+  queued: null,
+  lastRead: null,
+});
+const { entries, building } = state;
 
 /** Versions only grow; null means the row is missing and nothing may be cached. */
 async function queryVersion(): Promise<bigint | null> {
   const startedAt = performance.now();
   const row = await db().contentVersion.findUnique({ where: { id: 1 }, select: { version: true } });
   const version = row?.version ?? null;
-  if (!lastRead || startedAt > lastRead.startedAt) lastRead = { version, startedAt };
+  if (!state.lastRead || startedAt > state.lastRead.startedAt) state.lastRead = { version, startedAt };
   return version;
 }
 
 /** The last read's version while it is recent enough to trust, else undefined. */
 function trustedVersion(): bigint | null | undefined {
-  if (!lastRead) return undefined;
-  return performance.now() - lastRead.startedAt < env().STOREFRONT_REVALIDATE_MS ? lastRead.version : undefined;
+  const last = state.lastRead;
+  if (!last) return undefined;
+  return performance.now() - last.startedAt < env().STOREFRONT_REVALIDATE_MS ? last.version : undefined;
 }
 
 /**
@@ -62,57 +84,81 @@ function trustedVersion(): bigint | null | undefined {
  * the next; everyone arriving meanwhile shares that next read.
  */
 export function readContentVersion(): Promise<bigint | null> {
-  if (!inFlight) {
-    inFlight = queryVersion().finally(() => {
-      inFlight = null;
+  if (!state.inFlight) {
+    state.inFlight = queryVersion().finally(() => {
+      state.inFlight = null;
     });
-    return inFlight;
+    return state.inFlight;
   }
-  if (!queued) {
-    queued = inFlight
+  if (!state.queued) {
+    state.queued = state.inFlight
       .catch(() => undefined)
       .then(() => {
-        queued = null;
+        state.queued = null;
         return readContentVersion();
       });
   }
-  return queued;
+  return state.queued;
 }
 
 function drop(key: string): void {
   const e = entries.get(key);
   if (!e) return;
   entries.delete(key);
-  totalBytes -= e.bytes;
+  state.totalBytes -= e.bytes;
 }
 
 function store(key: string, entry: Entry): void {
   drop(key);
   if (entry.bytes > CONTENT_CACHE_MAX_BYTES / 4) return;
   entries.set(key, entry);
-  totalBytes += entry.bytes;
+  state.totalBytes += entry.bytes;
   for (const oldest of entries.keys()) {
-    if (totalBytes <= CONTENT_CACHE_MAX_BYTES) break;
+    if (state.totalBytes <= CONTENT_CACHE_MAX_BYTES) break;
     drop(oldest);
   }
 }
 
+/** A value and whether it is the last built copy served because the database is unavailable. */
+export interface ContentResult<T> {
+  value: T;
+  stale: boolean;
+}
+
 /**
  * The cached value for `key`, or `build()`'s result, cached until the content version changes or
- * the value's `changesAt` passes. Concurrent misses for one key share one build.
+ * the value's `changesAt` passes. Concurrent misses for one key share one build. When the
+ * database is unavailable, the last built copy (of any version) with `stale: true`; without one,
+ * DatabaseUnavailableError.
  */
-export async function cachedContent<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+export async function cachedContentState<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<ContentResult<T>> {
+  try {
+    return { value: await fresh(key, build), stale: false };
+  } catch (err) {
+    const unavailable = asDatabaseUnavailable(err);
+    if (!unavailable) throw err;
+    const last = entries.get(key);
+    if (!last) throw unavailable;
+    return { value: last.value as T, stale: true };
+  }
+}
+
+/** The fresh value only (the Admin API: an API client must never get an old copy unannounced). */
+export function cachedContent<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+  return fresh(key, build);
+}
+
+async function fresh<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
   const trusted = trustedVersion();
   const version = trusted === undefined ? await readContentVersion() : trusted;
   // Without the row (a database restored from a dump that predates it) nothing can be trusted.
   if (version === null) return (await build()).value;
-  if (seenVersion === null || version > seenVersion) {
-    // Every page may depend on the write; entries of the old version are never valid again.
-    entries.clear();
+  if (state.seenVersion === null || version > state.seenVersion) {
+    // Every page may depend on the write: entries of older versions never count as hits again,
+    // but stay as the last built copies until rebuilt (served only while the database is down).
     building.clear();
-    totalBytes = 0;
-    seenVersion = version;
-  } else if (version < seenVersion) {
+    state.seenVersion = version;
+  } else if (version < state.seenVersion) {
     // A read that finished before a newer one was processed: build, but cache nothing old.
     return (await build()).value;
   }
@@ -127,7 +173,7 @@ export async function cachedContent<T>(key: string, build: () => Promise<CachedV
   let pending = building.get(buildKey) as Promise<T> | undefined;
   if (!pending) {
     pending = build().then((built) => {
-      if (seenVersion === version) {
+      if (state.seenVersion === version) {
         store(key, { version, value: built.value, bytes: built.bytes, changesAt: built.changesAt?.getTime() ?? null });
       }
       return built.value;
@@ -143,13 +189,13 @@ export async function cachedContent<T>(key: string, build: () => Promise<CachedV
 
 /** Empties the cache (tests that swap the database underneath a running process). */
 export function clearContentCache(): void {
-  lastRead = null;
+  state.lastRead = null;
   entries.clear();
   building.clear();
-  totalBytes = 0;
-  seenVersion = null;
+  state.totalBytes = 0;
+  state.seenVersion = null;
 }
 
 export function contentCacheStats(): { entries: number; bytes: number } {
-  return { entries: entries.size, bytes: totalBytes };
+  return { entries: entries.size, bytes: state.totalBytes };
 }

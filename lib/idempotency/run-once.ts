@@ -11,6 +11,36 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 // responseStatus of a row whose first request is still executing.
 const IN_PROGRESS = 0;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * A claim still in progress after this long was abandoned: its process died, or the database went
+ * away before the claim could be released or finalized. Longer than any operation may run (the
+ * rate limiter's operation timeout, Prisma's transaction timeout), so a live request is never
+ * executed twice.
+ */
+export const IDEMPOTENCY_CLAIM_LEASE_MS = 2 * 60 * 1000;
+// Background retries of a release or finalize that the database refused (an outage).
+const FOLLOW_UP_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000, 60_000];
+
+/**
+ * Runs a bookkeeping write now, and if the database refuses it, again in the background until it
+ * succeeds or the delays run out (the claim lease is the backstop after that).
+ */
+async function followUp(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+    return;
+  } catch {
+    // Retried below.
+  }
+  let attempt = 0;
+  const retry = () => {
+    write().catch(() => {
+      const delay = FOLLOW_UP_DELAYS_MS[attempt++];
+      if (delay !== undefined) setTimeout(retry, delay).unref();
+    });
+  };
+  setTimeout(retry, FOLLOW_UP_DELAYS_MS[attempt++]).unref();
+}
 
 export const isValidIdempotencyKey = (key: string) => KEY_PATTERN.test(key);
 
@@ -32,17 +62,19 @@ function ownerWhere(owner: IdempotencyOwner, key: string) {
 /**
  * Runs `execute` once per (owner, key). `execute` returns the value and the body to store, or
  * `body: null` when the outcome must not be replayed (an unexpected failure): the key is then
- * released so a retry with it executes. A thrown error releases the key too.
+ * released so a retry with it executes. A thrown error releases the key too. A release or
+ * finalize the database refused (an outage) is retried in the background, and a claim left in
+ * progress longer than IDEMPOTENCY_CLAIM_LEASE_MS is taken over.
  */
 export async function runOnce<T>(
   options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date },
   execute: () => Promise<{ value: T; body: string | null }>,
 ): Promise<Once<T>> {
   const { schoolId, owner, key, requestHash, now } = options;
-  const release = () => db().idempotencyKey.deleteMany({ where: { ...owner, key, responseStatus: IN_PROGRESS } });
+  let claimId: string;
   for (let attempt = 0; ; attempt++) {
     try {
-      await db().idempotencyKey.create({
+      const claimed = await db().idempotencyKey.create({
         data: {
           schoolId,
           ...owner,
@@ -54,6 +86,7 @@ export async function runOnce<T>(
           expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
         },
       });
+      claimId = claimed.id;
       break;
     } catch (err) {
       if (!isUniqueViolation(err) || attempt > 0) throw err;
@@ -64,20 +97,34 @@ export async function runOnce<T>(
         continue;
       }
       if (prior.requestHash !== requestHash) return { kind: "reused" };
+      if (prior.responseStatus === IN_PROGRESS && prior.createdAt.getTime() + IDEMPOTENCY_CLAIM_LEASE_MS <= now.getTime()) {
+        await db().idempotencyKey.deleteMany({ where: { id: prior.id, responseStatus: IN_PROGRESS } });
+        continue;
+      }
       if (prior.responseStatus === IN_PROGRESS) return { kind: "in_progress" };
       return { kind: "replayed", body: prior.responseBody };
     }
   }
+  // By the claim's id: a background retry must never touch a later request's claim of the key.
+  const release = () => db().idempotencyKey.deleteMany({ where: { id: claimId, responseStatus: IN_PROGRESS } });
+  let outcome: { value: T; body: string | null };
   try {
-    const { value, body } = await execute();
-    if (body === null) await release();
-    else await db().idempotencyKey.update({ where: ownerWhere(owner, key), data: { responseStatus: 200, responseBody: body } });
-    return { kind: "executed", value };
+    outcome = await execute();
   } catch (err) {
-    // Nothing was stored: let the client retry with the same key.
-    await release();
+    // Nothing was stored: let the client retry with the same key (also when the database is down
+    // right now: the release is retried in the background).
+    await followUp(release);
     throw err;
   }
+  const { value, body } = outcome;
+  if (body === null) {
+    await followUp(release);
+    return { kind: "executed", value };
+  }
+  // The write committed: report it even if recording the result has to wait for the database
+  // (until then a retry with this key is told the request is still in progress).
+  await followUp(() => db().idempotencyKey.updateMany({ where: { id: claimId, responseStatus: IN_PROGRESS }, data: { responseStatus: 200, responseBody: body } }));
+  return { kind: "executed", value };
 }
 
 /** Deletes idempotency records older than their 24 h (run by the cron route). */

@@ -11,6 +11,8 @@ export interface McpContext {
   /** This school's origin (the issuer): absolute URLs and the resource identifier. */
   origin: string;
   now: () => Date;
+  /** Set by a tool that met a database outage: the request is then answered 503 + Retry-After. */
+  outage?: boolean;
 }
 
 export const buildContext = (ctx: McpContext): BuildContext => ({ school: ctx.school, origin: ctx.origin, now: ctx.now() });

@@ -3,10 +3,12 @@ import { now as clockNow } from "../clock";
 import { issuerFor } from "../oauth/context";
 import { adminRateLimiter, budgetHeaders } from "../rate-limit";
 import type { OperationType } from "../rate-limit/types";
+import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
+import type { McpContext } from "./context";
 import { buildMcpServer } from "./server";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
@@ -105,13 +107,15 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     const operationType: OperationType = access?.writes && !peeked.dryRun ? "mutations" : "queries";
 
     const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, async () => {
-      const server = buildMcpServer({ caller, school, origin, now: clockNow });
+      const ctx: McpContext = { caller, school, origin, now: clockNow };
+      const server = buildMcpServer(ctx);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       try {
         await server.connect(transport);
         const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: text }));
         // Read the whole answer inside the limiter, so execution time is measured to the last byte.
-        return { status: response.status, headers: response.headers, body: response.status === 202 ? null : await response.text() };
+        const body = response.status === 202 ? null : await response.text();
+        return { status: response.status, headers: response.headers, body, outage: ctx.outage === true };
       } finally {
         await server.close();
       }
@@ -119,6 +123,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
 
     switch (outcome.outcome) {
       case "completed": {
+        if (outcome.value.outage) return unavailable(peeked.id, true);
         const headers = new Headers(outcome.value.headers);
         for (const [k, v] of Object.entries({ ...budgetHeaders(outcome.state), ...CORS_HEADERS, "cache-control": "no-store" })) headers.set(k, v);
         return new Response(outcome.value.body, { status: outcome.value.status, headers });
@@ -133,16 +138,24 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
           headers: { ...budgetHeaders(outcome.state), ...outcome.error.headers(), ...CORS_HEADERS },
         });
       case "failed":
-        console.error("mcp: request failed", outcome.error);
-        return unavailable(peeked.id);
+        if (!isDatabaseUnavailable(outcome.error)) console.error("mcp: request failed", outcome.error);
+        return unavailable(peeked.id, isDatabaseUnavailable(outcome.error));
       default:
         return unavailable(peeked.id);
     }
   } catch (err) {
-    console.error("mcp: request failed", err);
-    return unavailable(null);
+    const outage = isDatabaseUnavailable(err);
+    if (!outage) console.error("mcp: request failed", err);
+    return unavailable(null, outage);
   }
 }
 
-const unavailable = (id: string | number | null) =>
-  jsonRpcError({ status: 503, code: JSONRPC.unavailable, id, message: "The service is temporarily unavailable; retry shortly.", headers: { "retry-after": "1" } });
+/** 503 in JSON-RPC form: a database outage with its Retry-After (lib/db/unavailable), else a short retry. */
+const unavailable = (id: string | number | null, outage = false) =>
+  jsonRpcError({
+    status: 503,
+    code: JSONRPC.unavailable,
+    id,
+    message: outage ? "The school's database is unavailable right now; retry shortly." : "The service is temporarily unavailable; retry shortly.",
+    headers: outage ? retryAfterHeaders() : { "retry-after": "1" },
+  });

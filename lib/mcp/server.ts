@@ -1,10 +1,12 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { cachedLlmsTxt } from "../storefront/cached";
 import { pageOfUrl } from "../storefront/page-address";
 import { markdownPathOf } from "../storefront/routes";
 import { searchCatalog } from "../storefront/search-catalog";
 import { buildContext, refusal, type McpContext } from "./context";
-import { UNTRUSTED_NOTE } from "./results";
+import { fail, UNTRUSTED_NOTE } from "./results";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
@@ -26,6 +28,23 @@ export function buildMcpServer(ctx: McpContext): McpServer {
       "update_subscription, cancel_subscription and enroll_student are for staff (owner, manager, admin) and take dry_run and idempotency_key. " +
       `Timestamps are Unix seconds. ${UNTRUSTED_NOTE}`,
   });
+  // The SDK turns a thrown error into a tool result carrying its message, which could show
+  // internals (SQL, driver errors). Every tool registered below goes through this instead: an
+  // outage marks the request for a 503, anything else is logged and reported without detail.
+  const register = server.registerTool.bind(server);
+  server.registerTool = ((name: string, config: unknown, cb: (...args: unknown[]) => Promise<CallToolResult>) =>
+    register(name, config as never, (async (...args: unknown[]) => {
+      try {
+        return await cb(...args);
+      } catch (err) {
+        if (isDatabaseUnavailable(err)) {
+          ctx.outage = true;
+          return fail("The school's database is unavailable right now; retry shortly.");
+        }
+        console.error(`mcp: tool ${name} failed`, err);
+        return fail(`${name} failed unexpectedly; retry shortly.`);
+      }
+    }) as never)) as typeof server.registerTool;
   const guard = (tool: Parameters<typeof refusal>[1]) => refusal(ctx, tool);
   registerCatalogTools(server, ctx, guard);
   registerMemberTools(server, ctx, guard);
@@ -35,7 +54,7 @@ export function buildMcpServer(ctx: McpContext): McpServer {
     "llms.txt",
     `${ctx.origin}/llms.txt`,
     { title: "llms.txt", description: "Linked index of the school's public content (llmstxt.org)", mimeType: "text/markdown" },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: (await cachedLlmsTxt(buildContext(ctx))).body }] }),
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: (await cachedLlmsTxt(buildContext(ctx))).value.body }] }),
   );
 
   server.registerResource(

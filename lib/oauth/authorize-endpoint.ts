@@ -14,7 +14,8 @@ import {
 } from "./authorize";
 import { hostSchool, issuerFor } from "./context";
 import { NotFoundError } from "./errors";
-import { htmlErrorPage } from "./html";
+import { asDatabaseUnavailable } from "../db/unavailable";
+import { htmlErrorPage, unavailablePage } from "./html";
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
@@ -36,6 +37,9 @@ async function run(request: Request, params: URLSearchParams, decide: ((approve:
     if (error instanceof NotFoundError) return htmlErrorPage(404, "Page not found", error.description);
     if (error instanceof AuthorizePageError) return htmlErrorPage(error.status, error.title, error.message);
     if (error instanceof AuthorizeRedirectError) return redirect(errorRedirect(error, issuer));
+    // A page for the member, not a redirect: without the database the client and its redirect
+    // URI cannot be checked, and a member mid-flow can go back and retry (docs/decisions.md).
+    if (asDatabaseUnavailable(error)) return unavailablePage();
     throw error;
   }
 }

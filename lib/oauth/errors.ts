@@ -1,3 +1,5 @@
+import { asDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS } from "../db/unavailable";
+
 /** An OAuth error as it goes on the wire: HTTP status, `error` code and a human description. */
 export class OAuthError extends Error {
   constructor(
@@ -90,4 +92,24 @@ export class NotFoundError extends OAuthError {
   constructor(description = "No school answers at this address") {
     super(404, "not_found", description);
   }
+}
+
+/**
+ * The database is unavailable (lib/db/unavailable.ts). RFC 6749 §4.1.2.1 names
+ * temporarily_unavailable for the authorization endpoint; we answer it, with 503 and Retry-After,
+ * from every OAuth endpoint so a client has one code to retry on.
+ */
+export class TemporarilyUnavailableError extends OAuthError {
+  readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
+  constructor(
+    description = `The service is temporarily unavailable; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
+  ) {
+    super(503, "temporarily_unavailable", description);
+  }
+}
+
+/** `error` as the OAuthError it is answered with, or null when it is a real bug. */
+export function asOAuthError(error: unknown): OAuthError | null {
+  if (error instanceof OAuthError) return error;
+  return asDatabaseUnavailable(error) ? new TemporarilyUnavailableError() : null;
 }

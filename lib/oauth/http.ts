@@ -1,4 +1,5 @@
-import { InvalidRequestError, OAuthError } from "./errors";
+import { retryAfterHeaders } from "../db/unavailable";
+import { asOAuthError, InvalidRequestError, TemporarilyUnavailableError } from "./errors";
 
 // Browser-based clients (SPAs, MCP inspectors) call these endpoints cross-origin. They carry no
 // cookies, so any origin may call them; credentials stay in bodies and Authorization headers.
@@ -27,9 +28,12 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   });
 }
 
+/** The JSON answer of an OAuth error (a database outage is temporarily_unavailable); anything else is rethrown. */
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
-  if (error instanceof OAuthError) return jsonResponse(error.toJSON(), { status: error.status, headers });
-  throw error;
+  const oauth = asOAuthError(error);
+  if (!oauth) throw error;
+  const extra = oauth instanceof TemporarilyUnavailableError ? retryAfterHeaders() : {};
+  return jsonResponse(oauth.toJSON(), { status: oauth.status, headers: { ...extra, ...headers } });
 }
 
 /** Runs an endpoint and maps OAuth errors to their JSON answer; anything else is a real bug. */

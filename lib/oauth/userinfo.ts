@@ -2,7 +2,7 @@ import { now as clockNow } from "../clock";
 import { db } from "../db/client";
 import type { User } from "../db/generated/client";
 import { hostSchool } from "./context";
-import { InvalidRequestError, InvalidScopeError, InvalidTokenError, OAuthError } from "./errors";
+import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
 import { sortRoles } from "./roles";
 import { parseScope } from "./scopes";
@@ -36,8 +36,11 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: user.id } } });
     return jsonResponse(userInfoClaims({ user, schoolId, scopes, roles: membership?.roles ?? [] }));
   } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
-    return errorResponse(error, { "www-authenticate": challenge(error) });
+    const oauth = asOAuthError(error);
+    if (!oauth) throw error;
+    // An outage is not a token problem: no challenge, so clients do not discard a good token.
+    if (oauth instanceof TemporarilyUnavailableError) return errorResponse(oauth);
+    return errorResponse(oauth, { "www-authenticate": challenge(oauth) });
   }
 }
 

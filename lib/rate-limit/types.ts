@@ -77,5 +77,7 @@ export interface RateLimitStore {
   admit(request: AdmitRequest): Promise<AdmitResult>;
   /** Releases the lease (idempotent) and charges the duration. */
   complete(request: CompleteRequest): Promise<CompleteResult>;
+  /** Resolves when a shared store answers (health checks); stores in process have none. */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }

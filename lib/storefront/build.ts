@@ -14,8 +14,11 @@ import {
   oneLine,
   safeTimeZone,
 } from "./format";
+import { sanitizeMarkdown } from "./markdown-body";
+import { inlineText } from "./markdown-text";
 import * as q from "./queries";
 import { htmlPathOf, markdownPathOf, type DocumentKind } from "./routes";
+import { safeAbsoluteUrl, safeHref } from "./safe-url";
 
 export interface BuildContext {
   school: Pick<School, "id" | "name" | "description" | "updatedAt">;
@@ -76,6 +79,7 @@ function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
   const category = categoryOf(ctx, c.category);
   const lecturers = c.lecturers.map((l) => ({ ...l.lecturer, ...urls(ctx, "lecturer", l.lecturer.slug) }));
   const price = c.price !== null && c.currency ? moneyString(c.price) : null;
+  const image = safeAbsoluteUrl(c.imageUrl, ctx.origin);
 
   const facts: Fact[] = [];
   if (price && c.currency) facts.push(fact("price", "Price", text(displayPrice(price, c.currency))));
@@ -92,9 +96,11 @@ function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
     title: c.title,
     description: c.summary,
     ...u,
+    image,
     updated: c.updatedAt,
     fields: {
       ...(price && c.currency ? priceFields(price, c.currency) : {}),
+      image_url: image,
       level: c.level,
       duration_minutes: c.durationMinutes,
       published: c.publishedAt ? iso(c.publishedAt) : null,
@@ -102,7 +108,7 @@ function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
       lecturers: lecturers.map((l) => ({ name: l.name, slug: l.slug, url: l.url, markdown_url: l.markdownUrl })),
     },
     facts,
-    body: c.body,
+    body: sanitizeMarkdown(c.body),
     sections: [],
     jsonLd: {
       "@context": "https://schema.org",
@@ -110,6 +116,7 @@ function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
       name: c.title,
       description: c.summary,
       url: u.url,
+      ...(image ? { image } : {}),
       provider: organization(ctx),
       ...(c.level ? { educationalLevel: c.level } : {}),
       ...(c.durationMinutes ? { timeRequired: `PT${c.durationMinutes}M` } : {}),
@@ -140,7 +147,7 @@ function postDocument(ctx: BuildContext, p: q.PostRow): StorefrontDocument {
       category: category?.yaml ?? null,
     },
     facts,
-    body: p.body,
+    body: sanitizeMarkdown(p.body),
     sections: [],
     jsonLd: {
       "@context": "https://schema.org",
@@ -163,7 +170,9 @@ function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
   const end = isoInZone(e.endsAt, zone);
   const category = categoryOf(ctx, e.category);
   const price = e.price !== null && e.currency ? moneyString(e.price) : null;
-  const mode = e.location && e.onlineUrl ? "mixed" : e.location ? "offline" : "online";
+  // An online URL that is not an absolute http(s) URL is left out everywhere, as if none was set.
+  const onlineUrl = safeHref(e.onlineUrl, { absolute: true });
+  const mode = e.location && onlineUrl ? "mixed" : e.location ? "offline" : "online";
 
   const facts: Fact[] = [
     fact("start", "Starts", { text: displayDateTime(e.startsAt, zone), datetime: start }),
@@ -171,13 +180,13 @@ function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
     fact("timezone", "Time zone", text(zone)),
   ];
   if (e.location) facts.push(fact("location", "Location", text(e.location)));
-  if (e.onlineUrl) facts.push(fact("online_url", "Online", { text: e.onlineUrl, url: e.onlineUrl, markdownUrl: e.onlineUrl }));
+  if (onlineUrl) facts.push(fact("online_url", "Online", { text: onlineUrl, url: onlineUrl, markdownUrl: onlineUrl }));
   if (price && e.currency) facts.push(fact("price", "Price", text(displayPrice(price, e.currency))));
   if (category) facts.push(fact("category", "Category", category.value));
 
   const location: Record<string, unknown>[] = [];
   if (e.location) location.push({ "@type": "Place", name: e.location, address: e.location });
-  if (e.onlineUrl) location.push({ "@type": "VirtualLocation", url: e.onlineUrl });
+  if (onlineUrl) location.push({ "@type": "VirtualLocation", url: onlineUrl });
   const attendance = { online: "OnlineEventAttendanceMode", offline: "OfflineEventAttendanceMode", mixed: "MixedEventAttendanceMode" }[mode];
 
   return {
@@ -193,12 +202,12 @@ function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
       timezone: zone,
       attendance_mode: mode,
       location: e.location,
-      online_url: e.onlineUrl,
+      online_url: onlineUrl,
       ...(price && e.currency ? priceFields(price, e.currency) : {}),
       category: category?.yaml ?? null,
     },
     facts,
-    body: e.body,
+    body: sanitizeMarkdown(e.body),
     sections: [],
     jsonLd: {
       "@context": "https://schema.org",
@@ -238,7 +247,7 @@ function downloadDocument(ctx: BuildContext, d: q.DownloadRow): StorefrontDocume
       category: category?.yaml ?? null,
     },
     facts,
-    body: d.body,
+    body: sanitizeMarkdown(d.body),
     sections: [],
     jsonLd: {
       "@context": "https://schema.org",
@@ -383,16 +392,18 @@ function categoryDocument(ctx: BuildContext, c: q.CategoryRow, { courses, posts,
 
 function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses, posts }: Pick<q.Catalog, "courses" | "posts">): StorefrontDocument {
   const u = urls(ctx, "lecturer", l.slug);
+  const image = safeAbsoluteUrl(l.avatarUrl, ctx.origin);
   return {
     kind: "lecturer",
     slug: l.slug,
     title: l.name,
     description: l.headline,
     ...u,
+    image,
     updated: l.updatedAt,
-    fields: { name: l.name, headline: l.headline, avatar_url: l.avatarUrl, courses: courses.map((c) => c.slug) },
+    fields: { name: l.name, headline: l.headline, avatar_url: image, courses: courses.map((c) => c.slug) },
     facts: [],
-    body: l.bio,
+    body: sanitizeMarkdown(l.bio),
     sections: [...section("courses", "Courses", courseItems(ctx, courses)), ...section("posts", "Posts", postItems(ctx, posts))],
     jsonLd: {
       "@context": "https://schema.org",
@@ -400,7 +411,7 @@ function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses, posts 
       name: l.name,
       description: l.headline,
       url: u.url,
-      ...(l.avatarUrl ? { image: l.avatarUrl } : {}),
+      ...(image ? { image } : {}),
       worksFor: organization(ctx),
     },
   };
@@ -446,7 +457,7 @@ function lecturerIndexDocument(ctx: BuildContext, lecturers: q.LecturerRow[]): S
 
 /** Markdown of the FAQ: one H2 per question, so the HTML and the markdown read alike. */
 export function faqMarkdown(entries: Array<{ question: string; answer: string }>): string {
-  return entries.map((e) => `## ${oneLine(e.question)}\n\n${e.answer.trim()}\n`).join("\n");
+  return entries.map((e) => `## ${inlineText(e.question)}\n\n${sanitizeMarkdown(e.answer)}\n`).join("\n");
 }
 
 function faqDocument(ctx: BuildContext, entries: q.FaqRow[]): StorefrontDocument {
@@ -501,7 +512,7 @@ function homeDocument(ctx: BuildContext, home: q.HomeRow | null, catalog: q.Cata
     updated: latest([home?.updatedAt, ctx.school.updatedAt, ...rows.map((r) => r.updatedAt)], ctx.school.updatedAt),
     fields: { school: ctx.school.name },
     facts: [],
-    body: home?.body ?? "",
+    body: sanitizeMarkdown(home?.body ?? ""),
     sections,
     changesAt: firstEnd ? new Date(firstEnd.getTime() + 1) : null,
     jsonLd: {

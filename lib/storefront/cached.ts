@@ -1,10 +1,11 @@
-// The storefront's builders behind the content cache: what the routes and pages call.
+// The storefront's builders behind the content cache: what the routes and pages call. Each answers
+// { value, stale }: stale is the last built copy, served while the database is unavailable.
 import { buildDocument, type BuildContext } from "./build";
 import type { StorefrontDocument } from "./document";
 import { strongEtag } from "./http";
 import { buildLlmsFullTxt, buildLlmsTxt } from "./llms";
 import { estimateTokens, toMarkdown } from "./markdown";
-import { cachedContent, type CachedValue } from "../db/content-cache";
+import { cachedContentState, type CachedValue, type ContentResult } from "../db/content-cache";
 import type { DocumentKind } from "./routes";
 
 /** A finished text body with what its response needs. */
@@ -24,16 +25,16 @@ function textPage(body: string, changesAt?: Date | null): CachedValue<TextPage> 
 }
 
 /** The document of a route (null: no published item has that slug). */
-export function cachedDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<StorefrontDocument | null> {
-  return cachedContent(keyOf("doc", ctx, kind, slug), async () => {
+export function cachedDocument(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<ContentResult<StorefrontDocument | null>> {
+  return cachedContentState(keyOf("doc", ctx, kind, slug), async () => {
     const doc = await buildDocument(ctx, kind, slug);
     return { value: doc, bytes: doc ? JSON.stringify(doc).length : 64, changesAt: doc?.changesAt };
   });
 }
 
 /** The markdown twin of a route, with its canonical HTML URL. */
-export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<(TextPage & { url: string }) | null> {
-  return cachedContent(keyOf("md", ctx, kind, slug), async () => {
+export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: string): Promise<ContentResult<(TextPage & { url: string }) | null>> {
+  return cachedContentState(keyOf("md", ctx, kind, slug), async () => {
     const doc = await buildDocument(ctx, kind, slug);
     if (!doc) return { value: null, bytes: 64 };
     const page = textPage(toMarkdown(doc), doc.changesAt);
@@ -41,12 +42,12 @@ export function cachedMarkdown(ctx: BuildContext, kind: DocumentKind, slug?: str
   });
 }
 
-export function cachedLlmsTxt(ctx: BuildContext): Promise<TextPage> {
-  return cachedContent(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
+export function cachedLlmsTxt(ctx: BuildContext): Promise<ContentResult<TextPage>> {
+  return cachedContentState(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
 }
 
-export function cachedLlmsFullTxt(ctx: BuildContext): Promise<TextPage> {
-  return cachedContent(keyOf("llms-full.txt", ctx), async () => {
+export function cachedLlmsFullTxt(ctx: BuildContext): Promise<ContentResult<TextPage>> {
+  return cachedContentState(keyOf("llms-full.txt", ctx), async () => {
     const { body, changesAt } = await buildLlmsFullTxt(ctx);
     return textPage(body, changesAt);
   });

@@ -44,11 +44,13 @@ export interface StorefrontDocument {
   url: string;
   /** Absolute URL of the markdown twin. */
   markdownUrl: string;
+  /** Absolute http(s) URL of the item's picture (course image, lecturer avatar), already safeHref'd. */
+  image?: string | null;
   updated: Date;
   /** Kind-specific frontmatter keys, in order, after the common ones. */
   fields: Record<string, YamlValue>;
   facts: Fact[];
-  /** Markdown body as stored by the school. */
+  /** Markdown body as stored by the school, through sanitizeMarkdown (lib/storefront/markdown-body.ts). */
   body: string;
   sections: Section[];
   /** schema.org JSON-LD for the HTML page. */

@@ -32,10 +32,18 @@ describe("loginPath", () => {
 
 describe("403 pages", () => {
   it("escape the school name and email", () => {
-    const html = forbiddenHtml({ schoolName: "<b>Acme</b>", email: '"x"@y.test<script>', loginPath: "/login?callbackUrl=%2F" });
+    const html = forbiddenHtml({ schoolName: "<b>Acme</b>", email: '"x"@y.test<script>', loginPath: "/login?callbackUrl=%2F", origin: "https://acme.test" });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;b&gt;Acme&lt;/b&gt;");
     expect(html).toContain("&quot;x&quot;@y.test&lt;script&gt;");
-    expect(forbiddenMarkdown({ schoolName: "Acme", email: "x@y.test", loginPath: "/login" })).toMatch(/^---\ntype: "error"\nstatus: 403\n/);
+  });
+
+  it("in markdown: the one error-document shape, with absolute links, and the school name as text", () => {
+    const md = forbiddenMarkdown({ schoolName: "<b>Acme</b> [x](javascript:y)", email: "x@y.test", loginPath: "/login?callbackUrl=%2Ffaq", origin: "https://acme.test" });
+    expect(md).toMatch(/^---\ntype: "error"\nstatus: 403\ntitle: "Members only"\nmessage: ".*"\n---\n\n# Members only\n/);
+    expect(md).toContain("[Sign in with another account](https://acme.test/login?callbackUrl=%2Ffaq)");
+    expect(md).toContain("[homepage](https://acme.test/api/md/home)");
+    expect(md).toContain("\\<b\\>Acme\\</b\\> \\[x\\](javascript:y)");
+    expect(md).not.toMatch(/\]\(\//);
   });
 });

@@ -4,7 +4,7 @@
 import type { School } from "../db/generated/client";
 import { db } from "../db/client";
 import type { MemberSession } from "../auth/session";
-import { toYaml } from "./markdown";
+import { errorMarkdown } from "./error-document";
 
 export type { MemberSession };
 
@@ -47,6 +47,8 @@ export interface ForbiddenPage {
   schoolName: string;
   email: string;
   loginPath: string;
+  /** scheme://host[:port] of the request: the markdown form's links are absolute. */
+  origin: string;
 }
 
 /** 403 body for a signed-in user who is not a member of this enterprise-training school. */
@@ -64,6 +66,12 @@ export function forbiddenHtml(o: ForbiddenPage): string {
 `;
 }
 
+/** The same 403 in markdown, in the one error-document shape (lib/storefront/error-document.ts). */
 export function forbiddenMarkdown(o: ForbiddenPage): string {
-  return `---\n${toYaml({ type: "error", status: 403, title: "Members only" })}---\n\n# Members only\n\n${o.schoolName} is a private training site and the signed-in account is not a member of it. Sign in with another account at ${o.loginPath}.\n`;
+  return errorMarkdown({
+    origin: o.origin,
+    status: 403,
+    message: `${o.schoolName} is a private training site and the signed-in account is not a member of it.`,
+    action: { label: "Sign in with another account", path: o.loginPath },
+  });
 }

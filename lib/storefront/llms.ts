@@ -1,7 +1,7 @@
 // /llms.txt (llmstxt.org) and /llms-full.txt.
 import { allDocuments, catalogSections, type BuildContext } from "./build";
-import { documentBody, linkLabel, linkTarget } from "./markdown";
-import { oneLine } from "./format";
+import { documentBody, linkTarget } from "./markdown";
+import { inlineText, llmsLinkName } from "./markdown-text";
 import { markdownPathOf } from "./routes";
 
 interface LlmsLink {
@@ -11,7 +11,9 @@ interface LlmsLink {
 }
 
 function linkLine(l: LlmsLink): string {
-  return `- [${linkLabel(l.name)}](${linkTarget(l.url)}): ${oneLine(l.note)}`;
+  const note = inlineText(l.note);
+  // The name is never empty (the reference parser needs one character); an empty note is left out.
+  return `- [${llmsLinkName(l.name) || linkTarget(l.url)}](${linkTarget(l.url)})${note ? `: ${note}` : ""}`;
 }
 
 function h2(title: string, links: LlmsLink[]): string {
@@ -27,10 +29,10 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
   const o = ctx.origin;
   const md = (path: string) => o + path;
   const sections = await catalogSections(ctx);
-  const summary = oneLine(ctx.school.description) || `Courses and content of ${ctx.school.name}.`;
+  const summary = inlineText(ctx.school.description, { lineStart: true }) || inlineText(`Courses and content of ${ctx.school.name}.`);
 
   const parts = [
-    `# ${oneLine(ctx.school.name)}\n`,
+    `# ${inlineText(ctx.school.name)}\n`,
     `> ${summary}\n`,
     "Every page of this site is also served as markdown with YAML frontmatter: follow the links below, or request a page with `Accept: text/markdown`.\n",
     h2("Pages", [
@@ -70,7 +72,8 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
  */
 export async function buildLlmsFullTxt(ctx: BuildContext): Promise<{ body: string; changesAt: Date | null }> {
   const docs = await allDocuments(ctx);
-  const header = `# ${oneLine(ctx.school.name)}\n\n> ${oneLine(ctx.school.description)}\n\nAll public content of ${oneLine(ctx.school.name)} in one document (${docs.length} documents). Each starts with its title and source URL.\n`;
+  const name = inlineText(ctx.school.name);
+  const header = `# ${name}\n\n> ${inlineText(ctx.school.description, { lineStart: true })}\n\nAll public content of ${name} in one document (${docs.length} documents). Each starts with its title and source URL.\n`;
   const blocks = docs.map((doc) => {
     const [titleLine, ...rest] = documentBody(doc).split("\n");
     return `${titleLine}\n\nSource: ${doc.url}\nMarkdown: ${doc.markdownUrl}\n${rest.join("\n")}`;

@@ -1,9 +1,21 @@
 // The handler behind every /api/md/* route (and, through the proxy's rewrite, behind Accept:
 // text/markdown on the HTML pages).
 import { now } from "../clock";
-import { resolveSchool } from "../tenancy/resolve-school";
+import { asDatabaseUnavailable } from "../db/unavailable";
+import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cachedMarkdown } from "./cached";
-import { cacheControlFor, MARKDOWN_TYPE, markdownError, originOf, textResponse, varyHeader } from "./http";
+import {
+  cacheControlFor,
+  MARKDOWN_TYPE,
+  markdownError,
+  markdownOptions,
+  markdownUnavailable,
+  methodNotAllowed,
+  originOf,
+  STALE_HEADERS,
+  textResponse,
+  varyHeader,
+} from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
 
 export interface MarkdownRequest {
@@ -12,9 +24,19 @@ export interface MarkdownRequest {
   slug?: string;
 }
 
-export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): Promise<Response> {
+export async function serveMarkdown(options: MarkdownRequest): Promise<Response> {
+  try {
+    return await markdownPage(options);
+  } catch (err) {
+    // The database is unavailable and this page was never built here (else it was served stale).
+    if (asDatabaseUnavailable(err)) return markdownUnavailable(options.request);
+    throw err;
+  }
+}
+
+async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<Response> {
   const route = routeOf(kind);
-  const school = await resolveSchool(request.headers);
+  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
   if (!school) return markdownError({ request, status: 404, message: "No school is served at this address." });
   if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) {
     return markdownError({
@@ -24,9 +46,9 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
     });
   }
   const origin = originOf(request);
-  const page = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
+  const { value: page, stale } = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
   if (!page) {
-    return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug \`${slug}\`.` });
+    return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug ${slug}.` });
   }
   return textResponse({
     request,
@@ -39,13 +61,14 @@ export async function serveMarkdown({ request, kind, slug }: MarkdownRequest): P
       link: `<${page.url}>; rel="canonical"; type="text/html"`,
       // Reached through a gated page by negotiation, the answer depends on the session cookie.
       ...(school.enterpriseTraining ? { vary: varyHeader(["Cookie"]) } : {}),
+      ...(stale || staleSchool ? STALE_HEADERS : {}),
     },
   });
 }
 
 type Params = Promise<Record<string, string | string[] | undefined>> | undefined;
 
-/** GET and HEAD exports for an /api/md route; other methods get Next's 405 with Allow. */
+/** Exports for an /api/md route: GET and HEAD serve the document; OPTIONS names them; any other method is a markdown 405 with Allow. */
 export function markdownRoute(kind: DocumentKind) {
   // Next passes no params object to routes without dynamic segments.
   const handler = async (request: Request, ctx?: { params: Params }) => {
@@ -53,5 +76,26 @@ export function markdownRoute(kind: DocumentKind) {
     const slug = typeof params.slug === "string" ? params.slug : undefined;
     return serveMarkdown({ request, kind, slug });
   };
-  return { GET: handler, HEAD: handler };
+  return { GET: handler, HEAD: handler, OPTIONS: markdownOptions, ...OTHER_METHODS };
+}
+
+const notAllowed = async (request: Request) => methodNotAllowed(request);
+const OTHER_METHODS = { POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+
+/** Every path under /api/md that names no document (/api/md itself, /api/md/nope, extra segments). */
+export function unknownMarkdownPath() {
+  const handler = async (request: Request) => {
+    // The answer is a 404 either way; without the database, assume the address serves a school.
+    const school = await resolveSchoolState(request.headers).then(
+      (r) => r.school,
+      (err: unknown) => {
+        if (asDatabaseUnavailable(err)) return true;
+        throw err;
+      },
+    );
+    const message = school ? "No storefront document has this address. Every document is listed in llms.txt." : "No school is served at this address.";
+    return markdownError({ request, status: 404, message });
+  };
+  // No resource, so no method is allowed or refused: every method gets the 404.
+  return { GET: handler, HEAD: handler, OPTIONS: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
 }

@@ -3,6 +3,7 @@
 import { stringify } from "yaml";
 import type { Fact, FactValue, Section, StorefrontDocument, YamlValue } from "./document";
 import { oneLine } from "./format";
+import { inlineText } from "./markdown-text";
 
 /** Frontmatter: common keys first (type, title, description, url, markdown_url, slug, updated). */
 export function frontmatterOf(doc: StorefrontDocument): Record<string, YamlValue> {
@@ -26,18 +27,17 @@ export function toYaml(data: Record<string, YamlValue>): string {
   return stringify(data, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0 });
 }
 
-/** Escapes text placed inside a markdown link label. */
-export function linkLabel(text: string): string {
-  return oneLine(text).replace(/([\\[\]])/g, "\\$1");
-}
-
-/** A URL usable as a markdown link destination (angle brackets when it has spaces or parentheses). */
+/**
+ * A URL (already through safeHref) as a markdown link destination: angle brackets when it has
+ * parentheses, and no character that could end the destination or start an escape.
+ */
 export function linkTarget(url: string): string {
-  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>\s]/g, encodeURIComponent)}>` : url;
+  const encoded = url.replace(/[<>\s\\]/g, encodeURIComponent);
+  return /[()]/.test(encoded) ? `<${encoded}>` : encoded;
 }
 
 function factValue(v: FactValue): string {
-  return v.markdownUrl ? `[${linkLabel(v.text)}](${linkTarget(v.markdownUrl)})` : oneLine(v.text);
+  return v.markdownUrl ? `[${inlineText(v.text)}](${linkTarget(v.markdownUrl)})` : inlineText(v.text);
 }
 
 function factLine(f: Fact): string {
@@ -48,18 +48,23 @@ function factLine(f: Fact): string {
 
 export function sectionMarkdown(s: Section): string {
   const lines = s.items.map((i) => {
-    const note = [i.meta, i.summary].filter(Boolean).map((t) => oneLine(t!)).join(". ");
-    return `- [${linkLabel(i.title)}](${linkTarget(i.markdownUrl)})${note ? `: ${note}` : ""}`;
+    const note = [i.meta, i.summary].filter(Boolean).map((t) => inlineText(t!)).join(". ");
+    return `- [${inlineText(i.title)}](${linkTarget(i.markdownUrl)})${note ? `: ${note}` : ""}`;
   });
-  return `## ${oneLine(s.heading)}\n\n${lines.join("\n")}\n`;
+  return `## ${inlineText(s.heading)}\n\n${lines.join("\n")}\n`;
 }
 
-/** The document's markdown without frontmatter: title, description, facts, body, sections. */
+/**
+ * The document's markdown without frontmatter: title, description, image, facts, body, sections.
+ * Plain-text fields go through inlineText and the body was cleaned by sanitizeMarkdown when the
+ * document was built, so no stored text can add a heading, a link or HTML of its own.
+ */
 export function documentBody(doc: StorefrontDocument): string {
-  const parts = [`# ${oneLine(doc.title)}\n`];
-  if (doc.description.trim()) parts.push(`${doc.description.trim()}\n`);
+  const parts = [`# ${inlineText(doc.title)}\n`];
+  if (doc.description.trim()) parts.push(`${inlineText(doc.description, { lineStart: true })}\n`);
+  if (doc.image) parts.push(`![${inlineText(doc.title)}](${linkTarget(doc.image)})\n`);
   if (doc.facts.length) parts.push(doc.facts.map(factLine).join("\n") + "\n");
-  if (doc.body.trim()) parts.push(doc.body.trim() + "\n");
+  if (doc.body.trim()) parts.push(doc.body + "\n");
   for (const s of doc.sections) parts.push(sectionMarkdown(s));
   return parts.join("\n");
 }

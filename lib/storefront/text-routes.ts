@@ -1,45 +1,68 @@
 // Handlers of /llms.txt and /llms-full.txt.
 import { now } from "../clock";
-import { resolveSchool } from "../tenancy/resolve-school";
-import { cacheControlFor, originOf, textResponse } from "./http";
+import type { ContentResult } from "../db/content-cache";
+import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { resolveSchoolState } from "../tenancy/resolve-school";
+import { cacheControlFor, originOf, STALE_HEADERS, textResponse } from "./http";
 import { cachedLlmsFullTxt, cachedLlmsTxt, type TextPage } from "./cached";
 import type { BuildContext } from "./build";
 import { buildOpenApi } from "./openapi";
 
 const LLMS_TYPE = "text/plain; charset=utf-8";
 
-async function serve(request: Request, build: (ctx: BuildContext) => Promise<TextPage>): Promise<Response> {
-  const school = await resolveSchool(request.headers);
-  if (!school) {
-    return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
+const UNAVAILABLE = `The service's database is unavailable; retry in ${retryAfterHeaders()["retry-after"]} seconds.`;
+
+/** Runs a text route; a database outage on a never-built copy is 503 with Retry-After in `format`. */
+async function orUnavailable(request: Request, format: "text" | "json", run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!asDatabaseUnavailable(err)) throw err;
+    const body = format === "json" ? JSON.stringify({ error: "temporarily_unavailable", error_description: UNAVAILABLE }) : `${UNAVAILABLE}\n`;
+    const contentType = format === "json" ? "application/json; charset=utf-8" : LLMS_TYPE;
+    return textResponse({ request, body, status: 503, contentType, cacheControl: "no-store", headers: retryAfterHeaders() });
   }
-  const page = await build({ school, origin: originOf(request), now: now() });
-  return textResponse({
-    request,
-    body: page.body,
-    etag: page.etag,
-    contentType: LLMS_TYPE,
-    cacheControl: cacheControlFor(school),
-    headers: { "x-markdown-tokens": String(page.tokens) },
+}
+
+function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentResult<TextPage>>): Promise<Response> {
+  return orUnavailable(request, "text", async () => {
+    const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+    if (!school) {
+      return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
+    }
+    const { value: page, stale } = await build({ school, origin: originOf(request), now: now() });
+    return textResponse({
+      request,
+      body: page.body,
+      etag: page.etag,
+      contentType: LLMS_TYPE,
+      cacheControl: cacheControlFor(school),
+      headers: { "x-markdown-tokens": String(page.tokens), ...(stale || staleSchool ? STALE_HEADERS : {}) },
+    });
   });
 }
 
 export const serveLlmsTxt = (request: Request) => serve(request, cachedLlmsTxt);
 export const serveLlmsFullTxt = (request: Request) => serve(request, cachedLlmsFullTxt);
 
-/** /openapi.json: generated per request so servers[].url is the origin the client used. */
-export async function serveOpenApi(request: Request): Promise<Response> {
-  const school = await resolveSchool(request.headers);
-  if (!school) {
-    const body = JSON.stringify({ error: "not_found", error_description: "No school is served at this address." });
-    return textResponse({ request, body, status: 404, contentType: "application/json; charset=utf-8", cacheControl: "no-store" });
-  }
-  const body = JSON.stringify(buildOpenApi({ origin: originOf(request), schoolName: school.name }), null, 2);
-  return textResponse({
-    request,
-    body,
-    contentType: "application/json; charset=utf-8",
-    cacheControl: "public, max-age=300",
-    headers: { "access-control-allow-origin": "*" },
+/**
+ * /openapi.json: generated per request so servers[].url is the origin the client used. It needs
+ * only the school, so while the database is unavailable it is built from the last school seen.
+ */
+export function serveOpenApi(request: Request): Promise<Response> {
+  return orUnavailable(request, "json", async () => {
+    const { school, stale } = await resolveSchoolState(request.headers);
+    if (!school) {
+      const body = JSON.stringify({ error: "not_found", error_description: "No school is served at this address." });
+      return textResponse({ request, body, status: 404, contentType: "application/json; charset=utf-8", cacheControl: "no-store" });
+    }
+    const body = JSON.stringify(buildOpenApi({ origin: originOf(request), schoolName: school.name }), null, 2);
+    return textResponse({
+      request,
+      body,
+      contentType: "application/json; charset=utf-8",
+      cacheControl: "public, max-age=300",
+      headers: { "access-control-allow-origin": "*", ...(stale ? STALE_HEADERS : {}) },
+    });
   });
 }

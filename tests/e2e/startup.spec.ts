@@ -30,14 +30,18 @@ test("a bad env value stops the server with a one-line reason", async () => {
   expect(output).not.toMatch(/\n\s+at /);
 });
 
-test("an unreachable DATABASE_URL stops the server with a one-line reason", async () => {
+test("an unreachable DATABASE_URL is retried for DATABASE_STARTUP_WAIT_SECONDS, said in one line, then stops the server with a one-line reason", async () => {
   const { code, output } = await startServer({
     DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nowhere",
     AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-e2e",
+    DATABASE_STARTUP_WAIT_SECONDS: "2",
   });
   expect(code).toBe(1);
   const lines = schoolhouseLines(output);
-  expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^schoolhouse: cannot connect to DATABASE_URL \(127\.0\.0\.1:1\/nowhere\): /);
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toBe(
+    "schoolhouse: database unreachable at DATABASE_URL (127.0.0.1:1/nowhere); retrying with backoff for up to 2 s",
+  );
+  expect(lines[1]).toMatch(/^schoolhouse: cannot connect to DATABASE_URL \(127\.0\.0\.1:1\/nowhere\): /);
   expect(output).not.toMatch(/\n\s+at /);
 });

@@ -87,6 +87,9 @@ test.describe("enterprise-training gate", () => {
     const md = await browserGet(page, "/courses", "text/markdown");
     expect(md.status).toBe(403);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
-    expect(parseMarkdown(md.text).data).toMatchObject({ type: "error", status: 403 });
+    expect(parseMarkdown(md.text).data).toMatchObject({ type: "error", status: 403, title: "Members only" });
+    // Links an agent can follow from wherever it read the document: absolute, on the school's origin.
+    expect(md.text).toContain(`[Sign in with another account](${acme(baseURL, "/login?callbackUrl=%2Fcourses")})`);
+    for (const [, target] of md.text.matchAll(/\]\(([^)]*)\)/g)) expect(target).toMatch(/^https?:\/\//);
   });
 });

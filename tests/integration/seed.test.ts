@@ -23,10 +23,10 @@ beforeAll(async () => {
 describe("demo seed", () => {
   it("is idempotent", async () => {
     const before = await counts();
-    await db().course.update({ where: { id: demo.COURSES[0]!.id }, data: { title: "Edited" } });
+    await db().course.update({ where: { id: demo.DEMO_IDS.courses.introToSql }, data: { title: "Edited" } });
     await seedDemo({ prisma: db() });
     expect(await counts()).toEqual(before);
-    expect((await db().course.findUniqueOrThrow({ where: { id: demo.COURSES[0]!.id } })).title).toBe("Intro to SQL");
+    expect((await db().course.findUniqueOrThrow({ where: { id: demo.DEMO_IDS.courses.introToSql } })).title).toBe("Intro to SQL");
   });
 
   it("has a member in every built-in role and a custom role", async () => {

@@ -47,7 +47,21 @@ describe("GET /api/health", () => {
   it("answers 200 when the database is reachable", async () => {
     const res = await server.fetch("/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok" });
+    expect(await res.json()).toEqual({
+      status: "ok",
+      database: "ok",
+      // No Redis/KV configured: limits are per instance by design, which is not a degradation.
+      rateLimits: { store: "memory", scope: "per_instance", reachable: true },
+    });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("has a readiness form for load balancers: 200 ready (GET and HEAD)", async () => {
+    const res = await server.fetch("/api/health/ready");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("ready\n");
+    const head = await server.fetch("/api/health/ready", { method: "HEAD" });
+    expect(head.status).toBe(200);
   });
 
   it("refuses other methods with 405", async () => {

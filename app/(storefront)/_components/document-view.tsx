@@ -24,6 +24,10 @@ export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
       <article className={`document document-${doc.kind.replace(/_/g, "-")}`}>
         <h1>{doc.title}</h1>
         {doc.description.trim() ? <p className="lead">{doc.description}</p> : null}
+        {doc.image ? (
+          // eslint-disable-next-line @next/next/no-img-element -- stored images have arbitrary sizes and hosts
+          <img className="document-image" src={doc.image} alt={doc.title} />
+        ) : null}
         {doc.facts.length ? (
           <dl className="facts">
             {doc.facts.map((f) => (

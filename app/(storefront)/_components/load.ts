@@ -3,11 +3,10 @@ import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { cache } from "react";
 import { now } from "@/lib/clock";
-import { env } from "@/lib/env";
 import { cachedDocument } from "@/lib/storefront/cached";
 import type { StorefrontDocument } from "@/lib/storefront/document";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
-import { requestOrigin } from "@/lib/tenancy/host";
+import { pageOrigin } from "@/lib/storefront/http";
 import { resolveSchool } from "@/lib/tenancy/resolve-school";
 
 /** The school of this request, or the 404 page. Cached per request (layout and page both ask). */
@@ -15,15 +14,17 @@ export const currentSchool = cache(async () => {
   const h = await headers();
   const school = await resolveSchool(h);
   if (!school) notFound();
-  const origin = requestOrigin(`http://${h.get("host") ?? "localhost"}/`, h, { trustProxy: env().TRUST_PROXY });
-  return { school, origin };
+  return { school, origin: pageOrigin(h) };
 });
 
-/** The document a page shows; unknown or malformed slugs render the 404 page. */
+/**
+ * The document a page shows; unknown or malformed slugs render the 404 page. While the database is
+ * unavailable, the last built copy (proxy.ts checked there is one and marked the response stale).
+ */
 export const loadDocument = cache(async (kind: DocumentKind, slug?: string): Promise<StorefrontDocument> => {
   if (hasSlug(routeOf(kind)) && (slug === undefined || !isValidSlug(slug))) notFound();
   const { school, origin } = await currentSchool();
-  const doc = await cachedDocument({ school, origin, now: now() }, kind, slug);
+  const { value: doc } = await cachedDocument({ school, origin, now: now() }, kind, slug);
   if (!doc) notFound();
   return doc;
 });

@@ -1,13 +1,6 @@
-import { db } from "@/lib/db/client";
+import { healthResponse } from "@/lib/health/health";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness and database reachability, for load balancers and the e2e harness. */
-export async function GET() {
-  try {
-    await db().$queryRawUnsafe("SELECT 1");
-    return Response.json({ status: "ok" }, { headers: { "cache-control": "no-store" } });
-  } catch {
-    return Response.json({ status: "unavailable", database: "unreachable" }, { status: 503 });
-  }
-}
+/** ok / degraded / unavailable (lib/health/health.ts), for operators and monitoring. */
+export const GET = () => healthResponse();

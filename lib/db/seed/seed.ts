@@ -2,6 +2,9 @@ import { hashPassword } from "../../auth/password";
 import { apiKeyHash, parseApiKey } from "../../credentials/api-key";
 import { ADMIN_OPERATIONS } from "../../credentials/permissions";
 import { hashSecret } from "../../credentials/secret";
+import path from "node:path";
+import { readContentFolder } from "../../content/read-folder";
+import { syncContent } from "../../content/sync-content";
 import type { PrismaClient } from "../generated/client";
 import * as data from "./demo-data";
 
@@ -14,11 +17,15 @@ export interface SeedOptions {
 
 type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-const date = (s: string | null) => (s ? new Date(s) : null);
+/** The demo schools' content folders, read from the app's directory (shipped with every deployment). */
+export function demoContentDir(relative: string): string {
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), relative);
+}
 
 /**
- * Writes the demo schools. Idempotent: rows are upserted by fixed id, so a second run
- * restores demo content to its seeded state and creates nothing new.
+ * Writes the demo schools. Idempotent: members, keys and clients are upserted by fixed id and the
+ * content folders are synced like `npm run school -- import`, so a second run restores the demo to
+ * its seeded state and creates nothing new.
  */
 export async function seedDemo(options: SeedOptions): Promise<void> {
   const password = options.password ?? data.DEFAULT_DEMO_PASSWORD;
@@ -30,13 +37,20 @@ export async function seedDemo(options: SeedOptions): Promise<void> {
   ] as const) {
     if (!parseApiKey(key)) throw new Error(`${name}: must look like sh_<8-32 lower-case letters/digits>_<20+ characters>`);
   }
-  // Hashing is slow on purpose; do it before the transaction holds locks.
+  // Hashing is slow on purpose and files are read once; both before the transaction holds locks.
   const passwordHash = await hashPassword(password);
+  const folders = await Promise.all(data.DEMO_SCHOOLS.map((s) => readContentFolder(demoContentDir(s.contentDir))));
 
   await options.prisma.$transaction(
     async (tx) => {
-      await seedSchool(tx, data.DEMO_SCHOOL, data.DEMO_HOME);
-      await seedSchool(tx, data.ACME_SCHOOL, data.ACME_HOME);
+      for (const [i, school] of data.DEMO_SCHOOLS.entries()) {
+        const name = folders[i]!.school?.data.name ?? school.subdomain;
+        await tx.school.upsert({
+          where: { id: school.id },
+          create: { id: school.id, subdomain: school.subdomain, name },
+          update: { subdomain: school.subdomain, disabledAt: null },
+        });
+      }
       for (const name of data.CUSTOM_ROLES) {
         await tx.schoolRole.upsert({
           where: { schoolId_name: { schoolId: data.DEMO_IDS.school, name } },
@@ -44,28 +58,16 @@ export async function seedDemo(options: SeedOptions): Promise<void> {
           update: {},
         });
       }
+      // Members first: lecturer files name their accounts by email.
       await seedUsers(tx, passwordHash);
-      await seedContent(tx);
-      await seedPlans(tx, data.DEMO_IDS.school, data.PLANS);
-      await seedPlans(tx, data.DEMO_IDS.acmeSchool, data.ACME_PLANS);
+      for (const [i, school] of data.DEMO_SCHOOLS.entries()) {
+        await syncContent({ tx, schoolId: school.id, folder: folders[i]! });
+      }
       await seedApiKeys(tx, fullKey, noneKey);
       await seedOAuth(tx);
     },
     { timeout: 60_000 },
   );
-}
-
-async function seedSchool(
-  tx: Tx,
-  school: { id: string; subdomain: string; name: string; description: string; enterpriseTraining: boolean },
-  home: { title: string; tagline: string; body: string },
-) {
-  await tx.school.upsert({ where: { id: school.id }, create: school, update: school });
-  await tx.homePage.upsert({
-    where: { schoolId: school.id },
-    create: { schoolId: school.id, ...home },
-    update: home,
-  });
 }
 
 async function seedUsers(tx: Tx, passwordHash: string) {
@@ -90,50 +92,6 @@ async function seedUsers(tx: Tx, passwordHash: string) {
       create: { schoolId, userId: m.userId, roles: m.roles },
       update: { roles: m.roles },
     });
-  }
-}
-
-async function seedContent(tx: Tx) {
-  const schoolId = data.DEMO_IDS.school;
-  for (const c of data.CATEGORIES) {
-    await tx.category.upsert({ where: { id: c.id }, create: { ...c, schoolId }, update: c });
-  }
-  for (const l of data.LECTURERS) {
-    await tx.lecturer.upsert({ where: { id: l.id }, create: { ...l, schoolId }, update: l });
-  }
-  await seedCourses(tx, schoolId, data.COURSES);
-  await seedCourses(tx, data.DEMO_IDS.acmeSchool, data.ACME_COURSES);
-  for (const p of data.POSTS) {
-    const fields = { ...p, publishedAt: date(p.publishedAt) };
-    await tx.post.upsert({ where: { id: p.id }, create: { ...fields, schoolId }, update: fields });
-  }
-  for (const e of data.EVENTS) {
-    const fields = { ...e, startsAt: new Date(e.startsAt), endsAt: new Date(e.endsAt) };
-    await tx.event.upsert({ where: { id: e.id }, create: { ...fields, schoolId }, update: fields });
-  }
-  for (const d of data.DOWNLOADS) {
-    await tx.digitalDownload.upsert({ where: { id: d.id }, create: { ...d, schoolId }, update: d });
-  }
-  for (const f of data.FAQ) {
-    await tx.faqEntry.upsert({ where: { id: f.id }, create: { ...f, schoolId }, update: f });
-  }
-}
-
-async function seedCourses(tx: Tx, schoolId: string, courses: data.SeedCourse[]) {
-  for (const { lecturerIds, ...c } of courses) {
-    const fields = { ...c, publishedAt: date(c.publishedAt) };
-    await tx.course.upsert({ where: { id: c.id }, create: { ...fields, schoolId }, update: fields });
-    await tx.courseLecturer.deleteMany({ where: { courseId: c.id } });
-    await tx.courseLecturer.createMany({
-      data: lecturerIds.map((lecturerId, position) => ({ courseId: c.id, lecturerId, position })),
-    });
-  }
-}
-
-async function seedPlans(tx: Tx, schoolId: string, plans: data.SeedPlan[]) {
-  for (const p of plans) {
-    const fields = { ...p, fixedEndAt: date(p.fixedEndAt) };
-    await tx.membershipPlan.upsert({ where: { id: p.id }, create: { ...fields, schoolId }, update: fields });
   }
 }
 

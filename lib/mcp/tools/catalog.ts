@@ -20,7 +20,7 @@ export async function pageMarkdown(
   kind: DocumentKind,
   slug?: string,
 ): Promise<{ error: string } | { page: { body: string }; markdownUrl: string }> {
-  const page = await cachedMarkdown(buildContext(ctx), kind, slug);
+  const { value: page } = await cachedMarkdown(buildContext(ctx), kind, slug);
   if (!page) return { error: `No published ${routeOf(kind).noun} has the slug \`${slug}\`.` };
   return { page, markdownUrl: ctx.origin + markdownPathOf(kind, slug) };
 }

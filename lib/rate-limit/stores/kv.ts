@@ -56,4 +56,8 @@ export class KvStore implements RateLimitStore {
     const { keys, args } = completeArgs(this.prefix, req, this.callerClock);
     return parseCompleteReply(await evalCached(this.run, COMPLETE_SCRIPT, COMPLETE_SHA, keys, args));
   }
+
+  async ping(): Promise<void> {
+    await this.kv.ping();
+  }
 }

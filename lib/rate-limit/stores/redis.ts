@@ -64,6 +64,10 @@ export class RedisStore implements RateLimitStore {
     return parseCompleteReply(await evalCached(this.run, COMPLETE_SCRIPT, COMPLETE_SHA, keys, args));
   }
 
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   async close(): Promise<void> {
     if (this.ownsClient) this.client.disconnect();
   }

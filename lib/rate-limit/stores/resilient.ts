@@ -98,6 +98,17 @@ export class ResilientStore implements RateLimitStore {
     }
   }
 
+  /** Checks the shared store now (health checks); a failure starts per-instance limiting like a call would. */
+  async ping(): Promise<void> {
+    try {
+      await withDeadline(this.shared.ping?.() ?? Promise.resolve(), this.timeoutMs);
+      this.recovered();
+    } catch (err) {
+      this.failed(err);
+      throw err;
+    }
+  }
+
   async close(): Promise<void> {
     await this.shared.close?.();
   }

@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { COURSES } from "@/lib/db/seed/demo-data";
+import { readdirSync } from "node:fs";
 import { ACME_API_KEY, DEMO_IDS, GET_SUBSCRIPTION, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, subscribe, adminAppForSuite } from "./helpers";
 
 const app = adminAppForSuite();
 const ENROLL = `mutation($input: EnrollStudentToCourseInput!) {
   enrollStudentToCourse(input: $input) { errors enrollment { id createdAt course { id title } user { id email name } } }
 }`;
-const COURSE = COURSES[0]!.id;
+const COURSE = DEMO_IDS.courses.introToSql;
+const DEMO_COURSE_FILES = readdirSync("content/demo/courses").length;
 
 describe("membershipPlans", () => {
   it("lists the key's school's plans with their fields", async () => {
@@ -80,10 +81,10 @@ describe("courses and enrollStudentToCourse", () => {
   it("courses(first) lists the school's courses in catalog order", async () => {
     const r = await gql(app, "{ courses(first: 2) { nodes { id slug title status price currency } } }");
     expect(r.body.data.courses.nodes).toEqual([
-      { id: COURSES[0]!.id, slug: "intro-to-sql", title: "Intro to SQL", status: "published", price: "49.00", currency: "USD" },
-      { id: COURSES[1]!.id, slug: "python-for-data-analysis", title: "Python for Data Analysis", status: "published", price: "89.00", currency: "USD" },
+      { id: DEMO_IDS.courses.introToSql, slug: "intro-to-sql", title: "Intro to SQL", status: "published", price: "49.00", currency: "USD" },
+      { id: DEMO_IDS.courses.pythonForDataAnalysis, slug: "python-for-data-analysis", title: "Python for Data Analysis", status: "published", price: "89.00", currency: "USD" },
     ]);
-    expect((await gql(app, "{ courses { nodes { id } } }")).body.data.courses.nodes).toHaveLength(COURSES.length);
+    expect((await gql(app, "{ courses { nodes { id } } }")).body.data.courses.nodes).toHaveLength(DEMO_COURSE_FILES);
     expect((await gql(app, "{ courses { nodes { id } } }", {}, { key: ACME_API_KEY })).body.data.courses.nodes.map((c: { id: string }) => c.id)).not.toContain(COURSE);
     expect((await gql(app, "{ courses(first: 101) { nodes { id } } }")).body.errors[0].message).toBe("first must be between 1 and 100");
   });

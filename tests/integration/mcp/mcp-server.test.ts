@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { ACME_API_KEY, COURSES, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { adminRateLimiter } from "@/lib/rate-limit";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
@@ -15,6 +15,9 @@ const T = NOW.getTime() / 1000;
 let app: AppServer;
 let studentToken: string;
 let adminToken: string;
+
+/** A published course of the demo school, by slug. */
+const course = (slug: string) => db().course.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, slug } });
 
 const TOOLS = [
   "search_catalog",
@@ -210,16 +213,16 @@ describe("as an admin", () => {
     expect(now.structuredContent).toMatchObject({ subscription: { state: "canceled", canceledAt: T, endAt: T, cancelAt: null } });
     expect(text(await call(client, "cancel_subscription", { id: sub.id }))).toBe("Subscription already cancelled");
 
-    const course = COURSES[0]!;
-    const enrolled = await call(client, "enroll_student", { courseId: course.id, email: "student@schoolhouse.test" });
-    expect(enrolled.structuredContent).toMatchObject({ dryRun: false, enrollment: { course: { slug: course.slug }, user: { email: "student@schoolhouse.test" } } });
-    expect(text(await call(client, "enroll_student", { courseId: course.id, email: "nobody-yet@example.com" }))).toBe("Name is required for new users");
+    const sql = await course("intro-to-sql");
+    const enrolled = await call(client, "enroll_student", { courseId: sql.id, email: "student@schoolhouse.test" });
+    expect(enrolled.structuredContent).toMatchObject({ dryRun: false, enrollment: { course: { slug: sql.slug }, user: { email: "student@schoolhouse.test" } } });
+    expect(text(await call(client, "enroll_student", { courseId: sql.id, email: "nobody-yet@example.com" }))).toBe("Name is required for new users");
     await client.close();
 
     // The student now sees the enrollment.
     const student = await mcpClient(app, studentToken);
     const mine = (await call(student, "list_my_enrollments")).structuredContent as { enrollments: Array<{ course: { id: string } }> };
-    expect(mine.enrollments.map((e) => e.course.id)).toContain(course.id);
+    expect(mine.enrollments.map((e) => e.course.id)).toContain(sql.id);
     await student.close();
   });
 
@@ -230,8 +233,8 @@ describe("as an admin", () => {
     const dry = await call(client, "create_subscription", { email: "dry@example.com", name: "Dry Run", planId: DEMO_IDS.plans.monthly, dry_run: true });
     expect(dry.structuredContent).toMatchObject({ dryRun: true, subscription: { state: "active", user: { email: "dry@example.com" } } });
     expect(text(dry)).toMatch(/^Dry run, nothing was written/);
-    const course = COURSES[1]!;
-    expect((await call(client, "enroll_student", { courseId: course.id, email: "dry2@example.com", name: "Dry", dry_run: true })).structuredContent).toMatchObject({ dryRun: true });
+    const python = await course("python-for-data-analysis");
+    expect((await call(client, "enroll_student", { courseId: python.id, email: "dry2@example.com", name: "Dry", dry_run: true })).structuredContent).toMatchObject({ dryRun: true });
     // A failing dry run reports the same error as the real call.
     expect(text(await call(client, "create_subscription", { email: "dry@example.com", planId: DEMO_IDS.plans.monthly, dry_run: true }))).toBe("Name is required for new users");
 

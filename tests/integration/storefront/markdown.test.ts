@@ -105,12 +105,36 @@ describe("every markdown route of the demo school", () => {
     }
   });
 
-  it.each(["POST", "PUT", "PATCH", "DELETE"])("%s is 405 with Allow", async (method) => {
-    const res = await server.fetch("/api/md/courses/intro-to-sql", { method, body: method === "DELETE" ? undefined : "x" });
-    expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toContain("GET");
+  it.each(DEMO_MARKDOWN_PATHS.flatMap(({ path }) => ["POST", "PUT", "PATCH", "DELETE"].map((method) => ({ path, method }))))(
+    "$method $path is a markdown 405 with Allow",
+    async ({ path, method }) => {
+      const { res, text } = await get(path, { method, body: method === "DELETE" ? undefined : "x" });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      expectErrorDocument(res, text, 405, "Method not allowed");
+    },
+  );
+
+  it("OPTIONS names the allowed methods", async () => {
+    const res = await server.fetch("/api/md/courses/intro-to-sql", { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
+
+/** The one error-document shape: markdown, no-store, frontmatter type/status/title/message, absolute links only. */
+function expectErrorDocument(res: Response, text: string, status: number, title: string) {
+  expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  const { data, body } = parseMarkdown(text);
+  expect(Object.keys(data)).toEqual(["type", "status", "title", "message"]);
+  expect(data).toMatchObject({ type: "error", status, title });
+  expect(typeof data.message).toBe("string");
+  expect(body).toContain(`# ${title}\n`);
+  const links = [...body.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]!);
+  expect(links.length).toBeGreaterThan(0);
+  for (const l of links) expect(l).toMatch(/^https?:\/\//);
+}
 
 describe("errors", () => {
   it.each(["/api/md/courses/no-such-course", "/api/md/posts/nope", "/api/md/events/nope", "/api/md/digital-downloads/nope", "/api/md/plans/nope", "/api/md/categories/nope", "/api/md/lecturers/nope"])(
@@ -118,18 +142,28 @@ describe("errors", () => {
     async (path) => {
       const { res, text } = await get(path);
       expect(res.status).toBe(404);
-      expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
-      expect(res.headers.get("cache-control")).toBe("no-store");
-      const { data, body } = parseMarkdown(text);
-      expect(data).toMatchObject({ type: "error", status: 404, title: "Not found" });
-      expect(body).toContain("# Not found");
+      expectErrorDocument(res, text, 404, "Not found");
+    },
+  );
+
+  it.each(["/api/md", "/api/md/", "/api/md/nope", "/api/md/courses/intro-to-sql/extra", "/api/md/home/x", "/api/md/a/b/c/d"])(
+    "%s: a path under /api/md that names no document is a markdown 404, for every method",
+    async (path) => {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const { res, text } = await get(path, { method });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expectErrorDocument(res, text, 404, "Not found");
+      }
+      const head = await server.fetch(path, { method: "HEAD" });
+      expect(head.status).toBe(404);
+      expect(await head.text()).toBe("");
     },
   );
 
   it.each(["Intro-To-SQL", "a_b", "-x", "x--y", "x.md", "%20", "a%2Fb", "x".repeat(201), "%E2%80%AE"])("malformed slug %j is a 400, never a 500", async (slug) => {
     const { res, text } = await get(`/api/md/courses/${slug}`);
     expect(res.status).toBe(400);
-    expect(parseMarkdown(text).data).toMatchObject({ type: "error", status: 400 });
+    expectErrorDocument(res, text, 400, "Bad request");
   });
 
   it("an unknown school is a 404 in markdown", async () => {
@@ -162,7 +196,7 @@ describe("caching", () => {
 
   it("public schools may be cached by shared caches; Vary: Accept; token estimate", async () => {
     const { res, text } = await get("/api/md/home");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=60, stale-while-revalidate=300");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60, stale-while-revalidate=300, stale-if-error=86400");
     expect(res.headers.get("vary")).toBe("Accept");
     expect(Number(res.headers.get("x-markdown-tokens"))).toBe(Math.ceil([...text].length / 4));
     expect(res.headers.get("link")).toBe(`<${ORIGIN}/>; rel="canonical"; type="text/html"`);

@@ -1,5 +1,6 @@
 import { now } from "@/lib/clock";
 import { authorizeCron, runScheduledJobs } from "@/lib/admin-api/cron";
+import { asDatabaseUnavailable, retryAfterHeaders } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +11,15 @@ export async function GET(request: Request) {
   if (!auth.ok) {
     return Response.json({ error: auth.error, message: auth.message }, { status: auth.status, headers: { "cache-control": "no-store" } });
   }
-  const result = await runScheduledJobs({ now: now() });
-  return Response.json({ ok: true, ...result }, { headers: { "cache-control": "no-store" } });
+  try {
+    const result = await runScheduledJobs({ now: now() });
+    return Response.json({ ok: true, ...result }, { headers: { "cache-control": "no-store" } });
+  } catch (err) {
+    // The scheduler retries on 5xx; the jobs are idempotent, so a cut run is simply run again.
+    if (!asDatabaseUnavailable(err)) throw err;
+    return Response.json(
+      { error: "temporarily_unavailable", message: "The database is unavailable; the jobs will run on the next call" },
+      { status: 503, headers: { "cache-control": "no-store", ...retryAfterHeaders() } },
+    );
+  }
 }

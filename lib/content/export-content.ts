@@ -1,0 +1,148 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { stringify } from "yaml";
+import type { Db } from "../db/client";
+
+type Fields = Record<string, unknown>;
+type Money = { toFixed(n: number): string } | null;
+
+// Defaults an import fills in, left out of exported files so they say only what differs.
+const DEFAULTS: Fields = { status: "published", position: 0, intervalCount: 1, timezone: "UTC", enterpriseTraining: false };
+
+const iso = (d: Date | null) => (d ? d.toISOString().replace(".000Z", "Z") : null);
+const money = (v: Money) => (v === null ? null : Number(v.toFixed(2)));
+
+function frontmatter(fields: Fields): string {
+  const kept = Object.fromEntries(
+    Object.entries(fields).filter(([k, v]) => {
+      if (v === null || v === undefined || v === "") return false;
+      if (Array.isArray(v) && v.length === 0) return false;
+      return DEFAULTS[k] !== v;
+    }),
+  );
+  return stringify(kept, { lineWidth: 0 });
+}
+
+const markdownFile = (fields: Fields, body: string) => `---\n${frontmatter(fields)}---\n\n${body}`;
+
+/** A school's content as the files of a content folder (relative path → text). */
+export async function renderContentFolder(options: { db: Db; schoolId: string }): Promise<Map<string, string>> {
+  const { db, schoolId } = options;
+  const where = { schoolId };
+  const [school, home, faq, categories, lecturers, courses, posts, events, downloads, plans] = await Promise.all([
+    db.school.findUniqueOrThrow({ where: { id: schoolId } }),
+    db.homePage.findUnique({ where }),
+    db.faqEntry.findMany({ where: { schoolId, status: "published" }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] }),
+    db.category.findMany({ where }),
+    db.lecturer.findMany({ where, include: { user: { select: { email: true } } } }),
+    db.course.findMany({ where, include: { lecturers: { orderBy: { position: "asc" } } } }),
+    db.post.findMany({ where }),
+    db.event.findMany({ where }),
+    db.digitalDownload.findMany({ where }),
+    db.membershipPlan.findMany({ where }),
+  ]);
+  const categorySlug = new Map(categories.map((c) => [c.id, c.slug]));
+  const lecturerSlug = new Map(lecturers.map((l) => [l.id, l.slug]));
+  const cat = (id: string | null) => (id ? (categorySlug.get(id) ?? null) : null);
+  const files = new Map<string, string>();
+
+  files.set(
+    "school.yaml",
+    frontmatter({
+      name: school.name,
+      description: school.description,
+      enterpriseTraining: school.enterpriseTraining,
+      brandColor: school.brandColor,
+      contactEmail: school.contactEmail,
+    }),
+  );
+  if (home) files.set("home.md", markdownFile({ title: home.title, tagline: home.tagline }, home.body));
+  if (faq.length) files.set("faq.md", faq.map((f) => `## ${f.question}\n\n${f.answer}\n`).join("\n"));
+  for (const c of categories) {
+    files.set(`categories/${c.slug}.md`, markdownFile({ id: c.id, name: c.name, status: c.status, position: c.position }, c.description));
+  }
+  for (const l of lecturers) {
+    files.set(
+      `lecturers/${l.slug}.md`,
+      markdownFile(
+        { id: l.id, name: l.name, headline: l.headline, avatarUrl: l.avatarUrl, user: l.user?.email ?? null, status: l.status, position: l.position },
+        l.bio,
+      ),
+    );
+  }
+  for (const c of courses) {
+    files.set(
+      `courses/${c.slug}.md`,
+      markdownFile(
+        {
+          id: c.id, title: c.title, summary: c.summary, level: c.level, durationMinutes: c.durationMinutes, price: money(c.price),
+          currency: c.currency, imageUrl: c.imageUrl, category: cat(c.categoryId),
+          lecturers: c.lecturers.map((x) => lecturerSlug.get(x.lecturerId)).filter(Boolean), status: c.status, position: c.position,
+          publishedAt: iso(c.publishedAt),
+        },
+        c.body,
+      ),
+    );
+  }
+  for (const p of posts) {
+    files.set(
+      `posts/${p.slug}.md`,
+      markdownFile(
+        {
+          id: p.id, title: p.title, excerpt: p.excerpt, author: p.authorId ? (lecturerSlug.get(p.authorId) ?? null) : null,
+          category: cat(p.categoryId), status: p.status, publishedAt: iso(p.publishedAt),
+        },
+        p.body,
+      ),
+    );
+  }
+  for (const e of events) {
+    files.set(
+      `events/${e.slug}.md`,
+      markdownFile(
+        {
+          id: e.id, title: e.title, summary: e.summary, startsAt: iso(e.startsAt), endsAt: iso(e.endsAt), timezone: e.timezone,
+          location: e.location, onlineUrl: e.onlineUrl, price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
+        },
+        e.body,
+      ),
+    );
+  }
+  for (const d of downloads) {
+    files.set(
+      `digital-downloads/${d.slug}.md`,
+      markdownFile(
+        {
+          id: d.id, title: d.title, summary: d.summary, price: money(d.price), currency: d.currency, fileName: d.fileName,
+          fileSizeBytes: d.fileSizeBytes, category: cat(d.categoryId), status: d.status,
+        },
+        d.body,
+      ),
+    );
+  }
+  for (const p of plans) {
+    files.set(
+      `plans/${p.slug}.md`,
+      markdownFile(
+        {
+          id: p.id, name: p.name, planType: p.planType, interval: p.interval, intervalCount: p.intervalCount, price: money(p.price),
+          currency: p.currency, lengthCount: p.lengthCount, lengthInterval: p.lengthInterval, fixedEndAt: iso(p.fixedEndAt),
+          status: p.status, position: p.position,
+        },
+        p.description,
+      ),
+    );
+  }
+  return files;
+}
+
+/** Writes a school's content folder; returns the files written. Existing files of the same name are replaced. */
+export async function exportContent(options: { db: Db; schoolId: string; dir: string }): Promise<string[]> {
+  const files = await renderContentFolder(options);
+  for (const [rel, text] of files) {
+    const target = path.join(options.dir, rel);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+  return [...files.keys()];
+}

@@ -1,0 +1,139 @@
+// A database outage through the real server (`next start`, proxy.ts, server-component pages) on a
+// Postgres of this test's own: built HTML pages keep answering 200 marked stale, pages never built
+// answer a 503 HTML page, the Admin API a GraphQL 503, and everything recovers by itself.
+// tests/pg/database-outage.test.ts covers every route handler under load.
+import { spawn, type ChildProcess } from "node:child_process";
+import pg from "pg";
+import { expect, test } from "@playwright/test";
+import { freePort } from "../helpers/outage";
+import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
+
+const binDir = postgresBinDir();
+const API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+const STALE = '110 - "Response is Stale"';
+const BUILT = "/courses/intro-to-sql";
+const NEVER_BUILT = "/posts/five-sql-mistakes";
+
+let cluster: PgCluster | undefined;
+let server: ChildProcess | undefined;
+let origin = "";
+let output = "";
+
+test.describe("database outage through next start", () => {
+  test.skip(!binDir, "initdb not found: install the PostgreSQL server package (or set PG_BIN_DIR) to run the outage test");
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    cluster = createPgCluster({ port: await freePort(5470, 5479), binDir: binDir! });
+    const admin = new pg.Client({ connectionString: cluster.url() });
+    await admin.connect();
+    await admin.query("CREATE DATABASE app");
+    await admin.end();
+    const base = Number(process.env.E2E_PORT ?? 3100);
+    const port = await freePort(base + 3, base + 9);
+    origin = `http://localhost:${port}`;
+    server = spawn("npx", ["next", "start", "-p", String(port)], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: cluster.url("app"),
+        AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
+        DEMO_API_KEY: API_KEY,
+        PLATFORM_DOMAIN: "localhost",
+        DEFAULT_SCHOOL: "demo",
+        REDIS_URL: "",
+        // Every request checks the content version, so the outage is met at once.
+        STOREFRONT_REVALIDATE_MS: "0",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    server.stdout!.on("data", (d) => (output += d));
+    server.stderr!.on("data", (d) => (output += d));
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
+      const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 600) throw new Error(`server did not become healthy: ${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const s = server;
+      await new Promise<void>((resolve) => {
+        s.once("exit", () => resolve());
+        s.kill("SIGTERM");
+      });
+    }
+    cluster?.destroy();
+  });
+
+  const gql = (query: string) =>
+    fetch(`${origin}/admin/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-service-api-key": API_KEY },
+      body: JSON.stringify({ query }),
+    });
+
+  test("built pages stay readable (stale), others and the Admin API answer 503, and it recovers by itself", async ({ page }) => {
+    test.setTimeout(120_000);
+    // Before: the page and its markdown twin are built once.
+    const html = await fetch(`${origin}${BUILT}`);
+    expect(html.status).toBe(200);
+    const title = /<h1[^>]*>([^<]+)<\/h1>/.exec(await html.text())?.[1];
+    expect(title).toBeTruthy();
+    expect((await fetch(`${origin}${BUILT}`, { headers: { accept: "text/markdown" } })).status).toBe(200);
+    expect((await gql("query { membershipPlans { id } }")).status).toBe(200);
+
+    cluster!.stop("immediate");
+
+    // The built page: 200, the same content, marked stale.
+    const stale = await fetch(`${origin}${BUILT}`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("warning")).toBe(STALE);
+    expect(await stale.text()).toContain(title!);
+    const staleMd = await fetch(`${origin}${BUILT}`, { headers: { accept: "text/markdown" } });
+    expect(staleMd.status).toBe(200);
+    expect(staleMd.headers.get("warning")).toBe(STALE);
+
+    // In a browser: the stale page renders normally.
+    await page.goto(`${origin}${BUILT}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title!);
+
+    // A page never built: a clear 503 page with Retry-After, never a 500.
+    const missing = await fetch(`${origin}${NEVER_BUILT}`);
+    expect(missing.status).toBe(503);
+    expect(missing.headers.get("retry-after")).toBe("5");
+    expect(missing.headers.get("content-type")).toContain("text/html");
+    expect(await missing.text()).toContain("Temporarily unavailable");
+    const missingMd = await fetch(`${origin}${NEVER_BUILT}`, { headers: { accept: "text/markdown" } });
+    expect(missingMd.status).toBe(503);
+    expect(missingMd.headers.get("content-type")).toContain("text/markdown");
+
+    // The Admin API: a GraphQL error with SERVICE_UNAVAILABLE.
+    const admin = await gql("query { membershipPlans { id } }");
+    expect(admin.status).toBe(503);
+    expect(admin.headers.get("retry-after")).toBe("5");
+    expect(((await admin.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe("SERVICE_UNAVAILABLE");
+
+    // OAuth authorize: an HTML page for the member.
+    const authorize = await fetch(`${origin}/oauth/authorize?response_type=code&client_id=demo-public-app&redirect_uri=${encodeURIComponent("http://localhost:3000/oauth/callback")}`);
+    expect(authorize.status).toBe(503);
+    expect(await authorize.text()).toContain("Temporarily unavailable");
+
+    expect((await fetch(`${origin}/api/health/ready`)).status).toBe(503);
+
+    // Back: ready within a second, without a restart, and pages fresh again.
+    cluster!.start();
+    const started = performance.now();
+    await expect.poll(async () => (await fetch(`${origin}/api/health/ready`)).status, { timeout: 1_000, intervals: [25] }).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const fresh = await fetch(`${origin}${BUILT}`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("warning")).toBeNull();
+    expect((await fetch(`${origin}${NEVER_BUILT}`)).status).toBe(200);
+    expect((await gql("query { membershipPlans { id } }")).status).toBe(200);
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,71 @@
+// A throwaway PostgreSQL server of a test's own (initdb + pg_ctl in a temporary directory), so
+// tests can stop and restart it without touching the shared server. Running as root, the server
+// runs as the `postgres` user (Postgres refuses to run as root).
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** The bin directory holding initdb and pg_ctl (newest installed version), or null. */
+export function postgresBinDir(): string | null {
+  const fromEnv = process.env.PG_BIN_DIR;
+  if (fromEnv && existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], "bin") : null;
+}
+
+export interface PgCluster {
+  port: number;
+  /** postgresql://postgres@127.0.0.1:<port>/<database> */
+  url(database?: string): string;
+  start(): void;
+  /** `pg_ctl -m immediate stop`: the crash an outage looks like. */
+  stop(mode?: "immediate" | "fast"): void;
+  destroy(): void;
+}
+
+const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
+
+function run(bin: string, args: string[]): void {
+  const command = asRoot ? "runuser" : bin;
+  const argv = asRoot ? ["-u", "postgres", "--", bin, ...args] : args;
+  const r = spawnSync(command, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`${path.basename(bin)} ${args.join(" ")} failed: ${r.stderr || r.stdout}`);
+}
+
+/** initdb a new cluster on `port` (trust auth, no fsync: it is thrown away) and start it. */
+export function createPgCluster(options: { port: number; binDir: string }): PgCluster {
+  const { port, binDir } = options;
+  const base = mkdtempSync(path.join(tmpdir(), "sh-pg-"));
+  const dataDir = path.join(base, "data");
+  const logFile = path.join(base, "server.log");
+  if (asRoot) execFileSync("chown", ["postgres:postgres", base]);
+  else chownSync(base, process.getuid!(), process.getgid!());
+  run(path.join(binDir, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+  const pgCtl = path.join(binDir, "pg_ctl");
+  const cluster: PgCluster = {
+    port,
+    url: (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    start() {
+      const opts = `-p ${port} -c listen_addresses=127.0.0.1 -k ${base} -c fsync=off -c full_page_writes=off -c max_connections=50`;
+      run(pgCtl, ["-D", dataDir, "-l", logFile, "-o", opts, "-w", "-t", "30", "start"]);
+    },
+    stop(mode = "immediate") {
+      run(pgCtl, ["-D", dataDir, "-m", mode, "-w", "-t", "30", "stop"]);
+    },
+    destroy() {
+      try {
+        cluster.stop("immediate");
+      } catch {
+        // Already stopped.
+      }
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+  cluster.start();
+  return cluster;
+}
