@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
 import { asDatabaseUnavailable } from "@/lib/db/unavailable";
+import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
@@ -10,11 +11,16 @@ import { matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { requestOrigin } from "@/lib/tenancy/host";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
-// Storefront pages only (the paths of lib/storefront/routes.ts); login, OAuth, API and assets pass
-// straight through. Order matters: the enterprise-training gate runs before the markdown rewrite,
-// so negotiation cannot be used to read a gated page. While the database is unavailable, pages
-// built before are served stale (marked with Warning) and others answer 503 (lib/db/unavailable.ts).
+// Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
+// Host are answered 400 here, before Next's route matcher or any `new URL` sees them. Then, for
+// storefront pages only (the paths of lib/storefront/routes.ts), the enterprise-training gate and
+// Accept negotiation; login, OAuth, API and assets pass straight through. Order matters: the gate
+// runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
+// database is unavailable, pages built before are served stale (marked with Warning) and others
+// answer 503 (lib/db/unavailable.ts).
 export async function proxy(request: NextRequest) {
+  const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
+  if (refused) return refused;
   const page = matchPage(request.nextUrl.pathname);
   if (!page) return NextResponse.next();
 
@@ -58,5 +64,6 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
 }
 
 export const config = {
-  matcher: ["/((?!_next/|favicon.ico|api/|admin/graphql|llms.txt|llms-full.txt|openapi.json|.well-known/).*)"],
+  // Everything but Next's own build assets: the edge guard covers every route.
+  matcher: ["/((?!_next/static/|_next/image).*)"],
 };

@@ -3,8 +3,10 @@ import { resolveApiVersion, type ApiVersion } from "./api-version";
 import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
 import { asDatabaseUnavailable } from "../db/unavailable";
+import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
+import { checkedAdminRequest } from "./request-shape";
 import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
 
 /** GET from a browser (Accept: text/html, no query) gets the playground. */
@@ -22,12 +24,19 @@ export function wantsPlayground(request: Request): boolean {
 export function createAdminHandler(options: CreateAdminYogaOptions = {}): (request: Request) => Promise<Response> {
   let yoga: AdminYoga | undefined;
   return async (request) => {
+    if (request.method === "OPTIONS") return adminPreflight();
     if (wantsPlayground(request)) return playgroundResponse(request);
+    return withAdminCors(await answer(request));
+  };
+
+  async function answer(incoming: Request): Promise<Response> {
     let apiVersion: ApiVersion;
     let credential: AdminCredential;
+    let request: Request;
     try {
-      apiVersion = resolveApiVersion(request.headers);
-      credential = await authenticateApiKey({ headers: request.headers, now: clockNow() });
+      apiVersion = resolveApiVersion(incoming.headers);
+      credential = await authenticateApiKey({ headers: incoming.headers, now: clockNow() });
+      request = await checkedAdminRequest(incoming);
     } catch (err) {
       if (err instanceof AdminRequestError) return err.toResponse();
       // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
@@ -40,5 +49,5 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
     response.headers.set("api-version", apiVersion);
     if (context.notes.idempotentReplay) response.headers.set("idempotent-replayed", "true");
     return response;
-  };
+  }
 }

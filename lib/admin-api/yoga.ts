@@ -1,6 +1,7 @@
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { AdminContext, AdminServerContext } from "./context";
 import { idempotencyPlugin } from "./idempotency";
+import { operationLimitsPlugin } from "./operation-limits";
 import { operationTypeOfQuery } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
 import { databaseUnavailablePlugin } from "./unavailable";
@@ -28,11 +29,19 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // The playground is rendered by the handler from bundled assets (no CDN).
     graphiql: false,
     landingPage: false,
+    // CORS is answered by the handler (lib/admin-api/cors.ts), the same on every response.
+    cors: false,
     // The same classification the per-minute limiter uses, so idempotency and limits agree.
     context: ({ params }) =>
       ({ operationType: operationTypeOfQuery(params.query ?? "") === "mutations" ? "mutation" : "query" }) as Partial<AdminContext> as AdminContext,
     // Execute wrappers nest in order: the last one listed is the outermost.
-    plugins: [missingQueryIs400(), ...(options.plugins ?? []), idempotencyPlugin(), databaseUnavailablePlugin()],
+    plugins: [
+      missingQueryIs400(),
+      operationLimitsPlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
+      ...(options.plugins ?? []),
+      idempotencyPlugin(),
+      databaseUnavailablePlugin(),
+    ],
   });
 }
 

@@ -1,6 +1,8 @@
 import { fromUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { recordEvent } from "../webhooks/outbox";
+import { presentSubscription } from "./presenter";
 import { isCancellable } from "./states";
 
 export interface CancelSubscriptionInput {
@@ -56,6 +58,8 @@ export async function cancelSubscription(options: {
       data = schedule(sub.currentPeriodEnd, "at_period_end");
     }
     const updated = await tx.subscription.update({ where: { id: sub.id }, data, include: subscriptionInclude });
+    const type = updated.state === "canceled" ? "subscription.canceled" : "subscription.canceling";
+    await recordEvent(tx, { event: { schoolId, type, subjectId: updated.id, data: presentSubscription(updated) }, now });
     return success(updated);
   });
 }

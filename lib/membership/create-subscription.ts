@@ -2,6 +2,8 @@ import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
 import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
+import { recordEvent } from "../webhooks/outbox";
+import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
@@ -29,7 +31,8 @@ type Periods = Pick<SubscriptionRecord, "startAt" | "currentPeriodStart" | "curr
  * Subscribes a user (created when new) to one of the school's plans, in one transaction.
  * Checks in order: email, plan, plan type vs expireAt/initialChargeAt, dates, name for new users,
  * one live subscription per user and plan (the partial unique index, so concurrent calls cannot
- * both succeed). A new user's call is four statements: user, membership, subscription, commit.
+ * both succeed). A new user's call is six statements: user, membership, member.created event,
+ * subscription, subscription.created event, commit.
  */
 export async function createSubscription(options: {
   schoolId: string;
@@ -79,7 +82,7 @@ export async function createSubscription(options: {
 
   try {
     return await writeTransaction({ dryRun }, async (tx) => {
-      const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
+      const member = await findOrCreateMember(tx, { schoolId, email, name: input.name, now });
       if ("error" in member) return failure<SubscriptionRecord>(member.error);
       const { user } = member;
       // A user created just now has no subscriptions. Otherwise one of theirs to this plan whose
@@ -89,7 +92,9 @@ export async function createSubscription(options: {
       const created = await tx.subscription.create({
         data: { schoolId, userId: user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
       });
-      return success<SubscriptionRecord>({ ...created, plan, user });
+      const record: SubscriptionRecord = { ...created, plan, user };
+      await recordEvent(tx, { event: { schoolId, type: "subscription.created", subjectId: created.id, data: presentSubscription(record) }, now });
+      return success(record);
     });
   } catch (err) {
     // Another live subscription of this user and plan, committed before or concurrently.

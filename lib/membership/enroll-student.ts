@@ -1,6 +1,8 @@
 import { db } from "../db/client";
 import type { Course, Enrollment, User } from "../db/generated/client";
 import { isUuid } from "./ids";
+import { recordEvent } from "../webhooks/outbox";
+import { presentEnrollment } from "./presenter";
 import { failure, success, type Payload, writeTransaction } from "./records";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
@@ -28,9 +30,9 @@ export async function enrollStudentToCourse(options: {
   const course = await db().course.findFirst({ where: { id: input.courseId, schoolId }, select: { id: true } });
   if (!course) return failure(COURSE_NOT_FOUND);
   return writeTransaction({ dryRun }, async (tx) => {
-    const member = await findOrCreateMember(tx, { schoolId, email, name: input.name });
+    const member = await findOrCreateMember(tx, { schoolId, email, name: input.name, now });
     if ("error" in member) return failure<EnrollmentRecord>(member.error);
-    await tx.enrollment.createMany({
+    const inserted = await tx.enrollment.createMany({
       data: [{ schoolId, courseId: course.id, userId: member.user.id, createdAt: now }],
       skipDuplicates: true,
     });
@@ -38,6 +40,10 @@ export async function enrollStudentToCourse(options: {
       where: { courseId_userId: { courseId: course.id, userId: member.user.id } },
       include: { course: true, user: true },
     });
+    // Enrolling twice is not a change: only the first call reports enrollment.created.
+    if (inserted.count) {
+      await recordEvent(tx, { event: { schoolId, type: "enrollment.created", subjectId: enrollment.id, data: presentEnrollment(enrollment) }, now });
+    }
     return success(enrollment);
   });
 }

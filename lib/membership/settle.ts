@@ -1,5 +1,8 @@
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
+import { recordEvents, type WebhookEventType } from "../webhooks/outbox";
+import { presentSubscription } from "./presenter";
+import { subscriptionInclude, TX_OPTIONS } from "./records";
 
 type Tx = Prisma.TransactionClient;
 
@@ -8,6 +11,9 @@ export interface SettleResult {
   canceled: number;
   /** fixed_date / specific_length subscriptions whose end passed. */
   expired: number;
+  /** The subscriptions each transition changed (ids), in the order they were settled. */
+  canceledIds: string[];
+  expiredIds: string[];
 }
 
 /**
@@ -15,7 +21,8 @@ export interface SettleResult {
  * becomes `canceled` (canceledAt = endAt = cancelAt), and a live fixed_date / specific_length
  * subscription whose endAt has passed becomes `expired`. Called lazily before every Admin API read
  * or write of a school's subscriptions, and for all schools by the cron route; both are idempotent,
- * so a late or missed cron run never shows a stale state.
+ * so a late or missed cron run never shows a stale state. Each changed row is reported (ids) and
+ * gets its subscription.canceled / subscription.expired event in the same transaction.
  */
 export async function settleDueSubscriptions(options: {
   now: Date;
@@ -25,12 +32,16 @@ export async function settleDueSubscriptions(options: {
   planId?: string;
   tx?: Tx;
 }): Promise<SettleResult> {
+  if (!options.tx) return db().$transaction((tx) => settle(tx, options), TX_OPTIONS);
+  return settle(options.tx, options);
+}
+
+async function settle(tx: Tx, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<SettleResult> {
   const { now } = options;
-  const client = options.tx ?? db();
   const school = options.schoolId ?? null;
   const user = options.userId ?? null;
   const plan = options.planId ?? null;
-  const canceled = await client.$executeRaw`
+  const canceled = await tx.$queryRaw<{ id: string }[]>`
     UPDATE "Subscription"
        SET "state" = 'canceled', "canceledAt" = "cancelAt", "endAt" = "cancelAt",
            "cancelAt" = NULL, "nextChargeDate" = NULL, "updatedAt" = ${now}
@@ -38,8 +49,9 @@ export async function settleDueSubscriptions(options: {
        AND "state" <> 'canceled'
        AND (${school}::uuid IS NULL OR "schoolId" = ${school}::uuid)
        AND (${user}::uuid IS NULL OR "userId" = ${user}::uuid)
-       AND (${plan}::uuid IS NULL OR "planId" = ${plan}::uuid)`;
-  const expired = await client.$executeRaw`
+       AND (${plan}::uuid IS NULL OR "planId" = ${plan}::uuid)
+    RETURNING "id"::text AS "id"`;
+  const expired = await tx.$queryRaw<{ id: string }[]>`
     UPDATE "Subscription" s
        SET "state" = 'expired', "nextChargeDate" = NULL, "updatedAt" = ${now}
       FROM "MembershipPlan" p
@@ -48,6 +60,22 @@ export async function settleDueSubscriptions(options: {
        AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
        AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
        AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
-       AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)`;
-  return { canceled, expired };
+       AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)
+    RETURNING s."id"::text AS "id"`;
+  const canceledIds = canceled.map((r) => r.id);
+  const expiredIds = expired.map((r) => r.id);
+  if (canceledIds.length || expiredIds.length) {
+    const type = new Map<string, WebhookEventType>([
+      ...canceledIds.map((id) => [id, "subscription.canceled"] as const),
+      ...expiredIds.map((id) => [id, "subscription.expired"] as const),
+    ]);
+    const records = await tx.subscription.findMany({ where: { id: { in: [...type.keys()] } }, include: subscriptionInclude });
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const events = [...type].map(([id, t]) => {
+      const r = byId.get(id)!;
+      return { schoolId: r.schoolId, type: t, subjectId: id, data: presentSubscription(r) };
+    });
+    await recordEvents(tx, { events, now });
+  }
+  return { canceled: canceledIds.length, expired: expiredIds.length, canceledIds, expiredIds };
 }

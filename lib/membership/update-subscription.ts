@@ -1,6 +1,8 @@
 import { fromUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { recordEvent } from "../webhooks/outbox";
+import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
 import { isLive } from "./states";
 import { addInterval } from "./time";
@@ -52,7 +54,9 @@ export async function updateSubscription(options: {
       data: { ...data, updatedAt: now },
       include: subscriptionInclude,
     });
-    // Shortening a fixed-length subscription into the past ends it now, not at the next read.
+    await recordEvent(tx, { event: { schoolId, type: "subscription.updated", subjectId: updated.id, data: presentSubscription(updated) }, now });
+    // Shortening a fixed-length subscription into the past ends it now, not at the next read (and
+    // reports subscription.expired after the subscription.updated above).
     await settleDueSubscriptions({ tx, schoolId, now });
     const settled = await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude });
     return success(settled);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Prisma, User } from "../db/generated/client";
+import { recordEvent } from "../webhooks/outbox";
+import { presentUser } from "./presenter";
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,11 +21,12 @@ export function normalizeEmail(raw: string): string | null {
  * student when the membership is new). `created` says the user did not exist before this call.
  * Inserts use ON CONFLICT DO NOTHING so concurrent calls for the same new email converge on one
  * row instead of failing on the unique email; with a name, the insert comes first, so a new user
- * costs one statement rather than a lookup, an insert and a re-read.
+ * costs one statement rather than a lookup, an insert and a re-read. Joining the school writes a
+ * member.created event in the same transaction.
  */
 export async function findOrCreateMember(
   tx: Tx,
-  options: { schoolId: string; email: string; name: string | null | undefined },
+  options: { schoolId: string; email: string; name: string | null | undefined; now: Date },
 ): Promise<{ user: User; created: boolean } | { error: string }> {
   const name = options.name?.trim();
   let user: User | null = null;
@@ -34,9 +37,15 @@ export async function findOrCreateMember(
   }
   user ??= await tx.user.findUnique({ where: { email: options.email } });
   if (!user) return { error: NAME_REQUIRED };
-  await tx.schoolMembership.createMany({
+  const joined = await tx.schoolMembership.createMany({
     data: [{ schoolId: options.schoolId, userId: user.id, roles: ["student"] }],
     skipDuplicates: true,
   });
+  if (joined.count) {
+    await recordEvent(tx, {
+      event: { schoolId: options.schoolId, type: "member.created", subjectId: user.id, data: presentUser(user) },
+      now: options.now,
+    });
+  }
   return { user, created };
 }

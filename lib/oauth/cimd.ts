@@ -1,9 +1,7 @@
-import { lookup as dnsLookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import type { lookup as dnsLookup } from "node:dns/promises";
+import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { isLoopbackAddress, isSpecialUseAddress } from "./address-policy";
+import { isLoopbackTestUrl, safeRequest, SafeFetchError } from "../net/safe-fetch";
 import { InvalidClientError } from "./errors";
 
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is
@@ -79,101 +77,58 @@ export function checkClientIdUrl(clientId: string, policy: CimdPolicy): URL {
   if (url.username || url.password || url.hash) throw new ClientMetadataError("client_id URL must not contain credentials or a fragment");
   if (url.pathname === "/" ) throw new ClientMetadataError("client_id URL must have a path");
   const host = url.hostname.toLowerCase();
-  const loopbackTest = policy.allowLoopbackForTests && url.protocol === "http:" && isIP(host.replace(/^\[|\]$/g, "")) !== 0 && isLoopbackAddress(host.replace(/^\[|\]$/g, ""));
+  const loopbackTest = isLoopbackTestUrl(url, policy);
   if (url.protocol !== "https:" && !loopbackTest) throw new ClientMetadataError("client_id URL must use https");
   const allowed = policy.allowedHosts.includes("*") ? !loopbackTest || policy.allowedHosts.includes(host) : policy.allowedHosts.includes(host);
   if (!allowed) throw new ClientMetadataError(`Client ID Metadata Documents from ${host} are not accepted by this server`);
   return url;
 }
 
-/** DNS answers for a host, refusing special-use addresses (all of them must be public). */
-async function resolvePublic(host: string, policy: CimdPolicy, resolve: typeof dnsLookup): Promise<{ address: string; family: number }> {
-  const bare = host.replace(/^\[|\]$/g, "");
-  let answers: { address: string; family: number }[];
-  try {
-    answers = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare, { all: true, verbatim: true });
-  } catch {
-    throw new ClientMetadataError("client_id host does not resolve");
-  }
-  if (!answers.length) throw new ClientMetadataError("client_id host does not resolve");
-  for (const a of answers) {
-    const loopbackOk = policy.allowLoopbackForTests && isLoopbackAddress(a.address);
-    if (isSpecialUseAddress(a.address) && !loopbackOk) {
-      throw new ClientMetadataError("client_id host resolves to a private or special-use address");
-    }
-  }
-  return answers[0]!;
-}
-
-function ttlFromHeaders(res: IncomingMessage, nowMs: number): number {
-  const cc = String(res.headers["cache-control"] ?? "").toLowerCase();
+function ttlFromHeaders(headers: IncomingHttpHeaders, nowMs: number): number {
+  const cc = String(headers["cache-control"] ?? "").toLowerCase();
   if (/(^|,)\s*(no-store|no-cache|private)\b/.test(cc)) return 0;
   const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/.exec(cc);
   if (maxAge) return Math.min(Number(maxAge[1]), CIMD_MAX_TTL_SECONDS);
-  const expires = res.headers.expires ? Date.parse(String(res.headers.expires)) : NaN;
+  const expires = headers.expires ? Date.parse(String(headers.expires)) : NaN;
   if (!Number.isNaN(expires)) return Math.max(0, Math.min(Math.floor((expires - nowMs) / 1000), CIMD_MAX_TTL_SECONDS));
   return CIMD_DEFAULT_TTL_SECONDS;
 }
 
-function download(url: URL, pinned: { address: string; family: number }): Promise<{ body: string; ttl: number }> {
-  // Connect to the address we vetted, not a second DNS answer (no DNS rebinding between check and use).
-  const lookup: LookupFunction = (_host, opts, cb) => {
-    if (opts && (opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
-  };
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const req = send(
+const FETCH_MESSAGES: Record<SafeFetchError["reason"], string> = {
+  invalid_url: "client_id is not a valid URL",
+  scheme: "client_id URL must use https",
+  credentials: "client_id URL must not contain credentials or a fragment",
+  unresolvable: "client_id host does not resolve",
+  special_address: "client_id host resolves to a private or special-use address",
+  timeout: "client_id document took longer than 3 seconds",
+  network: "client_id document could not be fetched",
+};
+
+/** The document, through the shared SSRF-safe fetch (lib/net/safe-fetch.ts), as a ClientMetadataError on any failure. */
+async function download(url: URL, policy: CimdPolicy, resolve: typeof dnsLookup | undefined): Promise<{ body: string; ttl: number }> {
+  const started = Date.now();
+  let res;
+  try {
+    res = await safeRequest({
       url,
-      { method: "GET", lookup, headers: { accept: "application/json", "user-agent": "Schoolhouse-OAuth/1 (client metadata fetch)" }, timeout: CIMD_TIMEOUT_MS },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) {
-          res.resume();
-          req.destroy();
-          reject(new ClientMetadataError(status >= 300 && status < 400 ? "client_id document redirects; redirects are not followed" : `client_id document answered HTTP ${status}`));
-          return;
-        }
-        const type = String(res.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-        if (type !== "application/json" && !type.endsWith("+json")) {
-          req.destroy();
-          reject(new ClientMetadataError("client_id document is not JSON"));
-          return;
-        }
-        if (Number(res.headers["content-length"] ?? 0) > CIMD_MAX_BYTES) {
-          req.destroy();
-          reject(new ClientMetadataError("client_id document is larger than 5 KB"));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > CIMD_MAX_BYTES) {
-            req.destroy();
-            reject(new ClientMetadataError("client_id document is larger than 5 KB"));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () => resolve({ body: Buffer.concat(chunks).toString("utf8"), ttl: ttlFromHeaders(res, started) }));
-        res.on("error", () => reject(new ClientMetadataError("client_id document could not be read")));
-      },
-    );
-    // A hard deadline for the whole exchange, not only for idle sockets.
-    const deadline = setTimeout(() => {
-      req.destroy();
-      reject(new ClientMetadataError("client_id document took longer than 3 seconds"));
-    }, CIMD_TIMEOUT_MS);
-    req.on("close", () => clearTimeout(deadline));
-    req.on("timeout", () => {
-      req.destroy();
-      reject(new ClientMetadataError("client_id document took longer than 3 seconds"));
+      method: "GET",
+      headers: { accept: "application/json", "user-agent": "Schoolhouse-OAuth/1 (client metadata fetch)" },
+      timeoutMs: CIMD_TIMEOUT_MS,
+      maxBytes: CIMD_MAX_BYTES,
+      policy,
+      resolve,
     });
-    req.on("error", () => reject(new ClientMetadataError("client_id document could not be fetched")));
-    req.end();
-  });
+  } catch (err) {
+    if (err instanceof SafeFetchError) throw new ClientMetadataError(FETCH_MESSAGES[err.reason]);
+    throw err;
+  }
+  if (res.status !== 200) {
+    throw new ClientMetadataError(res.status >= 300 && res.status < 400 ? "client_id document redirects; redirects are not followed" : `client_id document answered HTTP ${res.status}`);
+  }
+  const type = String(res.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json" && !type.endsWith("+json")) throw new ClientMetadataError("client_id document is not JSON");
+  if (res.truncated || Number(res.headers["content-length"] ?? 0) > CIMD_MAX_BYTES) throw new ClientMetadataError("client_id document is larger than 5 KB");
+  return { body: res.body, ttl: ttlFromHeaders(res.headers, started) };
 }
 
 export function parseClientMetadata(clientId: string, body: string): ClientMetadata {
@@ -216,8 +171,7 @@ export async function fetchClientMetadata(options: FetchOptions): Promise<Client
   const hit = cache.get(clientId);
   if (hit && hit.expires > Date.now()) return hit.metadata;
   cache.delete(clientId);
-  const pinned = await resolvePublic(url.hostname, policy, options.resolve ?? dnsLookup);
-  const { body, ttl } = await download(url, pinned);
+  const { body, ttl } = await download(url, policy, options.resolve);
   const metadata = parseClientMetadata(clientId, body);
   if (ttl > 0) {
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);

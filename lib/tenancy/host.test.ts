@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchHost, normalizeHost, requestHost, requestOrigin } from "./host";
+import { isValidHost, matchHost, normalizeHost, requestHost, requestOrigin } from "./host";
 
 const ctx = { platformDomain: "schoolhouse.app", trustProxy: false };
 
@@ -48,5 +48,19 @@ describe("normalizeHost", () => {
   it("strips port and trailing dot", () => {
     expect(normalizeHost("Demo.Localhost.:3000")).toBe("demo.localhost");
     expect(normalizeHost(null)).toBeNull();
+  });
+});
+
+describe("isValidHost", () => {
+  it.each(["localhost", "localhost:3000", "demo.schoolhouse.app", "Demo.Localhost.:3000", "127.0.0.1:65535", "[::1]", "[::1]:3000", "[2001:db8::7]:443", "[::ffff:192.0.2.1]", "a"])(
+    "accepts %s",
+    (host) => expect(isValidHost(host)).toBe(true),
+  );
+  it.each(["", "[zzz]", "localhost:abc", "a b", "127.0.0.1:99999", "localhost:0", "localhost:", "[::1", "[::1]x", "a..b", "-a.com", "a_b.com", "host:1:2", "é.com", "a\u0000b", `${"a".repeat(254)}`])(
+    "refuses %j",
+    (host) => expect(isValidHost(host)).toBe(false),
+  );
+  it("matchHost treats an invalid port as an invalid host", () => {
+    expect(matchHost("127.0.0.1:99999", { platformDomain: "localhost", trustProxy: false })).toEqual({ kind: "invalid" });
   });
 });

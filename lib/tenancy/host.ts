@@ -20,16 +20,44 @@ export function requestHost(headers: Headers, ctx: Pick<HostContext, "trustProxy
   return forwarded || headers.get("host");
 }
 
+// An IPv6 literal: hex groups, colons, optionally a trailing dotted IPv4 (RFC 3986 IP-literal).
+const IPV6_LITERAL = /^\[[0-9a-f:]{2,39}(?:\d{1,3}(?:\.\d{1,3}){3})?\]$/;
+const PORT = /^:(\d{1,5})$/;
+
+/** Splits `host[:port]`; null when the port is not a number from 1 to 65535. */
+function splitAuthority(raw: string): { host: string; port: string | null } | null {
+  const close = raw.startsWith("[") ? raw.indexOf("]") : -1;
+  const colon = raw.startsWith("[") ? (close < 0 ? -1 : raw.indexOf(":", close)) : raw.lastIndexOf(":");
+  if (raw.startsWith("[") && close < 0) return null;
+  if (colon < 0) return { host: raw, port: null };
+  const port = PORT.exec(raw.slice(colon))?.[1];
+  if (!port || Number(port) < 1 || Number(port) > 65535) return null;
+  return { host: raw.slice(0, colon), port };
+}
+
+/**
+ * Whether a Host (or trusted X-Forwarded-Host) value is a well-formed `host[:port]`: a DNS name or
+ * IPv4 address (letters, digits, hyphens, dots; at most 253 characters, one trailing dot allowed),
+ * or a bracketed IPv6 literal, with an optional port from 1 to 65535. Anything else (`[zzz]`,
+ * `localhost:abc`, `a b`, `127.0.0.1:99999`) cannot name this service: the edge guard answers 400
+ * before any code builds a URL from it. Pure, so the request context (lib/tenancy) uses the same rule.
+ */
+export function isValidHost(raw: string): boolean {
+  if (raw.length === 0 || raw.length > 260) return false;
+  const parts = splitAuthority(raw.toLowerCase());
+  if (!parts) return false;
+  if (parts.host.startsWith("[")) return IPV6_LITERAL.test(parts.host);
+  const name = parts.host.replace(/\.$/, "");
+  return name.length <= 253 && HOSTNAME.test(name);
+}
+
 /** Host without port, lower-cased; null when it is not a syntactically valid host. */
 export function normalizeHost(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  let host = raw.trim().toLowerCase();
-  if (host.startsWith("[")) {
-    const end = host.indexOf("]");
-    return end > 0 ? host.slice(0, end + 1) : null;
-  }
-  host = host.replace(/:\d+$/, "").replace(/\.$/, "");
-  return HOSTNAME.test(host) && host.length <= 253 ? host : null;
+  const value = raw.trim().toLowerCase();
+  if (!isValidHost(value)) return null;
+  const { host } = splitAuthority(value)!;
+  return host.startsWith("[") ? host : host.replace(/\.$/, "");
 }
 
 export function matchHost(rawHost: string | null | undefined, ctx: HostContext): HostMatch {

@@ -105,6 +105,16 @@ describe("schema.prisma and the migrations agree", () => {
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
     const setupToken = await p.passwordSetupToken.create({ data: { userId: user.id, tokenHash: "t", expiresAt: now } });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
+    const endpoint = await p.webhookEndpoint.create({
+      data: { schoolId: school.id, url: "https://hooks.mig.test/in", events: ["*"], secretCiphertext: "c", createdAt: now, updatedAt: now },
+    });
+    const webhookEvent = await p.webhookEvent.create({
+      data: { id: "00000000-0000-4000-8000-000000000014", schoolId: school.id, type: "member.created", subjectId: user.id, payload: "{}", createdAt: now },
+    });
+    const delivery = await p.webhookDelivery.create({
+      data: { schoolId: school.id, eventId: webhookEvent.id, endpointId: endpoint.id, nextAttemptAt: now, createdAt: now, updatedAt: now },
+    });
+    const attempt = await p.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptedAt: now, durationMs: 5, statusCode: 204, succeeded: true } });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
 
@@ -115,6 +125,7 @@ describe("schema.prisma and the migrations agree", () => {
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
       ContentVersion: contentVersion, PasswordSetupToken: setupToken,
+      WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -131,6 +142,7 @@ describe("schema.prisma and the migrations agree", () => {
     await p.subscription.delete({ where: { id: sub.id } });
     await p.school.delete({ where: { id: school.id } });
     expect(await p.oAuthClient.count()).toBe(0);
+    expect(await p.webhookAttempt.count()).toBe(0);
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);

@@ -8,3 +8,4 @@ const handle = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 
 export const GET = (request: Request) => handle(request);
 export const POST = (request: Request) => handle(request);
+export const OPTIONS = (request: Request) => handle(request);

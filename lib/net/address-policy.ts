@@ -1,7 +1,8 @@
 import { BlockList, isIP } from "node:net";
 
-// Special-use and private ranges (RFC 6890 and the IANA special-purpose registries): a fetched
-// Client ID Metadata Document must never make the server talk to its own network.
+// Special-use and private ranges (RFC 6890 and the IANA special-purpose registries): a fetch to an
+// address someone else chose (a Client ID Metadata Document, a webhook endpoint) must never make the
+// server talk to its own network.
 const blocked = new BlockList();
 for (const [net, prefix] of [
   ["0.0.0.0", 8],

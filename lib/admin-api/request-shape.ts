@@ -1,0 +1,84 @@
+// What the Admin API checks of a request before GraphQL sees it: the body is read with a limit
+// while it streams (413 past ADMIN_MAX_BODY_BYTES, without reading the rest), must be UTF-8, and a
+// JSON body, like GET's `variables`/`extensions` parameters, must be JSON of the right shape (400
+// otherwise; yoga answered 500 to GET ?variables=x and echoed parser internals for bad JSON). No
+// string anywhere in the parameters may hold U+0000, which Postgres text cannot store.
+import { BodyEncodingError, BodyTooLargeError, formatBytes, jsonHasNul, readBodyText } from "../http/body";
+import { AdminRequestError } from "./errors";
+import { assertQuerySize } from "./operation-limits";
+
+/** 1 MiB: a batch of 50 mutations with full selections is about 25 KiB; yoga's default was 25 MB. */
+export const ADMIN_MAX_BODY_BYTES = 1024 * 1024;
+
+const badRequest = (message: string) => new AdminRequestError(message, 400, "BAD_REQUEST");
+const nulRefused = () => new AdminRequestError("String values must not contain the NUL character (U+0000).", 400, "BAD_USER_INPUT");
+
+const isObjectOrNull = (v: unknown) => v === null || v === undefined || (typeof v === "object" && !Array.isArray(v));
+
+function checkParams(params: Record<string, unknown>, where: string): void {
+  if (!isObjectOrNull(params.variables)) throw badRequest(`${where} variables must be a JSON object.`);
+  if (!isObjectOrNull(params.extensions)) throw badRequest(`${where} extensions must be a JSON object.`);
+  if (jsonHasNul(params)) throw nulRefused();
+  if (typeof params.query === "string") {
+    try {
+      assertQuerySize(params.query);
+    } catch (err) {
+      const e = err as { message: string; extensions: { code: string; limit: number } };
+      throw new AdminRequestError(e.message, 400, e.extensions.code, { limit: e.extensions.limit });
+    }
+  }
+}
+
+function parseJsonParam(name: string, raw: string | null): unknown {
+  if (raw === null || raw === "") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`The ${name} parameter is not valid JSON.`);
+  }
+}
+
+/**
+ * The request to hand to yoga: GET as it came (after checking its parameters), POST with its body
+ * read within the limit. Throws AdminRequestError (400, 413) for what must not reach GraphQL.
+ */
+export async function checkedAdminRequest(request: Request): Promise<Request> {
+  if (request.method === "GET" || request.method === "HEAD") {
+    const search = new URL(request.url).searchParams;
+    const params = {
+      query: search.get("query"),
+      operationName: search.get("operationName"),
+      variables: parseJsonParam("variables", search.get("variables")),
+      extensions: parseJsonParam("extensions", search.get("extensions")),
+    };
+    checkParams(params, "GET");
+    return request;
+  }
+  let text: string;
+  try {
+    text = await readBodyText(request, ADMIN_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      throw new AdminRequestError(`The request body is larger than ${formatBytes(ADMIN_MAX_BODY_BYTES)}.`, 413, "PAYLOAD_TOO_LARGE");
+    }
+    if (err instanceof BodyEncodingError) throw badRequest(err.message);
+    throw err;
+  }
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type === "application/json" || type === "application/graphql-response+json") {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw badRequest("POST body sent invalid JSON.");
+    }
+    const batch = Array.isArray(body) ? body : [body];
+    for (const params of batch) {
+      if (params === null || typeof params !== "object" || Array.isArray(params)) throw badRequest("POST body must be a JSON object.");
+      checkParams(params as Record<string, unknown>, "POST");
+    }
+  } else if (text.includes("\u0000")) {
+    throw nulRefused();
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal });
+}

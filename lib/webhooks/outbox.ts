@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { toUnixSeconds } from "../clock";
+import type { Prisma } from "../db/generated/client";
+
+type Tx = Prisma.TransactionClient;
+
+/** The event catalogue (docs/decisions.md, "Webhooks (issue 14)"). */
+export const WEBHOOK_EVENT_TYPES = [
+  "subscription.created",
+  "subscription.updated",
+  "subscription.canceling",
+  "subscription.canceled",
+  "subscription.expired",
+  "enrollment.created",
+  "member.created",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const isWebhookEventType = (value: string): value is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+
+export interface OutboxEvent {
+  schoolId: string;
+  type: WebhookEventType;
+  /** The subscription, enrollment or user the event is about. */
+  subjectId: string;
+  /** The object in the Admin API's wire shape (lib/membership/presenter.ts). */
+  data: unknown;
+}
+
+/**
+ * Writes events to the outbox inside the caller's transaction, and fans each out to the school's
+ * enabled endpoints that subscribe to its type, in ONE statement whatever the number of events:
+ * a rolled-back change leaves neither events nor deliveries behind, a committed one both.
+ */
+export async function recordEvents(tx: Tx, options: { events: OutboxEvent[]; now: Date }): Promise<void> {
+  const { events, now } = options;
+  if (!events.length) return;
+  const rows = events.map((e) => {
+    const id = randomUUID();
+    const payload = JSON.stringify({ type: e.type, id, timestamp: toUnixSeconds(now), data: e.data });
+    return { id, schoolId: e.schoolId, type: e.type, subjectId: e.subjectId, payload };
+  });
+  await tx.$executeRaw`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x("id" uuid, "schoolId" uuid, "type" text, "subjectId" uuid, "payload" text)
+    ), e AS (
+      INSERT INTO "WebhookEvent" ("id", "schoolId", "type", "subjectId", "payload", "createdAt")
+      SELECT "id", "schoolId", "type", "subjectId", "payload", ${now} FROM input
+      RETURNING "id", "schoolId", "type"
+    )
+    INSERT INTO "WebhookDelivery" ("id", "schoolId", "eventId", "endpointId", "status", "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT gen_random_uuid(), e."schoolId", e."id", w."id", 'pending', ${now}, ${now}, ${now}
+      FROM e JOIN "WebhookEndpoint" w ON w."schoolId" = e."schoolId"
+     WHERE w."disabledAt" IS NULL AND (e."type" = ANY(w."events") OR '*' = ANY(w."events"))`;
+}
+
+export const recordEvent = (tx: Tx, options: { event: OutboxEvent; now: Date }) =>
+  recordEvents(tx, { events: [options.event], now: options.now });
