@@ -228,7 +228,13 @@ describe("as an admin", () => {
 
   it("dry runs check everything and write nothing", async () => {
     const client = await mcpClient(app, adminToken);
-    const counts = async () => [await db().subscription.count(), await db().user.count(), await db().enrollment.count(), await db().schoolMembership.count()];
+    const counts = async () => [
+      await db().subscription.count(),
+      await db().user.count(),
+      await db().enrollment.count(),
+      await db().schoolMembership.count(),
+      await db().webhookEvent.count(),
+    ];
     const before = await counts();
     const dry = await call(client, "create_subscription", { email: "dry@example.com", name: "Dry Run", planId: DEMO_IDS.plans.monthly, dry_run: true });
     expect(dry.structuredContent).toMatchObject({ dryRun: true, subscription: { state: "active", user: { email: "dry@example.com" } } });
@@ -247,7 +253,8 @@ describe("as an admin", () => {
     expect(updateDry.structuredContent).toMatchObject({ dryRun: true, subscription: { currentPeriodEnd: T + 9 * 86400 } });
     expect(await db().subscription.findUniqueOrThrow({ where: { id } })).toEqual(row);
     const after = await counts();
-    expect(after).toEqual([before[0]! + 1, before[1]! + 1, before[2], before[3]! + 1]);
+    // Only the real create wrote: its subscription, user, membership, user.created and subscription.created events.
+    expect(after).toEqual([before[0]! + 1, before[1]! + 1, before[2], before[3]! + 1, before[4]! + 2]);
     await client.close();
   });
 
