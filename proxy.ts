@@ -1,8 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
+import { probeDatabase } from "@/lib/db/probe";
 import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
+import { unavailablePage } from "@/lib/oauth/html";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
@@ -22,7 +25,13 @@ export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
   const page = matchPage(request.nextUrl.pathname);
-  if (!page) return NextResponse.next();
+  if (!page) {
+    // A server component cannot answer 503: check the database before the one member page that
+    // needs it (rare, so a query is cheap). The consent pages send errors back to
+    // /oauth/authorize, which answers an outage itself.
+    if (request.nextUrl.pathname === PASSWORD_SETUP_PATH && (await probeDatabase(2_000))) return unavailablePage();
+    return NextResponse.next();
+  }
 
   const wantsMarkdown =
     (request.method === "GET" || request.method === "HEAD") && preferredRepresentation(request.headers.get("accept")) === "markdown";

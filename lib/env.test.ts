@@ -29,6 +29,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/^REDIS_URL: /);
   });
 
+  it("allows loopback webhook receivers only under NODE_ENV=test; the worker is on by default", () => {
+    expect(parseEnv({}).WEBHOOKS_WORKER).toBe(true);
+    expect(parseEnv({}).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(false);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "production" })).toThrow(/^WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: is only allowed with NODE_ENV=test/);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1" })).toThrow(/only allowed with NODE_ENV=test/);
+    expect(parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "test" }).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(true);
+  });
+
   it("parses flags and numbers", () => {
     const env = parseEnv({ TRUST_PROXY: "1", SEED_ON_START: "false", RATE_LIMIT_QUERIES: "30" });
     expect(env.TRUST_PROXY).toBe(true);
@@ -48,5 +56,18 @@ describe("parseEnv", () => {
   it("requires the two KV variables together", () => {
     expect(() => parseEnv({ KV_REST_API_URL: "https://kv.example" })).toThrow(/^KV_REST_API_TOKEN: /);
     expect(() => parseEnv({ KV_REST_API_TOKEN: "t" })).toThrow(/^KV_REST_API_URL: /);
+  });
+});
+
+describe("deployment rules", () => {
+  it("refuses the embedded database on Vercel, whose filesystem does not last", () => {
+    expect(() => parseEnv({ VERCEL: "1" })).toThrow(/^DATABASE_URL: is required on Vercel/);
+    expect(parseEnv({ VERCEL: "1", DATABASE_URL: "postgresql://u@db.example/app", AUTH_SECRET: "x".repeat(32) }).VERCEL).toBe(true);
+  });
+
+  it("takes a direct URL for migrations beside the pooled one", () => {
+    const e = parseEnv({ DATABASE_URL: "postgresql://u@pooler.example/app", DIRECT_DATABASE_URL: "postgresql://u@db.example/app" });
+    expect(e.DIRECT_DATABASE_URL).toBe("postgresql://u@db.example/app");
+    expect(() => parseEnv({ DIRECT_DATABASE_URL: "mysql://x" })).toThrow(/^DIRECT_DATABASE_URL: must be a postgres/);
   });
 });

@@ -22,6 +22,12 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: postgresUrl.optional(),
+    // Migrations need a direct (unpooled) connection: advisory locks and multi-statement DDL do not
+    // survive a transaction-mode pooler. Vercel's Postgres integrations name it DATABASE_URL_UNPOOLED.
+    DIRECT_DATABASE_URL: postgresUrl.optional(),
+    DATABASE_URL_UNPOOLED: postgresUrl.optional(),
+    // Set to 1 by Vercel at build and run time; its filesystem does not outlive a request.
+    VERCEL: flag.default(false),
     PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
     PLATFORM_DOMAIN: z
       .string()
@@ -71,6 +77,10 @@ const schema = z
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
+    // Webhooks: the in-process delivery worker of `npm start` (off: only the cron route and
+    // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
+    WEBHOOKS_WORKER: flag.default(true),
+    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.AUTH_SECRET && env.NODE_ENV === "production") {
@@ -78,6 +88,13 @@ const schema = z
         code: "custom",
         path: ["AUTH_SECRET"],
         message: "is required in production with DATABASE_URL (the dev secret is only for the embedded database)",
+      });
+    }
+    if (env.VERCEL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_URL"],
+        message: "is required on Vercel: the embedded database needs a disk that lasts, and a serverless function's does not",
       });
     }
     if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) {
@@ -92,6 +109,9 @@ const schema = z
         path: ["OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS"],
         message: "is only allowed with NODE_ENV=test",
       });
+    }
+    if (env.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS"], message: "is only allowed with NODE_ENV=test" });
     }
     if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
       ctx.addIssue({

@@ -5,6 +5,7 @@ import { isValidIdempotencyKey, requestHashOf, runOnce } from "../idempotency/ru
 import type { AdminContext } from "./context";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
+export { IDEMPOTENCY_CLAIM_LEASE_MS } from "../idempotency/run-once";
 
 const refuse = (message: string, code: string, status: number): ExecutionResult => ({
   errors: [createGraphQLError(message, { extensions: { code, http: { status } } })],

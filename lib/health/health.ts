@@ -3,8 +3,8 @@
 //   degraded     the database answers; the shared rate-limit store (Redis/KV) does not, so
 //                limits hold per instance until it is back (lib/rate-limit/stores/resilient.ts)
 //   unavailable  the database does not answer (503: requests needing it get 503 + Retry-After)
-import { db } from "../db/client";
-import { DATABASE_RETRY_AFTER_SECONDS, unavailableReason } from "../db/unavailable";
+import { deadline, probeDatabase } from "../db/probe";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../db/unavailable";
 import { adminRateLimiter } from "../rate-limit";
 
 /** Health checks answer within this time even when a dependency hangs. */
@@ -21,24 +21,6 @@ export interface HealthReport {
   rateLimits: { store: string; scope: "shared" | "per_instance"; reachable: boolean };
 }
 
-function deadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: "ETIMEDOUT" })), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-/** `SELECT 1` within the deadline: null when it answers, else the reason. */
-export async function probeDatabase(timeoutMs = HEALTH_CHECK_TIMEOUT_MS): Promise<string | null> {
-  try {
-    await deadline(db().$queryRawUnsafe("SELECT 1"), timeoutMs);
-    return null;
-  } catch (err) {
-    return unavailableReason(err) ?? "error";
-  }
-}
-
 async function probeRateLimits(): Promise<HealthReport["rateLimits"]> {
   const store = adminRateLimiter().store;
   if (!store.ping) return { store: store.kind, scope: "per_instance", reachable: true };
@@ -51,7 +33,7 @@ async function probeRateLimits(): Promise<HealthReport["rateLimits"]> {
 }
 
 export async function healthReport(): Promise<HealthReport> {
-  const [databaseReason, rateLimits] = await Promise.all([probeDatabase(), probeRateLimits()]);
+  const [databaseReason, rateLimits] = await Promise.all([probeDatabase(HEALTH_CHECK_TIMEOUT_MS), probeRateLimits()]);
   const status: HealthStatus = databaseReason ? "unavailable" : rateLimits.reachable ? "ok" : "degraded";
   return {
     status,
@@ -78,7 +60,7 @@ export async function healthResponse(): Promise<Response> {
  * outage leaves the instance fully able to serve (limits hold per instance).
  */
 export async function readinessResponse(request: Request): Promise<Response> {
-  const reason = await probeDatabase();
+  const reason = await probeDatabase(HEALTH_CHECK_TIMEOUT_MS);
   const body = request.method === "HEAD" ? null : reason ? "not ready: database unavailable\n" : "ready\n";
   const headers = { ...NO_STORE, "content-type": "text/plain; charset=utf-8" };
   if (reason) return new Response(body, { status: 503, headers: { ...headers, "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } });

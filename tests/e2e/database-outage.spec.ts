@@ -122,6 +122,11 @@ test.describe("database outage through next start", () => {
     expect(authorize.status).toBe(503);
     expect(await authorize.text()).toContain("Temporarily unavailable");
 
+    // The password-setup page (a server component) is checked by the proxy before it renders.
+    const setup = await fetch(`${origin}/account/set-password?token=x`);
+    expect(setup.status).toBe(503);
+    expect(await setup.text()).toContain("Temporarily unavailable");
+
     expect((await fetch(`${origin}/api/health/ready`)).status).toBe(503);
 
     // Back: ready within a second, without a restart, and pages fresh again.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { advance } from "@/lib/clock";
+import { IDEMPOTENCY_CLAIM_LEASE_MS } from "@/lib/admin-api/idempotency";
 import { db } from "@/lib/db/client";
 import { ACME_API_KEY, CREATE, PLANS, freshEmail, gql, adminAppForSuite } from "./helpers";
 
@@ -69,6 +70,23 @@ describe("Idempotency-Key", () => {
     const again = await create(email, "key-ttl");
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect(again.body.data.createSubscription.errors).toEqual(["User already subscribed to this plan"]);
+  });
+
+  it("a claim left in progress (its process died, or an outage kept it from being released) is 409 until the lease passes, then taken over", async () => {
+    const email = freshEmail("lease");
+    await create(email, "lease-1");
+    // As if the first request never got to record its result.
+    await db().idempotencyKey.updateMany({ where: { key: "lease-1" }, data: { responseStatus: 0, responseBody: "" } });
+    advance(IDEMPOTENCY_CLAIM_LEASE_MS - 1000);
+    expect((await create(email, "lease-1")).status).toBe(409);
+    advance(1000);
+    const taken = await create(email, "lease-1");
+    expect(taken.status).toBe(200);
+    expect(taken.headers.get("idempotent-replayed")).toBeNull();
+    // Executed again: the subscription exists, so the domain says so; never a second row.
+    expect(taken.body.data.createSubscription.errors).toEqual(["User already subscribed to this plan"]);
+    expect(await db().subscription.count({ where: { user: { email } } })).toBe(1);
+    expect((await create(email, "lease-1")).headers.get("idempotent-replayed")).toBe("true");
   });
 
   it("an invalid key is a 400; queries ignore the header", async () => {
