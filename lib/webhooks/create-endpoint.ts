@@ -1,6 +1,6 @@
+import { authSecret } from "../auth/auth-secret";
 import { db } from "../db/client";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { env } from "../env";
 import { failure, success, type Payload, TX_OPTIONS } from "../membership/records";
 import { MAX_ENDPOINTS_PER_SCHOOL, TOO_MANY_ENDPOINTS, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
@@ -37,7 +37,7 @@ export async function createWebhookEndpoint(options: {
         url: url.url,
         events: events.events,
         description: description.description,
-        secretCiphertext: encryptWebhookSecret(secret, env().AUTH_SECRET),
+        secretCiphertext: encryptWebhookSecret(secret, authSecret()),
         createdAt: now,
         updatedAt: now,
       },

@@ -1,6 +1,6 @@
+import { authSecret } from "../auth/auth-secret";
 import { db } from "../db/client";
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from "../db/generated/client";
-import { env } from "../env";
 import { safeRequest, SafeFetchError } from "../net/safe-fetch";
 import { webhookFetchPolicy } from "./endpoint-input";
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, LEASE_MS, parseRetryAfter, retryDelayMs } from "./schedule";
@@ -58,7 +58,7 @@ async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
   const headers = {
     "content-type": "application/json",
     "user-agent": "Schoolhouse-Webhooks/1",
-    ...signDelivery({ endpoint: delivery.endpoint, eventId: delivery.eventId, body, sentAt: new Date(), now, authSecret: env().AUTH_SECRET }),
+    ...signDelivery({ endpoint: delivery.endpoint, eventId: delivery.eventId, body, sentAt: new Date(), now, authSecret: authSecret() }),
   };
   try {
     const res = await safeRequest({

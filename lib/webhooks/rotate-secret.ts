@@ -1,6 +1,6 @@
+import { authSecret } from "../auth/auth-secret";
 import { db } from "../db/client";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { env } from "../env";
 import { isUuid } from "../membership/ids";
 import { failure, success, type Payload } from "../membership/records";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
@@ -25,7 +25,7 @@ export async function rotateWebhookSecret(options: { schoolId: string; id: strin
     return tx.webhookEndpoint.update({
       where: { id },
       data: {
-        secretCiphertext: encryptWebhookSecret(secret, env().AUTH_SECRET),
+        secretCiphertext: encryptWebhookSecret(secret, authSecret()),
         previousSecretCiphertext: current.secretCiphertext,
         previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
         updatedAt: now,
