@@ -25,7 +25,7 @@ export function formatScope(scopes: Iterable<string>): string {
 }
 
 export function unknownScopes(requested: string[]): string[] {
-  return requested.filter((s) => !(s in SCOPE_DESCRIPTIONS));
+  return requested.filter((s) => !Object.hasOwn(SCOPE_DESCRIPTIONS, s));
 }
 
 /**
