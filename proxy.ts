@@ -12,7 +12,7 @@ import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocumentIsStale } from "@/lib/storefront/page-check";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
 import { matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
-import { requestOrigin } from "@/lib/tenancy/host";
+import { requestContext } from "@/lib/tenancy/request-context";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
@@ -52,7 +52,7 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
-    const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+    const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
       const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
@@ -74,7 +74,7 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
   // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning,
   // the school's Content-Signal and the Link to the markdown twin (agents follow it).
-  const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  const { origin } = requestContext(request);
   const headers: Record<string, string> = { link: markdownAlternateLink(origin + page.markdownPath), "content-signal": contentSignal(school) };
   return NextResponse.next({ headers: stale ? { ...headers, warning: STALE_HEADERS.warning! } : headers });
 }

@@ -83,8 +83,10 @@ describe("/openapi.json", () => {
       "/api/oauth/userinfo": ["get", "post"],
       "/.well-known/oauth-authorization-server": ["get"],
       "/api/oauth/register": ["post"],
+      "/mcp": ["post"],
+      "/.well-known/oauth-protected-resource/mcp": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(25);
+    expect(Object.keys(expected)).toHaveLength(27);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
@@ -118,7 +120,7 @@ describe("/openapi.json", () => {
 
   it("every documented storefront path answers as declared", async () => {
     const { doc } = await getDoc();
-    const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known/.test(p));
+    const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known|^\/mcp$/.test(p));
     expect(storefront.map(([p]) => p)).toEqual(expect.arrayContaining(["/llms-full/{part}.txt", "/robots.txt", "/sitemap.xml", "/admin/graphql/schema.graphql"]));
     expect(storefront).toHaveLength(18);
     for (const [pattern, ops] of storefront) {
@@ -156,6 +158,8 @@ describe("/openapi.json", () => {
       ["/api/oauth/userinfo", "post", { method: "POST" }],
       ["/.well-known/oauth-authorization-server", "get", {}],
       ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
+      ["/mcp", "post", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
+      ["/.well-known/oauth-protected-resource/mcp", "get", {}],
     ];
     for (const [path, method, init] of probes) {
       const declared = doc.paths[path]![method]!.responses;
