@@ -1,43 +1,20 @@
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test, type Browser } from "@playwright/test";
+import { RecordingAuthProvider } from "../helpers/mcp-auth-provider";
 
 // What the README promises: an MCP client added with {origin}/mcp signs the member in (the SDK's
 // auth() with Chromium doing login, school choice and consent), then uses the tools.
 const CALLBACK = "http://127.0.0.1:49153/callback";
 
-class BrowserProvider implements OAuthClientProvider {
-  redirectUrl = CALLBACK;
-  clientMetadata: OAuthClientMetadata = { client_name: "E2E agent", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" };
-  authorizationUrl: URL | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  // The pre-registered client that discovery advertises as mcp_client_id.
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: "schoolhouse-mcp" };
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t: OAuthTokens) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+// The pre-registered client that discovery advertises as mcp_client_id.
+const mcpClientProvider = () => new RecordingAuthProvider(CALLBACK, { client_id: "schoolhouse-mcp" });
+type BrowserProvider = RecordingAuthProvider;
 
 async function signInAgent(browser: Browser, mcpUrl: string, email: string): Promise<BrowserProvider> {
-  const provider = new BrowserProvider();
+  const provider = mcpClientProvider();
   expect(await auth(provider, { serverUrl: mcpUrl })).toBe("REDIRECT");
   const authorizationUrl = provider.authorizationUrl!;
   expect(authorizationUrl.searchParams.get("resource")).toBe(mcpUrl);
