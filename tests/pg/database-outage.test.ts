@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrap } from "@/lib/db/bootstrap";
 import { closeDbHandle, createDbHandle, db, setDbHandle, type DbHandle } from "@/lib/db/client";
 import { clearContentCache } from "@/lib/db/content-cache";
 import { createPgDriver } from "@/lib/db/driver";
@@ -342,5 +343,34 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
     cluster.start();
     const after = (await (await gql(QUERY, {}, {}, ACME_API_KEY)).json()) as { extensions: { rate_limit: { per_minute: { used: number } } } };
     expect(after.extensions.rate_limit.per_minute.used).toBe(used + 1);
+  }, 60_000);
+
+  it("start-up on an unreachable database waits for it with backoff, says so in one line, and carries on once it is up", async () => {
+    const admin = new pg.Client({ connectionString: cluster.url() });
+    await admin.connect();
+    await admin.query("CREATE DATABASE startup");
+    await admin.end();
+    cluster.stop("immediate");
+    const fresh = createDbHandle(createPgDriver(cluster.url("startup"), { max: 2 }));
+    setDbHandle(fresh);
+    process.env.SEED_ON_START = "0";
+    resetEnvCache();
+    const lines: string[] = [];
+    try {
+      const started = bootstrap({ log: (line) => lines.push(line) });
+      await new Promise((r) => setTimeout(r, 1_000));
+      cluster.start();
+      await started;
+      expect(lines.filter((l) => l.startsWith("database "))).toEqual([
+        `database unreachable at DATABASE_URL (127.0.0.1:${cluster.port}/startup); retrying with backoff for up to 30 s`,
+      ]);
+      // It went on to migrate the database it waited for.
+      expect(lines.some((l) => l.startsWith("applied migrations:"))).toBe(true);
+    } finally {
+      delete process.env.SEED_ON_START;
+      resetEnvCache();
+      setDbHandle(handle);
+      await closeDbHandle(fresh).catch(() => {});
+    }
   }, 60_000);
 });
