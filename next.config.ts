@@ -1,4 +1,6 @@
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_BUILD } from "next/constants";
+import { ConfigError, parseEnv } from "./lib/env";
 
 const config: NextConfig = {
   // PGlite loads its wasm and data files relative to its own module; bundling breaks that.
@@ -23,4 +25,20 @@ const config: NextConfig = {
   },
 };
 
-export default config;
+/**
+ * A production build checks the environment the deployment will run with (Vercel builds with the
+ * runtime env), so a bad deployment fails its build, not its first request. SKIP_ENV_VALIDATION=1
+ * is for builds that do not see the runtime environment (a container image built once).
+ */
+export default function nextConfig(phase: string): NextConfig {
+  if (phase === PHASE_PRODUCTION_BUILD && !process.env.SKIP_ENV_VALIDATION) {
+    try {
+      parseEnv({ ...process.env, NODE_ENV: "production" });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      console.error(`schoolhouse: invalid configuration for this build: ${err.message}`);
+      process.exit(1);
+    }
+  }
+  return config;
+}

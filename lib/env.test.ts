@@ -50,3 +50,16 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ KV_REST_API_TOKEN: "t" })).toThrow(/^KV_REST_API_URL: /);
   });
 });
+
+describe("deployment rules", () => {
+  it("refuses the embedded database on Vercel, whose filesystem does not last", () => {
+    expect(() => parseEnv({ VERCEL: "1" })).toThrow(/^DATABASE_URL: is required on Vercel/);
+    expect(parseEnv({ VERCEL: "1", DATABASE_URL: "postgresql://u@db.example/app", AUTH_SECRET: "x".repeat(32) }).VERCEL).toBe(true);
+  });
+
+  it("takes a direct URL for migrations beside the pooled one", () => {
+    const e = parseEnv({ DATABASE_URL: "postgresql://u@pooler.example/app", DIRECT_DATABASE_URL: "postgresql://u@db.example/app" });
+    expect(e.DIRECT_DATABASE_URL).toBe("postgresql://u@db.example/app");
+    expect(() => parseEnv({ DIRECT_DATABASE_URL: "mysql://x" })).toThrow(/^DIRECT_DATABASE_URL: must be a postgres/);
+  });
+});

@@ -22,6 +22,12 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: postgresUrl.optional(),
+    // Migrations need a direct (unpooled) connection: advisory locks and multi-statement DDL do not
+    // survive a transaction-mode pooler. Vercel's Postgres integrations name it DATABASE_URL_UNPOOLED.
+    DIRECT_DATABASE_URL: postgresUrl.optional(),
+    DATABASE_URL_UNPOOLED: postgresUrl.optional(),
+    // Set to 1 by Vercel at build and run time; its filesystem does not outlive a request.
+    VERCEL: flag.default(false),
     PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
     PLATFORM_DOMAIN: z
       .string()
@@ -78,6 +84,13 @@ const schema = z
         code: "custom",
         path: ["AUTH_SECRET"],
         message: "is required in production with DATABASE_URL (the dev secret is only for the embedded database)",
+      });
+    }
+    if (env.VERCEL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_URL"],
+        message: "is required on Vercel: the embedded database needs a disk that lasts, and a serverless function's does not",
       });
     }
     if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) {

@@ -48,6 +48,8 @@ export const ITEM_KINDS = Object.keys(KIND_DIRS) as ItemKind[];
 
 const ROOT_FILES = new Set(["school.yaml", "home.md", "faq.md", "README.md"]);
 const MAX_FILE_BYTES = 1024 * 1024;
+// The seed reads the demo folders at run time; next.config.ts ships content/ with every function
+// (outputFileTracingIncludes), so tracing is told to leave these reads alone.
 
 function zodProblems(file: string, error: z.ZodError, lineOf: ParsedFile["lineOf"]): ContentProblem[] {
   return error.issues.map((issue) => {
@@ -63,7 +65,7 @@ function zodProblems(file: string, error: z.ZodError, lineOf: ParsedFile["lineOf
 
 async function readText(dir: string, rel: string): Promise<string | null> {
   try {
-    const buf = await readFile(path.join(dir, rel));
+    const buf = await readFile(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, rel));
     if (buf.length > MAX_FILE_BYTES) throw new ContentError([{ file: rel, line: 1, field: null, message: "is larger than 1 MiB" }]);
     return buf.toString("utf8");
   } catch (err) {
@@ -114,7 +116,7 @@ async function readKind<K extends ItemKind>(dir: string, kind: K, problems: Cont
   const { dir: sub, schema } = KIND_DIRS[kind];
   let names: string[];
   try {
-    names = (await readdir(path.join(dir, sub), { withFileTypes: true })).filter((e) => !e.name.startsWith(".")).map((e) => e.name);
+    names = (await readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, sub), { withFileTypes: true })).filter((e) => !e.name.startsWith(".")).map((e) => e.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
@@ -189,7 +191,7 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
   const problems: ContentProblem[] = [];
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ContentError([{ file: dir, line: 1, field: null, message: code === "ENOENT" ? "no such folder" : `cannot read: ${code}` }]);

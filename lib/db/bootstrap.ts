@@ -1,7 +1,7 @@
 import { ConfigError, env } from "../env";
 import { dbHandle, type DbHandle } from "./client";
 import { DataDirLockedError } from "./driver";
-import { migrate, MigrationError } from "./migrator";
+import { migrate, MigrationError, pendingMigrations } from "./migrator";
 import { waitForDatabase } from "./wait";
 import { isDatabaseEmpty, seedDemo } from "./seed/seed";
 
@@ -48,7 +48,19 @@ async function checkConnection(handle: DbHandle, log: (line: string) => void): P
   }
 }
 
-/** Validates env, connects, migrates and seeds an empty database. Throws StartupError or ConfigError. */
+async function requireCurrentSchema(handle: DbHandle): Promise<void> {
+  const pending = await pendingMigrations({ driver: handle.driver });
+  if (pending.length) {
+    throw new StartupError(
+      `the database schema is not current (${pending.length} migration${pending.length === 1 ? "" : "s"} pending, first ${pending[0]}): run \`npm run db:migrate\` with DIRECT_DATABASE_URL set, then start again`,
+    );
+  }
+}
+
+/**
+ * Validates env, connects, brings the schema up to date (production on Postgres: only checks it is)
+ * and seeds an empty database. Throws StartupError or ConfigError.
+ */
 export async function bootstrap(options: { log?: (line: string) => void } = {}): Promise<void> {
   const log = options.log ?? ((line) => console.log(`schoolhouse: ${line}`));
   const e = env();
@@ -60,13 +72,19 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
     throw err;
   }
   await checkConnection(handle, log);
-  try {
-    const { applied, modified } = await migrate({ driver: handle.driver });
-    if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
-    for (const name of modified) log(`warning: migration ${name} was modified after it was applied`);
-  } catch (err) {
-    if (err instanceof MigrationError) throw new StartupError(err.message);
-    throw err;
+  if (e.NODE_ENV === "production" && handle.driver.kind === "pg") {
+    // Production on Postgres: migrations are a deploy step (`npm run db:migrate` on the direct
+    // URL); a start only checks, so cold starts never race each other through DDL on a pooler.
+    await requireCurrentSchema(handle);
+  } else {
+    try {
+      const { applied, modified } = await migrate({ driver: handle.driver });
+      if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+      for (const name of modified) log(`warning: migration ${name} was modified after it was applied`);
+    } catch (err) {
+      if (err instanceof MigrationError) throw new StartupError(err.message);
+      throw err;
+    }
   }
   if (e.SEED_ON_START && (await isDatabaseEmpty(handle.prisma))) {
     await seedDemo({

@@ -110,3 +110,20 @@ async function applyPending(s: SqlSession, migrations: Migration[]): Promise<Mig
   }
   return result;
 }
+
+/**
+ * Migrations not yet applied (by name), without changing anything: what a production start checks
+ * instead of migrating. A migration that failed half-way counts as pending.
+ */
+export async function pendingMigrations(options: { driver: Driver; migrations?: Migration[] }): Promise<string[]> {
+  const migrations = options.migrations ?? (await readMigrations());
+  return withSqlSession(options.driver, async (s) => {
+    const [table] = await s.query<{ exists: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS exists`);
+    if (!table?.exists) return migrations.map((m) => m.name);
+    const rows = await s.query<{ migration_name: string }>(
+      `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const done = new Set(rows.map((r) => r.migration_name));
+    return migrations.filter((m) => !done.has(m.name)).map((m) => m.name);
+  });
+}

@@ -3,7 +3,7 @@
 import { buildDocument, type BuildContext } from "./build";
 import type { StorefrontDocument } from "./document";
 import { strongEtag } from "./http";
-import { buildLlmsFullTxt, buildLlmsTxt } from "./llms";
+import { buildLlmsFull, buildLlmsTxt } from "./llms";
 import { estimateTokens, toMarkdown } from "./markdown";
 import { cachedContentState, type CachedValue, type ContentResult } from "../db/content-cache";
 import type { DocumentKind } from "./routes";
@@ -46,9 +46,17 @@ export function cachedLlmsTxt(ctx: BuildContext): Promise<ContentResult<TextPage
   return cachedContentState(keyOf("llms.txt", ctx), async () => textPage(await buildLlmsTxt(ctx)));
 }
 
-export function cachedLlmsFullTxt(ctx: BuildContext): Promise<ContentResult<TextPage>> {
+/** llms-full.txt and, past its budget, its parts by name. */
+export interface LlmsFullPages {
+  index: TextPage;
+  parts: Map<string, TextPage>;
+}
+
+export function cachedLlmsFull(ctx: BuildContext): Promise<ContentResult<LlmsFullPages>> {
   return cachedContentState(keyOf("llms-full.txt", ctx), async () => {
-    const { body, changesAt } = await buildLlmsFullTxt(ctx);
-    return textPage(body, changesAt);
+    const { body, parts, changesAt } = await buildLlmsFull(ctx);
+    const page = (text: string) => textPage(text).value;
+    const value = { index: page(body), parts: new Map(parts.map((p) => [p.name, page(p.body)])) };
+    return { value, bytes: body.length + parts.reduce((n, p) => n + p.body.length, 0), changesAt };
   });
 }

@@ -4,9 +4,11 @@ import type { ContentResult } from "../db/content-cache";
 import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cacheControlFor, originOf, STALE_HEADERS, textResponse } from "./http";
-import { cachedLlmsFullTxt, cachedLlmsTxt, type TextPage } from "./cached";
+import { cachedLlmsFull, cachedLlmsTxt, type TextPage } from "./cached";
 import type { BuildContext } from "./build";
 import { buildOpenApi } from "./openapi";
+import { parse, print } from "graphql";
+import { typeDefs } from "../admin-api/schema";
 
 const LLMS_TYPE = "text/plain; charset=utf-8";
 
@@ -24,13 +26,15 @@ async function orUnavailable(request: Request, format: "text" | "json", run: () 
   }
 }
 
-function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentResult<TextPage>>): Promise<Response> {
+const notFound = (request: Request, message: string) =>
+  textResponse({ request, body: `${message}\n`, status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
+
+function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentResult<TextPage | null>>): Promise<Response> {
   return orUnavailable(request, "text", async () => {
     const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
-    if (!school) {
-      return textResponse({ request, body: "No school is served at this address.\n", status: 404, contentType: LLMS_TYPE, cacheControl: "no-store" });
-    }
+    if (!school) return notFound(request, "No school is served at this address.");
     const { value: page, stale } = await build({ school, origin: originOf(request), now: now() });
+    if (!page) return notFound(request, "No such part of llms-full.txt; the parts are listed in /llms-full.txt.");
     return textResponse({
       request,
       body: page.body,
@@ -43,7 +47,21 @@ function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentRe
 }
 
 export const serveLlmsTxt = (request: Request) => serve(request, cachedLlmsTxt);
-export const serveLlmsFullTxt = (request: Request) => serve(request, cachedLlmsFullTxt);
+export const serveLlmsFullTxt = (request: Request) =>
+  serve(request, async (ctx) => {
+    const { value, stale } = await cachedLlmsFull(ctx);
+    return { value: value.index, stale };
+  });
+
+/** /llms-full/<part>.txt, present only while llms-full.txt is over its budget. */
+export function serveLlmsFullPart(request: Request, file: string): Promise<Response> {
+  const name = /^([a-z0-9-]{1,64})\.txt$/.exec(file)?.[1];
+  return serve(request, async (ctx) => {
+    if (!name) return { value: null, stale: false };
+    const { value, stale } = await cachedLlmsFull(ctx);
+    return { value: value.parts.get(name) ?? null, stale };
+  });
+}
 
 /**
  * /openapi.json: generated per request so servers[].url is the origin the client used. It needs
@@ -64,5 +82,22 @@ export function serveOpenApi(request: Request): Promise<Response> {
       cacheControl: "public, max-age=300",
       headers: { "access-control-allow-origin": "*", ...(stale ? STALE_HEADERS : {}) },
     });
+  });
+}
+
+let sdl: string | undefined;
+
+/**
+ * /admin/graphql/schema.graphql: the Admin API's GraphQL SDL, printed from the type definitions the
+ * executable schema is built from (so it cannot drift from it), descriptions included.
+ */
+export async function serveAdminSdl(request: Request): Promise<Response> {
+  sdl ??= print(parse(typeDefs)) + "\n";
+  return textResponse({
+    request,
+    body: sdl,
+    contentType: "text/plain; charset=utf-8",
+    cacheControl: "public, max-age=300",
+    headers: { "access-control-allow-origin": "*" },
   });
 }

@@ -4,6 +4,8 @@ import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { ACME_HOST, DEMO_HOST, ORIGIN, SECRET, parseMarkdown, seedUnpublished } from "./helpers";
+import { parseLlmsTxtReference } from "./llms-reference";
+import { LLMS_FULL_BUDGET } from "@/lib/storefront/llms";
 
 let server: AppServer;
 
@@ -125,16 +127,39 @@ describe("/llms.txt", () => {
 
   it("links the developer and agent resources", () => {
     const dev = llms.sections.find((s) => s.name === "Developers and agents")!.links.map((l) => l.url);
-    expect(dev).toEqual([`${ORIGIN}/openapi.json`, `${ORIGIN}/.well-known/oauth-authorization-server`, `${ORIGIN}/admin/graphql`]);
+    expect(dev).toEqual([`${ORIGIN}/openapi.json`, `${ORIGIN}/.well-known/oauth-authorization-server`, `${ORIGIN}/admin/graphql/schema.graphql`]);
     expect(llms.sections.at(-1)!.links.map((l) => l.url)).toEqual([`${ORIGIN}/llms-full.txt`]);
   });
 
-  it("every link resolves (200), opened as a browser would", async () => {
+  it.each([
+    ["a browser", "text/html,application/xhtml+xml,*/*;q=0.8"],
+    ["an agent asking for markdown", "text/markdown, text/plain;q=0.9, */*;q=0.1"],
+    ["an agent with no preference", "*/*"],
+    ["a client sending no Accept", ""],
+  ])("every link answers 200 to %s", async (_who, accept) => {
     const links = llms.sections.flatMap((s) => s.links);
     for (const l of links) {
-      const res = await fetchAbsolute(l.url, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+      const res = await fetchAbsolute(l.url, { headers: accept ? { accept } : {} });
       expect(res.status, l.url).toBe(200);
       await res.arrayBuffer();
+    }
+  });
+
+  it("links the Admin API's schema as SDL, readable without a key", async () => {
+    const res = await server.fetch("/admin/graphql/schema.graphql");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    const sdl = await res.text();
+    expect(sdl).toMatch(/^type Query \{|\ntype Query \{/);
+    expect(sdl).toContain("subscriptions(");
+    expect(sdl).toMatch(/type Mutation \{/);
+  });
+
+  it("carries x-markdown-tokens, like the twins", async () => {
+    for (const path of ["/llms.txt", "/llms-full.txt"]) {
+      const res = await server.fetch(path);
+      const body = await res.text();
+      expect(Number(res.headers.get("x-markdown-tokens")), path).toBe(Math.ceil([...body].length / 4));
     }
   });
 
@@ -181,6 +206,51 @@ describe("/llms-full.txt", () => {
       expect(source).toBe(`Source: ${doc.data.url}`);
       // Same body as the markdown twin (minus its title line).
       expect(block).toContain(doc.body.split("\n").slice(1).join("\n").trim().split("\n")[0]);
+    }
+  });
+});
+
+describe("/llms-full.txt past its budget", () => {
+  const extra = Array.from({ length: 40 }, (_, i) => `bulk-course-${i + 1}`);
+  beforeAll(async () => {
+    const body = "A long lesson plan. ".repeat(160); // ~3,200 characters each
+    await db().course.createMany({ data: extra.map((slug, i) => ({ schoolId: DEMO_IDS.school, slug, title: `Bulk course ${i + 1}`, summary: "Bulk", body, position: 100 + i })) });
+  });
+  afterAll(async () => {
+    await db().course.deleteMany({ where: { schoolId: DEMO_IDS.school, slug: { in: extra } } });
+  });
+
+  it("becomes an index of parts, each within the budget, holding every document exactly once", async () => {
+    const res = await server.fetch("/llms-full.txt");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-markdown-tokens")).toBeTruthy();
+    const index = await res.text();
+    expect(index.length).toBeLessThanOrEqual(LLMS_FULL_BUDGET);
+    const parsed = parseLlmsTxtReference(index);
+    const parts = parsed.sections["Parts"]!;
+    expect(parts.map((p) => p.title)).toEqual(expect.arrayContaining(["Pages", "Courses, part 1 of 2", "Courses, part 2 of 2", "Lecturers"]));
+    const seen: string[] = [];
+    for (const part of parts) {
+      expect(part.url).toMatch(new RegExp(`^${ORIGIN}/llms-full/[a-z0-9-]+\\.txt$`));
+      const r = await fetchAbsolute(part.url);
+      expect(r.status, part.url).toBe(200);
+      expect(r.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(Number(r.headers.get("x-markdown-tokens"))).toBeGreaterThan(0);
+      const text = await r.text();
+      expect(text.length, part.url).toBeLessThanOrEqual(LLMS_FULL_BUDGET);
+      expect(text.startsWith("# ")).toBe(true);
+      const blocks = text.split("\n---\n\n").slice(1);
+      expect(`${blocks.length} document${blocks.length === 1 ? "" : "s"}`).toBe(part.desc);
+      for (const b of blocks) seen.push(/\nMarkdown: (\S+)\n/.exec(b)![1]!);
+    }
+    const llms = parseLlmsTxt(await (await server.fetch("/llms.txt")).text());
+    const mdUrls = llms.sections.flatMap((s) => s.links.map((l) => l.url)).filter((u) => u.includes("/api/md/"));
+    expect(seen.sort()).toEqual([...mdUrls].sort());
+  });
+
+  it("an unknown part is a 404", async () => {
+    for (const path of ["/llms-full/nope.txt", "/llms-full/courses-9.txt", "/llms-full/courses", "/llms-full/..%2Fllms.txt"]) {
+      expect((await server.fetch(path)).status, path).toBe(404);
     }
   });
 });

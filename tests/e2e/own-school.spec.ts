@@ -1,0 +1,135 @@
+// From an empty Postgres to one's own school, as README tells a new user: db:migrate, school
+// create, school import, a production start; then the owner sets a password through the printed
+// link in Chromium and signs in, the storefront serves the imported content and the printed Admin
+// API key works. A production start before db:migrate refuses with one line.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PG_ADMIN = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
+const NEXT = path.join(ROOT, "node_modules/next/dist/bin/next");
+const dbName = `sh_e2e_own_${randomBytes(4).toString("hex")}`;
+const dbUrl = Object.assign(new URL(PG_ADMIN), { pathname: `/${dbName}` }).toString();
+const env = {
+  ...process.env,
+  NODE_ENV: "production" as const,
+  DATABASE_URL: dbUrl,
+  DIRECT_DATABASE_URL: dbUrl,
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
+  PLATFORM_DOMAIN: "localhost",
+  SEED_ON_START: "0",
+  REDIS_URL: "",
+  PGLITE_DATA_DIR: "",
+};
+
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    return await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+const cli = (script: string, args: string[]) => run(path.join(ROOT, "node_modules/.bin/tsx"), [script, ...args], { cwd: ROOT, env });
+
+function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [NEXT, "start", "-p", String(port)], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  return { child, output: () => out, exited: new Promise((resolve) => child.on("exit", resolve)) };
+}
+
+let server: ReturnType<typeof start> | undefined;
+
+test.beforeAll(async () => {
+  await admin(`CREATE DATABASE "${dbName}"`);
+});
+test.afterAll(async () => {
+  if (server?.child.pid && server.child.exitCode === null) {
+    server.child.kill("SIGTERM");
+    await server.exited;
+  }
+  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+});
+
+test("empty Postgres → own school with content, owner login and Admin API key", async ({ browser }) => {
+  test.setTimeout(240_000);
+
+  // 1. A production start on the unmigrated database refuses with one line.
+  const refused = start(0);
+  expect(await refused.exited).toBe(1);
+  const lines = refused.output().split("\n").filter((l) => l.startsWith("schoolhouse:"));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^schoolhouse: the database schema is not current \(\d+ migrations? pending, first \w+\): run `npm run db:migrate`/);
+  expect(refused.output()).not.toMatch(/\n\s+at /);
+
+  // 2. The handful of commands from README.
+  expect((await cli("scripts/db-migrate.ts", [])).stdout).toMatch(/^applied: /);
+  const created = await cli("scripts/school.ts", ["create", "--subdomain", "pottery", "--name", "Clay & Kiln", "--owner-email", "ana@clay.example"]);
+  const link = /(http:\/\/pottery\.localhost:3000\/account\/set-password\?token=[\w-]{43})/.exec(created.stdout)![1]!.replace(":3000", `:${PORT}`);
+  const key = /\b(sh_[a-z0-9]+_[\w-]{20,})\b/.exec(created.stdout)![1]!;
+  const imported = await cli("scripts/school.ts", ["import", "tests/fixtures/pottery-school", "--school", "pottery"]);
+  expect(imported.stdout).toMatch(/\d+ changes written to pottery/);
+
+  server = start(PORT);
+  await expect
+    .poll(async () => (await fetch(`http://127.0.0.1:${PORT}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
+    .toBe(200);
+
+  // 3. The owner sets a password through the link, once, and signs in.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await expect(page.getByText("ana@clay.example")).toBeVisible();
+  await page.getByLabel("New password").fill("a-kiln-at-1240-degrees");
+  await page.getByLabel("Repeat the password").fill("a-kiln-at-1240-degrees");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(page).toHaveURL(/\/login\?/);
+  await page.getByLabel("Email").fill("ana@clay.example");
+  await page.getByLabel("Password").fill("a-kiln-at-1240-degrees");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`http://pottery.localhost:${PORT}/`);
+  await expect(page.getByRole("heading", { name: "Make pots that last" })).toBeVisible();
+  expect((await context.cookies()).some((c) => c.name === "authjs.session-token")).toBe(true);
+
+  await page.goto(link);
+  await expect(page.getByText("This link has already been used")).toBeVisible();
+
+  // 4. Pages, markdown and llms.txt serve the imported content.
+  for (const [p, text] of [
+    ["/courses/glaze-chemistry", "Glaze Chemistry"],
+    ["/api/md/courses", "Wheel Basics"],
+    ["/api/md/plans/studio-monthly", "Studio Monthly"],
+    ["/llms.txt", "Clay & Kiln"],
+  ] as const) {
+    const res = await page.goto(`http://pottery.localhost:${PORT}${p}`);
+    expect(res?.status(), p).toBe(200);
+    expect(await res!.text(), p).toContain(text);
+  }
+  await context.close();
+
+  // 5. The printed Admin API key works.
+  const api = await fetch(`http://127.0.0.1:${PORT}/admin/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-api-key": key },
+    body: JSON.stringify({ query: "{ membershipPlans { name } }" }),
+  });
+  expect(api.status).toBe(200);
+  expect((await api.json()).data.membershipPlans.map((p: { name: string }) => p.name).sort()).toEqual(["Lifetime", "Studio Monthly"]);
+
+  // 6. Nothing of the demo (and none of its public secrets) reached this production database.
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  const demo = await c.query(`SELECT (SELECT count(*) FROM "School") AS schools, (SELECT count(*) FROM "User" WHERE email LIKE '%@schoolhouse.test') AS demo_users, (SELECT count(*) FROM "ApiKey" WHERE prefix IN ('demofull', 'demonone', 'acmefull')) AS demo_keys`);
+  await c.end();
+  expect(demo.rows[0]).toEqual({ schools: "1", demo_users: "0", demo_keys: "0" });
+});
