@@ -5,6 +5,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
+import { closeDriver, createPgDriver } from "../../lib/db/driver";
+import { migrate } from "../../lib/db/migrator";
 import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
 
@@ -29,6 +31,10 @@ test.describe("database outage through next start", () => {
     await admin.connect();
     await admin.query("CREATE DATABASE app");
     await admin.end();
+    // A production start only checks the schema: migrating is the deploy step.
+    const driver = createPgDriver(cluster.url("app"), { max: 1 });
+    await migrate({ driver });
+    await closeDriver(driver);
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
     origin = `http://localhost:${port}`;
