@@ -3,5 +3,11 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startOrExit } = await import("./lib/db/start");
     await startOrExit();
+    // A long-running server delivers webhooks itself; on Vercel, after-response draining and the cron route do.
+    const { env } = await import("./lib/env");
+    if (env().WEBHOOKS_WORKER && !process.env.VERCEL) {
+      const { startWebhookWorker } = await import("./lib/webhooks/worker");
+      startWebhookWorker();
+    }
   }
 }

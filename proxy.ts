@@ -11,7 +11,7 @@ import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/store
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocumentIsStale } from "@/lib/storefront/page-check";
 import { matchPage, type PageMatch } from "@/lib/storefront/routes";
-import { requestOrigin } from "@/lib/tenancy/host";
+import { requestContext } from "@/lib/tenancy/request-context";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
@@ -48,7 +48,7 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
-    const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+    const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
       const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_AUTH_SECRET, parseEnv } from "./env";
+import { ConfigError, DEV_AUTH_SECRET, parseEnv, seedOnStart } from "./env";
 
 describe("parseEnv", () => {
   it("gives the embedded defaults for an empty environment", () => {
@@ -9,8 +9,9 @@ describe("parseEnv", () => {
     expect(env.PLATFORM_DOMAIN).toBe("localhost");
     expect(env.DEFAULT_SCHOOL).toBe("demo");
     expect(env.TRUST_PROXY).toBe(false);
-    expect(env.SEED_ON_START).toBe(true);
-    expect(env.AUTH_SECRET).toBe(DEV_AUTH_SECRET);
+    expect(env.SEED_ON_START).toBeUndefined();
+    expect(seedOnStart(env)).toBe(true);
+    expect(env.AUTH_SECRET).toBeUndefined();
     expect(env.RATE_LIMIT_MUTATIONS).toBe(200);
     expect(env.RATE_LIMIT_QUERIES).toBe(600);
     expect(env.RATE_LIMIT_WINDOW_SECONDS).toBe(60);
@@ -29,6 +30,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/^REDIS_URL: /);
   });
 
+  it("allows loopback webhook receivers only under NODE_ENV=test; the worker is on by default", () => {
+    expect(parseEnv({}).WEBHOOKS_WORKER).toBe(true);
+    expect(parseEnv({}).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(false);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "production" })).toThrow(/^WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: is only allowed with NODE_ENV=test/);
+    expect(() => parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1" })).toThrow(/only allowed with NODE_ENV=test/);
+    expect(parseEnv({ WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1", NODE_ENV: "test" }).WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS).toBe(true);
+  });
+
   it("parses flags and numbers", () => {
     const env = parseEnv({ TRUST_PROXY: "1", SEED_ON_START: "false", RATE_LIMIT_QUERIES: "30" });
     expect(env.TRUST_PROXY).toBe(true);
@@ -41,8 +50,21 @@ describe("parseEnv", () => {
     expect(() => parseEnv(base)).toThrow(/^AUTH_SECRET: is required/);
     expect(parseEnv({ ...base, AUTH_SECRET: "x".repeat(32) }).AUTH_SECRET).toBe("x".repeat(32));
     expect(() => parseEnv({ AUTH_SECRET: "short" })).toThrow(/^AUTH_SECRET: must be at least 32/);
-    // The embedded default may run in production mode on the dev secret (npm start).
-    expect(parseEnv({ NODE_ENV: "production" }).AUTH_SECRET).toBe(DEV_AUTH_SECRET);
+  });
+
+  it("refuses the published test secret and the README's demo credentials in production", () => {
+    expect(() => parseEnv({ NODE_ENV: "production", AUTH_SECRET: DEV_AUTH_SECRET })).toThrow(/^AUTH_SECRET: is the published test secret/);
+    const prod = { NODE_ENV: "production", DATABASE_URL: "postgresql://u@h/db", AUTH_SECRET: "x".repeat(32) };
+    expect(() => parseEnv({ ...prod, DEMO_PASSWORD: "schoolhouse-demo" })).toThrow(/^DEMO_PASSWORD: is a demo credential/);
+    expect(() => parseEnv({ ...prod, DEMO_API_KEY: "sh_demofull_demo-admin-key-all-permissions-dev-only" })).toThrow(/^DEMO_API_KEY: /);
+    // The embedded demo keeps the README's credentials, in production mode too (npm start).
+    expect(parseEnv({ NODE_ENV: "production", DEMO_PASSWORD: "schoolhouse-demo" }).DEMO_PASSWORD).toBe("schoolhouse-demo");
+  });
+
+  it("seeds by default only on the embedded database", () => {
+    expect(seedOnStart(parseEnv({ DATABASE_URL: "postgresql://u@h/db" }))).toBe(false);
+    expect(seedOnStart(parseEnv({ DATABASE_URL: "postgresql://u@h/db", SEED_ON_START: "1" }))).toBe(true);
+    expect(seedOnStart(parseEnv({ SEED_ON_START: "0" }))).toBe(false);
   });
 
   it("requires the two KV variables together", () => {

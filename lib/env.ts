@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { README_DEMO_SECRETS } from "./db/seed/demo-credentials";
 
 /** A configuration problem; start-up prints its message as one line and exits. */
 export class ConfigError extends Error {
@@ -15,7 +16,9 @@ const postgresUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), "must be a postgres:// or postgresql:// URL");
 
-// Fixed, public and only accepted with the embedded database, so a real deployment cannot run on it.
+// Fixed and public: used only under NODE_ENV=test, where tests forge sessions with it. Every other
+// run takes AUTH_SECRET or generates one (authSecret() in lib/auth/auth-secret.ts); production
+// refuses this value.
 export const DEV_AUTH_SECRET = "schoolhouse-dev-only-auth-secret-do-not-use-in-production";
 
 const schema = z
@@ -40,7 +43,9 @@ const schema = z
     TRUST_PROXY: flag.default(false),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-    SEED_ON_START: flag.default(true),
+    // Unset: seed the demo schools into an empty embedded database only. With DATABASE_URL the demo
+    // seed runs only when asked (1); in production it then uses random credentials printed once.
+    SEED_ON_START: flag.optional(),
     REDIS_URL: z
       .string()
       .refine((v) => /^rediss?:\/\/.+/.test(v), "must be a redis:// or rediss:// URL")
@@ -77,8 +82,23 @@ const schema = z
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
+    // Webhooks: the in-process delivery worker of `npm start` (off: only the cron route and
+    // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
+    WEBHOOKS_WORKER: flag.default(true),
+    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
   })
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && env.AUTH_SECRET === DEV_AUTH_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["AUTH_SECRET"], message: "is the published test secret; generate your own (openssl rand -base64 32)" });
+    }
+    if (env.NODE_ENV === "production" && env.DATABASE_URL) {
+      for (const name of ["DEMO_PASSWORD", "DEMO_API_KEY", "DEMO_API_KEY_NO_PERMISSIONS"] as const) {
+        const value = env[name];
+        if (value && README_DEMO_SECRETS.includes(value)) {
+          ctx.addIssue({ code: "custom", path: [name], message: "is a demo credential published in the README; refused in production" });
+        }
+      }
+    }
     if (env.DATABASE_URL && !env.AUTH_SECRET && env.NODE_ENV === "production") {
       ctx.addIssue({
         code: "custom",
@@ -106,6 +126,9 @@ const schema = z
         message: "is only allowed with NODE_ENV=test",
       });
     }
+    if (env.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS"], message: "is only allowed with NODE_ENV=test" });
+    }
     if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
       ctx.addIssue({
         code: "custom",
@@ -115,7 +138,8 @@ const schema = z
     }
   });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string };
+/** AUTH_SECRET here is only the configured value; authSecret() gives the one in use. */
+export type Env = z.infer<typeof schema>;
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "unset" so that `FOO=` in a .env file falls back to the default.
@@ -126,7 +150,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const name = issue.path.join(".") || "environment";
     throw new ConfigError(`${name}: ${issue.message}`);
   }
-  return { ...result.data, AUTH_SECRET: result.data.AUTH_SECRET ?? DEV_AUTH_SECRET };
+  return result.data;
+}
+
+/** Whether start-up seeds the demo schools into an empty database (see SEED_ON_START). */
+export function seedOnStart(e: Pick<Env, "SEED_ON_START" | "DATABASE_URL">): boolean {
+  return e.SEED_ON_START ?? !e.DATABASE_URL;
 }
 
 let cached: Env | undefined;

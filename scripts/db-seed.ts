@@ -1,7 +1,7 @@
 // npm run db:seed: migrates, then writes the demo schools (idempotent).
 import { closeDbHandle, dbHandle } from "../lib/db/client";
 import { migrate } from "../lib/db/migrator";
-import { seedDemo } from "../lib/db/seed/seed";
+import { seedDemoForEnv } from "../lib/db/seed/seed-for-env";
 import { env } from "../lib/env";
 import { runCli } from "./cli";
 
@@ -10,12 +10,7 @@ await runCli(async () => {
   const handle = dbHandle();
   try {
     await migrate({ driver: handle.driver });
-    await seedDemo({
-      prisma: handle.prisma,
-      password: e.DEMO_PASSWORD,
-      apiKey: e.DEMO_API_KEY,
-      apiKeyNoPermissions: e.DEMO_API_KEY_NO_PERMISSIONS,
-    });
+    await seedDemoForEnv({ prisma: handle.prisma, env: e, log: (line) => console.log(line) });
     console.log("demo data seeded");
   } finally {
     await closeDbHandle(handle);

@@ -39,7 +39,11 @@ export const OPERATION_LIMITS = {
   /** Calculated cost (below): a page of 100 subscriptions with every field ≈ 11,000. */
   maxCost: 20_000,
   /** What Armor's cost rule multiplies by for connection fields: the page size. */
-  connectionFields: { subscriptions: { defaultFirst: 50, maxFirst: 100 }, courses: { defaultFirst: 50, maxFirst: 100 } } as Record<
+  connectionFields: {
+    subscriptions: { defaultFirst: 50, maxFirst: 100 },
+    courses: { defaultFirst: 50, maxFirst: 100 },
+    webhookDeliveries: { defaultFirst: 50, maxFirst: 100 },
+  } as Record<
     string,
     { defaultFirst: number; maxFirst: number }
   >,

@@ -13,6 +13,14 @@ import { QueryInputError } from "../membership/page";
 import { presentCourse, presentEnrollment, presentPayment, presentPlan, presentSubscription, type SubscriptionWire } from "../membership/presenter";
 import type { Payload, SubscriptionRecord } from "../membership/records";
 import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
+import { createWebhookEndpoint, type CreateEndpointInput } from "../webhooks/create-endpoint";
+import { deleteWebhookEndpoint } from "../webhooks/delete-endpoint";
+import { listWebhookDeliveries, type DeliveryFilter } from "../webhooks/list-deliveries";
+import { listWebhookEndpoints } from "../webhooks/list-endpoints";
+import { presentDelivery, presentEndpoint } from "../webhooks/presenter";
+import { redeliverWebhookEvent } from "../webhooks/redeliver-event";
+import { rotateWebhookSecret } from "../webhooks/rotate-secret";
+import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
 import { UNAUTHORIZED } from "./errors";
 
@@ -27,6 +35,10 @@ export const typeDefs = /* GraphQL */ `
     subscriptions(first: Int, after: String, planId: String, email: String, state: String): SubscriptionConnection
     "The school's courses (every status), in catalog order. first: 1 to 100 (default 50)."
     courses(first: Int): CourseConnection
+    "The school's webhook endpoints, oldest first. Secrets are never shown here."
+    webhookEndpoints: [WebhookEndpoint!]
+    "Deliveries of events to endpoints, newest first, with their attempts. first: 1 to 100 (default 50); status: pending, succeeded or failed."
+    webhookDeliveries(endpointId: String, eventId: String, status: String, first: Int): [WebhookDelivery!]
   }
 
   type Mutation {
@@ -35,6 +47,110 @@ export const typeDefs = /* GraphQL */ `
     cancelSubscription(input: AdminCancelSubscriptionInput!): AdminCancelSubscriptionPayload!
     "Enrolls a user (created when new) in a course. Enrolling twice returns the same enrollment."
     enrollStudentToCourse(input: EnrollStudentToCourseInput!): EnrollStudentToCoursePayload!
+    "Registers an endpoint. The payload's secret (whsec_…) is shown this once: store it to verify signatures."
+    createWebhookEndpoint(input: CreateWebhookEndpointInput!): CreateWebhookEndpointPayload!
+    "Changes url, events, description; enabled: false disables, true re-enables (pending deliveries resume)."
+    updateWebhookEndpoint(input: UpdateWebhookEndpointInput!): WebhookEndpointPayload!
+    "Deletes an endpoint and its delivery history."
+    deleteWebhookEndpoint(input: WebhookEndpointIdInput!): DeleteWebhookEndpointPayload!
+    "New secret, shown this once; the previous one keeps signing beside it for 24 hours (previousSecretExpiresAt)."
+    rotateWebhookSecret(input: WebhookEndpointIdInput!): CreateWebhookEndpointPayload!
+    "Queues an event again now, to one endpoint or to every enabled endpoint receiving its type. Same webhook-id."
+    redeliverWebhookEvent(input: RedeliverWebhookEventInput!): RedeliverWebhookEventPayload!
+  }
+
+  input CreateWebhookEndpointInput {
+    "https URL on a public address."
+    url: String!
+    "Event types (subscription.created, subscription.updated, subscription.canceling, subscription.canceled, subscription.expired, enrollment.created, member.created), or the single value * for all."
+    events: [String!]!
+    description: String
+  }
+
+  input UpdateWebhookEndpointInput {
+    id: String!
+    url: String
+    events: [String!]
+    description: String
+    enabled: Boolean
+  }
+
+  input WebhookEndpointIdInput {
+    id: String!
+  }
+
+  input RedeliverWebhookEventInput {
+    eventId: String!
+    endpointId: String
+  }
+
+  type CreateWebhookEndpointPayload {
+    errors: [String!]!
+    endpoint: WebhookEndpoint
+    "The signing secret, returned only here."
+    secret: String
+  }
+
+  type WebhookEndpointPayload {
+    errors: [String!]!
+    endpoint: WebhookEndpoint
+  }
+
+  type DeleteWebhookEndpointPayload {
+    errors: [String!]!
+    deletedId: String
+  }
+
+  type RedeliverWebhookEventPayload {
+    errors: [String!]!
+    deliveries: [WebhookDelivery!]
+  }
+
+  type WebhookEndpoint {
+    id: String!
+    url: String!
+    description: String!
+    events: [String!]!
+    enabled: Boolean!
+    disabledAt: Int
+    "Why the endpoint was disabled (410 Gone, failing for days, or by the school)."
+    disabledReason: String
+    "First failed attempt since the last success; null while healthy."
+    failingSince: Int
+    "Until then the secret replaced by the last rotation also signs."
+    previousSecretExpiresAt: Int
+    createdAt: Int!
+    updatedAt: Int!
+  }
+
+  type WebhookDelivery {
+    id: String!
+    endpointId: String!
+    "The event's id: the webhook-id header and the body's id."
+    eventId: String!
+    eventType: String!
+    "The exact JSON body sent."
+    payload: String!
+    "pending, succeeded or failed (gave up after the retry schedule)."
+    status: String!
+    attemptCount: Int!
+    "When the next attempt is due (pending only)."
+    nextAttemptAt: Int
+    lastStatusCode: Int
+    lastError: String
+    createdAt: Int!
+    updatedAt: Int!
+    "Attempts, oldest first (at most 20)."
+    attempts: [WebhookAttempt!]!
+  }
+
+  type WebhookAttempt {
+    attemptedAt: Int!
+    durationMs: Int!
+    "HTTP status of the answer; null when none came (time-out, refused address, network error)."
+    statusCode: Int
+    error: String
+    succeeded: Boolean!
   }
 
   input AdminCreateSubscriptionInput {
@@ -246,6 +362,14 @@ export const resolvers = {
       requireQueryPermission(ctx, "courses");
       return inputError(async () => ({ nodes: (await listCourses({ schoolId: ctx.credential.schoolId, first: args.first })).map(presentCourse) }));
     },
+    webhookEndpoints: async (_: unknown, __: unknown, ctx: AdminContext) => {
+      requireQueryPermission(ctx, "webhookEndpoints");
+      return (await listWebhookEndpoints({ schoolId: ctx.credential.schoolId })).map(presentEndpoint);
+    },
+    webhookDeliveries: (_: unknown, args: DeliveryFilter, ctx: AdminContext) => {
+      requireQueryPermission(ctx, "webhookDeliveries");
+      return inputError(async () => (await listWebhookDeliveries({ schoolId: ctx.credential.schoolId, filter: args })).map(presentDelivery));
+    },
   },
   Mutation: {
     createSubscription: async (_: unknown, args: { input: CreateSubscriptionInput }, ctx: AdminContext) => {
@@ -264,6 +388,31 @@ export const resolvers = {
       if (!allowed(ctx, "enrollStudentToCourse")) return { errors: [UNAUTHORIZED], enrollment: null };
       const p = await enrollStudentToCourse({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
       return { errors: p.errors, enrollment: p.record && presentEnrollment(p.record) };
+    },
+    createWebhookEndpoint: async (_: unknown, args: { input: CreateEndpointInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "createWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
+      const p = await createWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: p.record?.secret ?? null };
+    },
+    updateWebhookEndpoint: async (_: unknown, args: { input: UpdateEndpointInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "updateWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null };
+      const p = await updateWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record) };
+    },
+    deleteWebhookEndpoint: async (_: unknown, args: { input: { id: string } }, ctx: AdminContext) => {
+      if (!allowed(ctx, "deleteWebhookEndpoint")) return { errors: [UNAUTHORIZED], deletedId: null };
+      const p = await deleteWebhookEndpoint({ schoolId: ctx.credential.schoolId, id: args.input.id });
+      return { errors: p.errors, deletedId: p.record?.id ?? null };
+    },
+    rotateWebhookSecret: async (_: unknown, args: { input: { id: string } }, ctx: AdminContext) => {
+      if (!allowed(ctx, "rotateWebhookSecret")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
+      const p = await rotateWebhookSecret({ schoolId: ctx.credential.schoolId, id: args.input.id, now: clockNow() });
+      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: p.record?.secret ?? null };
+    },
+    redeliverWebhookEvent: async (_: unknown, args: { input: { eventId: string; endpointId?: string | null } }, ctx: AdminContext) => {
+      if (!allowed(ctx, "redeliverWebhookEvent")) return { errors: [UNAUTHORIZED], deliveries: null };
+      const p = await redeliverWebhookEvent({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      return { errors: p.errors, deliveries: p.record && p.record.map(presentDelivery) };
     },
   },
   Subscription: {

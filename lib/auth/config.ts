@@ -2,10 +2,10 @@ import type { AuthConfig } from "@auth/core";
 import { CredentialsSignin } from "@auth/core/errors";
 import Credentials from "@auth/core/providers/credentials";
 import { asDatabaseUnavailable } from "../db/unavailable";
-import { env } from "../env";
+import { authSecret } from "./auth-secret";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
-import { SESSION_MAX_AGE_SECONDS } from "./session";
+import { createMemberSession, revokeMemberSession, SESSION_LIFETIME_SECONDS } from "./member-sessions";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const LOGIN_PATH = "/login";
@@ -15,28 +15,47 @@ export class DatabaseUnavailableSignin extends CredentialsSignin {
   override code = "temporarily_unavailable";
 }
 
-/** Auth.js configuration: email + password members, JWT sessions signed with AUTH_SECRET. */
-export function authConfig(): AuthConfig {
+/** Too many failed attempts for this account or address: the login page says so (code=throttled). */
+class ThrottledSignin extends CredentialsSignin {
+  override code = "throttled";
+}
+
+/** Where the request came from, computed once by the handler (lib/tenancy/request-context.ts). */
+export interface AuthRequestInfo {
+  origin: string;
+  address: string | null;
+}
+
+/**
+ * Auth.js configuration: email + password members. The JWT cookie only carries the id of a
+ * server-side session (lib/auth/member-sessions.ts) created at sign-in for this origin and
+ * revoked at sign-out.
+ */
+export function authConfig(info: AuthRequestInfo): AuthConfig {
   return {
     basePath: AUTH_BASE_PATH,
-    secret: env().AUTH_SECRET,
-    // Every school's host is ours; the handler rebuilds the URL from trusted headers only.
+    secret: authSecret(),
+    // Every school's host is ours; the handler rebuilds the URL from the request context.
     trustHost: true,
-    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    session: { strategy: "jwt", maxAge: SESSION_LIFETIME_SECONDS },
     pages: { signIn: LOGIN_PATH, error: LOGIN_PATH, signOut: `${LOGIN_PATH}/signout` },
     providers: [
       Credentials({
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         authorize: async (credentials) => {
-          let member;
           try {
-            member = await authenticateMember({ credentials });
+            const result = await authenticateMember({ credentials, address: info.address });
+            if (!result.ok) {
+              if (result.reason === "throttled") throw new ThrottledSignin();
+              return null;
+            }
+            const sid = await createMemberSession({ userId: result.member.id, origin: info.origin });
+            return { ...result.member, sid };
           } catch (err) {
             // Auth.js turns any other throw into a generic error; this one the handler answers 503.
             if (asDatabaseUnavailable(err)) throw new DatabaseUnavailableSignin();
             throw err;
           }
-          return member ? { id: member.id, email: member.email, name: member.name } : null;
         },
       }),
     ],
@@ -47,8 +66,15 @@ export function authConfig(): AuthConfig {
           token.sub = user.id;
           token.email = user.email;
           token.name = user.name;
+          token.sid = (user as { sid?: string }).sid;
         }
         return token;
+      },
+    },
+    events: {
+      signOut: async (message) => {
+        const sid = "token" in message ? message.token?.sid : undefined;
+        if (typeof sid === "string") await revokeMemberSession({ sessionId: sid, reason: "sign_out" });
       },
     },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },

@@ -1,32 +1,32 @@
 import { Auth } from "@auth/core";
-import { env } from "../env";
 import { unavailablePage } from "../oauth/html";
-import { requestOrigin } from "../tenancy/host";
+import { clientAddress, requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
-import { AUTH_BASE_PATH, LOGIN_PATH, authConfig } from "./config";
+import { AUTH_BASE_PATH, LOGIN_PATH, authConfig, type AuthRequestInfo } from "./config";
 
 /**
  * Route handler for /api/auth/*: Auth.js, on the URL the member actually used (forwarded headers
  * only behind a trusted proxy, so secure cookies follow the real scheme), plus one helper action.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
-  const origin = requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  const { origin } = requestContext(request);
+  const info = { origin, address: clientAddress(request) };
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, origin);
 
   // GET /api/auth/login: set Auth.js's CSRF cookie, then show the login page. The page is a server
   // component and cannot set cookies itself.
   if (request.method === "GET" && url.pathname === `${AUTH_BASE_PATH}/login`) {
-    return withCsrfCookie(request, url, "login");
+    return withCsrfCookie(request, url, "login", info);
   }
   // GET /api/auth/csrf-cookie: the same for other forms (consent), returning to callbackUrl.
   if (request.method === "GET" && url.pathname === `${AUTH_BASE_PATH}/csrf-cookie`) {
-    return withCsrfCookie(request, url, "return");
+    return withCsrfCookie(request, url, "return", info);
   }
 
   const body = request.method === "POST" ? await request.text() : undefined;
   const forwarded = new Request(url, { method: request.method, headers: request.headers, body });
-  const response = await Auth(forwarded, authConfig());
+  const response = await Auth(forwarded, authConfig(info));
   if (signInUnavailable(response, url)) return unavailablePage();
   return keepCallbackOnError(response, body, url);
 }
@@ -39,8 +39,8 @@ function signInUnavailable(response: Response, url: URL): boolean {
   return target.pathname === LOGIN_PATH && target.searchParams.get("code") === "temporarily_unavailable";
 }
 
-async function withCsrfCookie(request: Request, url: URL, then: "login" | "return"): Promise<Response> {
-  const csrf = await Auth(new Request(new URL(`${AUTH_BASE_PATH}/csrf`, url), { headers: request.headers }), authConfig());
+async function withCsrfCookie(request: Request, url: URL, then: "login" | "return", info: AuthRequestInfo): Promise<Response> {
+  const csrf = await Auth(new Request(new URL(`${AUTH_BASE_PATH}/csrf`, url), { headers: request.headers }), authConfig(info));
   const callbackUrl = safeCallbackPath(url.searchParams.get("callbackUrl"));
   const target = new URL(then === "login" ? LOGIN_PATH : callbackUrl, url);
   if (then === "login") target.searchParams.set("callbackUrl", callbackUrl);

@@ -87,8 +87,11 @@ export async function completePasswordSetup(options: {
     }
     await tx.user.update({
       where: { id: row.userId },
-      data: { passwordHash, emailVerified: true, failedLoginCount: 0, lockedUntil: null },
+      data: { passwordHash, emailVerified: true },
     });
+    // A new password starts clean: no throttled sign-in for this account, no session from before.
+    await tx.loginThrottle.deleteMany({ where: { key: `account:${row.user.email}` } });
+    await tx.memberSession.updateMany({ where: { userId: row.userId, revokedAt: null }, data: { revokedAt: now } });
     // A newer link for the same account would otherwise still work after this one set the password.
     await tx.passwordSetupToken.updateMany({ where: { userId: row.userId, consumedAt: null }, data: { consumedAt: now } });
   });

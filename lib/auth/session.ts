@@ -1,41 +1,43 @@
 import { decode } from "@auth/core/jwt";
 import { now } from "../clock";
-import { env } from "../env";
+import { requestContext } from "../tenancy/request-context";
+import { authSecret } from "./auth-secret";
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, parseCookies, readChunkedCookie } from "./cookies";
+import { findLiveSession } from "./member-sessions";
 
 export interface MemberSession {
   userId: string;
   email: string;
   name: string;
+  sessionId: string;
 }
-
-/** Session lifetime: a signed-in member stays signed in for a week of inactivity at most. */
-export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * The signed-in member, from the Auth.js session cookie in the request's headers only (no
- * next/headers), so proxy.ts, route handlers and pages can all call it. Never reads an
- * Authorization header: OAuth bearer tokens are not member sessions.
+ * next/headers), so proxy.ts, route handlers and pages can all call it. The cookie names a
+ * server-side session, which must be unrevoked, unexpired and used on the origin it was created
+ * on. Never reads an Authorization header: OAuth bearer tokens are not member sessions.
  */
-export async function getMemberSession(request: Request | { headers: Headers }): Promise<MemberSession | null> {
+export async function getMemberSession(request: { url?: string; headers: Headers }): Promise<MemberSession | null> {
   const cookies = parseCookies(request.headers.get("cookie"));
   for (const name of [SECURE_SESSION_COOKIE, SESSION_COOKIE]) {
     const token = readChunkedCookie(cookies, name);
     if (!token) continue;
-    const session = await decodeSession(token, name);
-    if (session) return session;
+    const sessionId = await decodeSessionId(token, name);
+    if (!sessionId) continue;
+    const live = await findLiveSession({ sessionId, origin: requestContext(request).origin, now: now() });
+    if (live) return live;
   }
   return null;
 }
 
-async function decodeSession(token: string, salt: string): Promise<MemberSession | null> {
+async function decodeSessionId(token: string, salt: string): Promise<string | null> {
   try {
-    const payload = await decode({ token, secret: env().AUTH_SECRET, salt });
-    if (!payload) return null;
-    const { sub, email, name, exp } = payload as { sub?: unknown; email?: unknown; name?: unknown; exp?: unknown };
-    if (typeof sub !== "string" || typeof email !== "string") return null;
+    const payload = await decode({ token, secret: authSecret(), salt });
+    const { sid, exp } = (payload ?? {}) as { sid?: unknown; exp?: unknown };
+    if (typeof sid !== "string") return null;
     if (typeof exp === "number" && exp * 1000 <= now().getTime()) return null;
-    return { userId: sub, email, name: typeof name === "string" ? name : "" };
+    return sid;
   } catch {
     return null;
   }

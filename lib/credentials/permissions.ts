@@ -8,6 +8,13 @@ export const ADMIN_OPERATIONS = [
   "membershipPlans",
   "subscription",
   "subscriptions",
+  "webhookEndpoints",
+  "createWebhookEndpoint",
+  "updateWebhookEndpoint",
+  "deleteWebhookEndpoint",
+  "rotateWebhookSecret",
+  "webhookDeliveries",
+  "redeliverWebhookEvent",
 ] as const;
 
 export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];

@@ -1,9 +1,11 @@
-import { ConfigError, env } from "../env";
+import { ConfigError, env, seedOnStart } from "../env";
+import { findReadmeDemoSecrets } from "./seed/demo-secrets-check";
+import { seedDemoForEnv } from "./seed/seed-for-env";
 import { dbHandle, type DbHandle } from "./client";
 import { DataDirLockedError } from "./driver";
 import { migrate, MigrationError, pendingMigrations } from "./migrator";
 import { waitForDatabase } from "./wait";
-import { isDatabaseEmpty, seedDemo } from "./seed/seed";
+import { isDatabaseEmpty } from "./seed/seed";
 
 export class StartupError extends Error {
   override name = "StartupError";
@@ -86,14 +88,19 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
       throw err;
     }
   }
-  if (e.SEED_ON_START && (await isDatabaseEmpty(handle.prisma))) {
-    await seedDemo({
-      prisma: handle.prisma,
-      password: e.DEMO_PASSWORD,
-      apiKey: e.DEMO_API_KEY,
-      apiKeyNoPermissions: e.DEMO_API_KEY_NO_PERMISSIONS,
-    });
+  const production = e.NODE_ENV === "production" && Boolean(e.DATABASE_URL);
+  if (seedOnStart(e) && (await isDatabaseEmpty(handle.prisma))) {
+    await seedDemoForEnv({ prisma: handle.prisma, env: e, log });
     log("seeded the demo schools (empty database)");
+  }
+  if (production) {
+    const found = await findReadmeDemoSecrets(handle.prisma);
+    if (found.length) {
+      throw new StartupError(
+        `refusing to serve production: the database accepts the README's demo credentials (${found.join(", ")}); ` +
+          "revoke or rotate them (npm run apikey) or use a fresh database",
+      );
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { getMemberSession } from "../auth/session";
 import { csrfTokenFromCookies } from "../auth/csrf";
 import { now as clockNow } from "../clock";
-import { env } from "../env";
+import { authSecret } from "../auth/auth-secret";
 import { safeEqual } from "../credentials/secret";
 import {
   AuthorizePageError,
@@ -56,6 +56,6 @@ export async function handleAuthorizePost(request: Request): Promise<Response> {
   const params = new URLSearchParams(await request.text());
   const sent = params.get("csrf_token") ?? "";
   params.delete("csrf_token");
-  const expected = csrfTokenFromCookies(request.headers.get("cookie"), env().AUTH_SECRET);
+  const expected = csrfTokenFromCookies(request.headers.get("cookie"), authSecret());
   return run(request, params, () => expected !== null && safeEqual(sent, expected));
 }

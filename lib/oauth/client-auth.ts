@@ -1,4 +1,5 @@
 import { hashSecret, safeEqual } from "../credentials/secret";
+import { securityEvent } from "../security/events";
 import { findClient, type OAuthClientInfo } from "./clients";
 import { InvalidClientError, InvalidRequestError } from "./errors";
 
@@ -17,13 +18,18 @@ export async function authenticateClient(creds: ClientCredentials): Promise<OAut
   const client = await findClient(creds.clientId);
   // The secret is hashed even for an unknown client so timing does not reveal which ids exist.
   const presented = creds.clientSecret === undefined ? null : hashSecret(creds.clientSecret);
-  if (!client) throw new InvalidClientError("Unknown client");
+  if (!client) throw failed(creds.clientId, "unknown_client", "Unknown client");
   if (client.tokenEndpointAuthMethod === "client_secret_post") {
     if (presented === null || !client.clientSecretHash || !safeEqual(presented, client.clientSecretHash)) {
-      throw new InvalidClientError("Client authentication failed: client_secret is missing or wrong");
+      throw failed(client.clientId, "wrong_secret", "Client authentication failed: client_secret is missing or wrong");
     }
     return client;
   }
-  if (presented !== null) throw new InvalidClientError("This client is public (token_endpoint_auth_method none) and has no client_secret");
+  if (presented !== null) throw failed(client.clientId, "secret_for_public_client", "This client is public (token_endpoint_auth_method none) and has no client_secret");
   return client;
+}
+
+function failed(clientId: string, reason: string, message: string): InvalidClientError {
+  securityEvent("oauth.client_auth_failed", { client_id: clientId.slice(0, 200), reason });
+  return new InvalidClientError(message);
 }

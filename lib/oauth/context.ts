@@ -1,6 +1,4 @@
-import { env } from "../env";
-import { matchHost, requestHost, requestOrigin } from "../tenancy/host";
-import { resolveSchool } from "../tenancy/resolve-school";
+import { requestContext, requestSchool } from "../tenancy/request-context";
 import { NotFoundError } from "./errors";
 import type { HostSchool } from "./authorize";
 
@@ -9,16 +7,15 @@ import type { HostSchool } from "./authorize";
  * with a trailing slash. Discovery, the `iss` redirect parameter and introspection all use it.
  */
 export function issuerFor(request: { url: string; headers: Headers }): string {
-  return requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  return requestContext(request).origin;
 }
 
 /** The school a request's host names (null on the bare platform host); unknown hosts are a 404. */
 export async function hostSchool(headers: Headers): Promise<HostSchool> {
-  const e = env();
-  const match = matchHost(requestHost(headers, { trustProxy: e.TRUST_PROXY }), { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY });
+  const { match } = requestContext({ headers });
   if (match.kind === "invalid") throw new NotFoundError();
   if (match.kind === "bare") return { school: null };
-  const school = await resolveSchool(headers);
+  const school = await requestSchool({ headers });
   if (!school) throw new NotFoundError();
   return { school };
 }

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { env } from "../env";
 import { retryAfterHeaders } from "../db/unavailable";
 import type { School } from "../db/generated/client";
-import { requestOrigin } from "../tenancy/host";
+import { requestContext } from "../tenancy/request-context";
 import { errorMarkdown, type ErrorStatus } from "./error-document";
 
 export const MARKDOWN_TYPE = "text/markdown; charset=utf-8";
@@ -51,11 +51,11 @@ export function varyHeader(extra: string[] = []): string {
 
 /** The origin HTML pages are built for. The proxy and the page must agree: it is part of the cache key. */
 export function pageOrigin(headers: Headers): string {
-  return requestOrigin(`http://${headers.get("host") ?? "localhost"}/`, headers, { trustProxy: env().TRUST_PROXY });
+  return requestContext({ headers }).origin;
 }
 
 export function originOf(request: Request): string {
-  return requestOrigin(request.url, request.headers, { trustProxy: env().TRUST_PROXY });
+  return requestContext(request).origin;
 }
 
 export interface TextResponseOptions {

@@ -73,11 +73,19 @@ export function matchHost(rawHost: string | null | undefined, ctx: HostContext):
   return { kind: "custom-domain", domain: host };
 }
 
+/**
+ * The scheme the client used. Behind a trusted proxy, X-Forwarded-Proto; otherwise http, because
+ * `next start` serves plain HTTP: the scheme of Next.js's request.url follows a client-sent
+ * X-Forwarded-Proto and must not be believed.
+ */
+export function requestScheme(headers: Headers, ctx: Pick<HostContext, "trustProxy">): "http" | "https" {
+  if (!ctx.trustProxy) return "http";
+  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return proto === "https" ? "https" : "http";
+}
+
 /** Origin (scheme://host[:port]) the client used: forwarded headers only behind a trusted proxy. */
 export function requestOrigin(url: string, headers: Headers, ctx: Pick<HostContext, "trustProxy">): string {
-  const u = new URL(url);
-  const proto = ctx.trustProxy ? headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
-  const scheme = proto === "http" || proto === "https" ? proto : u.protocol.replace(":", "");
-  const host = requestHost(headers, ctx) ?? u.host;
-  return `${scheme}://${host}`;
+  const host = requestHost(headers, ctx) ?? new URL(url).host;
+  return `${requestScheme(headers, ctx)}://${host.trim().toLowerCase()}`;
 }

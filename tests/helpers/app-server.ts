@@ -79,7 +79,9 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    // Like `next start`: request.url's scheme follows X-Forwarded-Proto, whoever sent it.
+    const scheme = String(req.headers["x-forwarded-proto"] ?? "").includes("https") ? "https" : "http";
+    const url = new URL(req.url ?? "/", `${scheme}://${req.headers.host ?? "localhost"}`);
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     let found: { route: Route; params: Record<string, string | string[]> } | undefined;
     for (const route of routes) {

@@ -105,6 +105,8 @@ describe("schema.prisma and the migrations agree", () => {
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
     const setupToken = await p.passwordSetupToken.create({ data: { userId: user.id, tokenHash: "t", expiresAt: now } });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
+    const memberSession = await p.memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: now } });
+    const loginThrottle = await p.loginThrottle.create({ data: { key: "account:mig@test.dev", failures: 1, lastFailureAt: now } });
     const endpoint = await p.webhookEndpoint.create({
       data: { schoolId: school.id, url: "https://hooks.mig.test/in", events: ["*"], secretCiphertext: "c", createdAt: now, updatedAt: now },
     });
@@ -124,7 +126,7 @@ describe("schema.prisma and the migrations agree", () => {
       Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
-      ContentVersion: contentVersion, PasswordSetupToken: setupToken,
+      ContentVersion: contentVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
@@ -145,6 +147,8 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.webhookAttempt.count()).toBe(0);
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });
+    expect(await p.memberSession.count()).toBe(0);
+    await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

@@ -95,13 +95,14 @@ describe("the one-time password link", () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/login?setup=done&email=owner%40pottery.example");
     expect(await authenticateMember({ credentials: { email: "owner@pottery.example", password: "glazed-and-fired" } })).toMatchObject({
-      email: "owner@pottery.example",
+      ok: true,
+      member: { email: "owner@pottery.example" },
     });
 
     // Single use: a second submission cannot change the password again.
     const again = await setPassword({ token, password: "taken-over-now", confirm: "taken-over-now" });
     expect(again.headers.get("location")).toContain("error=used_link");
-    expect(await authenticateMember({ credentials: { email: "owner@pottery.example", password: "taken-over-now" } })).toBeNull();
+    expect(await authenticateMember({ credentials: { email: "owner@pottery.example", password: "taken-over-now" } })).toMatchObject({ ok: false });
   });
 
   it("expires after its lifetime and rejects unknown or malformed tokens", async () => {

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
-import { env } from "@/lib/env";
+import { authSecret } from "@/lib/auth/auth-secret";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
@@ -13,8 +13,9 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const MESSAGES: Record<string, string> = {
-  CredentialsSignin:
-    "That email and password did not match. After several failed attempts the account is locked for a few minutes.",
+  CredentialsSignin: "That email and password did not match.",
+  // Progressive throttling (lib/auth/login-throttle.ts): a short wait, never a lockout.
+  throttled: "Too many failed attempts for this email or from your network. Wait a little (at most a few minutes) and try again.",
   MissingCSRF: "Your sign-in form expired. Please try again.",
 };
 
@@ -22,7 +23,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(one(params.callbackUrl));
   const requestHeaders = await headers();
-  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
   const session = await getMemberSession({ headers: requestHeaders });
 
   if (!csrfToken) {
@@ -37,7 +38,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
     redirect(`/api/auth/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   }
 
-  const error = one(params.error);
+  const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
   return (
     <section className="card">
       <h1>Sign in</h1>

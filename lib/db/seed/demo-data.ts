@@ -32,10 +32,12 @@ export const DEMO_IDS = {
 } as const;
 
 export const DEMO_USER_EMAIL_DOMAIN = "schoolhouse.test";
-export const DEFAULT_DEMO_PASSWORD = "schoolhouse-demo";
-export const DEFAULT_DEMO_API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
-export const DEFAULT_DEMO_API_KEY_NO_PERMISSIONS = "sh_demonone_demo-admin-key-no-permissions-dev-only";
-export const ACME_API_KEY = "sh_acmefull_acme-admin-key-all-permissions-dev-only";
+export {
+  ACME_API_KEY,
+  DEFAULT_DEMO_API_KEY,
+  DEFAULT_DEMO_API_KEY_NO_PERMISSIONS,
+  DEFAULT_DEMO_PASSWORD,
+} from "./demo-credentials";
 
 export const CUSTOM_ROLES = ["alumni", "content_reviewer"] as const;
 
@@ -109,7 +111,7 @@ export const DEMO_OAUTH_CLIENTS = [
     id: id(12, 1),
     clientId: "demo-public-app",
     name: "Demo Public App",
-    secret: null,
+    confidential: false,
     redirectUris: ["http://localhost:3000/oauth/callback", "http://127.0.0.1/callback"],
     scope: "openid profile email offline_access courses:read students:read",
     tokenEndpointAuthMethod: "none",
@@ -118,7 +120,8 @@ export const DEMO_OAUTH_CLIENTS = [
     id: id(12, 2),
     clientId: "demo-confidential-app",
     name: "Demo Reporting Service",
-    secret: "demo-confidential-secret-dev-only",
+    // The secret comes from the seed's DemoCredentials (README value or random).
+    confidential: true,
     redirectUris: ["https://reports.schoolhouse.test/oauth/callback"],
     scope: "openid profile email offline_access courses:read students:read",
     tokenEndpointAuthMethod: "client_secret_post",
@@ -127,7 +130,7 @@ export const DEMO_OAUTH_CLIENTS = [
     id: id(12, 3),
     clientId: "schoolhouse-mcp",
     name: "Schoolhouse MCP",
-    secret: null,
+    confidential: false,
     redirectUris: [
       "http://127.0.0.1/callback",
       "http://localhost/callback",

@@ -5,11 +5,14 @@ import { hashSecret } from "../../credentials/secret";
 import path from "node:path";
 import { readContentFolder } from "../../content/read-folder";
 import { syncContent } from "../../content/sync-content";
+import { README_DEMO_CREDENTIALS, type DemoCredentials } from "./demo-credentials";
 import type { PrismaClient } from "../generated/client";
 import * as data from "./demo-data";
 
 export interface SeedOptions {
   prisma: PrismaClient;
+  /** Defaults to the README's credentials (embedded demo, tests); production passes random ones. */
+  credentials?: DemoCredentials;
   password?: string;
   apiKey?: string;
   apiKeyNoPermissions?: string;
@@ -28,9 +31,10 @@ export function demoContentDir(relative: string): string {
  * its seeded state and creates nothing new.
  */
 export async function seedDemo(options: SeedOptions): Promise<void> {
-  const password = options.password ?? data.DEFAULT_DEMO_PASSWORD;
-  const fullKey = options.apiKey ?? data.DEFAULT_DEMO_API_KEY;
-  const noneKey = options.apiKeyNoPermissions ?? data.DEFAULT_DEMO_API_KEY_NO_PERMISSIONS;
+  const credentials = options.credentials ?? README_DEMO_CREDENTIALS;
+  const password = options.password ?? credentials.password;
+  const fullKey = options.apiKey ?? credentials.apiKey;
+  const noneKey = options.apiKeyNoPermissions ?? credentials.apiKeyNoPermissions;
   for (const [name, key] of [
     ["DEMO_API_KEY", fullKey],
     ["DEMO_API_KEY_NO_PERMISSIONS", noneKey],
@@ -39,6 +43,7 @@ export async function seedDemo(options: SeedOptions): Promise<void> {
   }
   // Hashing is slow on purpose and files are read once; both before the transaction holds locks.
   const passwordHash = await hashPassword(password);
+  const clientSecretHash = hashSecret(credentials.confidentialClientSecret);
   const folders = await Promise.all(data.DEMO_SCHOOLS.map((s) => readContentFolder(demoContentDir(s.contentDir))));
 
   await options.prisma.$transaction(
@@ -63,8 +68,8 @@ export async function seedDemo(options: SeedOptions): Promise<void> {
       for (const [i, school] of data.DEMO_SCHOOLS.entries()) {
         await syncContent({ tx, schoolId: school.id, folder: folders[i]! });
       }
-      await seedApiKeys(tx, fullKey, noneKey);
-      await seedOAuth(tx);
+      await seedApiKeys(tx, fullKey, noneKey, credentials.acmeApiKey);
+      await seedOAuth(tx, clientSecretHash);
     },
     { timeout: 60_000 },
   );
@@ -77,7 +82,7 @@ async function seedUsers(tx: Tx, passwordHash: string) {
     await tx.user.upsert({
       where: { id: u.id },
       create: { id: u.id, ...fields },
-      update: { ...fields, failedLoginCount: 0, lockedUntil: null },
+      update: fields,
     });
     await tx.schoolMembership.upsert({
       where: { schoolId_userId: { schoolId, userId: u.id } },
@@ -95,11 +100,11 @@ async function seedUsers(tx: Tx, passwordHash: string) {
   }
 }
 
-async function seedApiKeys(tx: Tx, fullKey: string, noneKey: string) {
+async function seedApiKeys(tx: Tx, fullKey: string, noneKey: string, acmeKey: string) {
   const keys = [
     { id: data.DEMO_IDS.apiKeys.full, schoolId: data.DEMO_IDS.school, name: "Demo admin (all permissions)", key: fullKey, permissions: [...ADMIN_OPERATIONS], enforceLimits: true },
     { id: data.DEMO_IDS.apiKeys.none, schoolId: data.DEMO_IDS.school, name: "Demo admin (no permissions)", key: noneKey, permissions: [], enforceLimits: true },
-    { id: data.DEMO_IDS.apiKeys.acmeFull, schoolId: data.DEMO_IDS.acmeSchool, name: "Acme admin (all permissions)", key: data.ACME_API_KEY, permissions: [...ADMIN_OPERATIONS], enforceLimits: true },
+    { id: data.DEMO_IDS.apiKeys.acmeFull, schoolId: data.DEMO_IDS.acmeSchool, name: "Acme admin (all permissions)", key: acmeKey, permissions: [...ADMIN_OPERATIONS], enforceLimits: true },
   ];
   for (const { key, ...k } of keys) {
     const fields = { ...k, prefix: parseApiKey(key)!.prefix, secretHash: apiKeyHash(key), revokedAt: null };
@@ -109,12 +114,12 @@ async function seedApiKeys(tx: Tx, fullKey: string, noneKey: string) {
   }
 }
 
-async function seedOAuth(tx: Tx) {
+async function seedOAuth(tx: Tx, clientSecretHash: string) {
   for (const v of data.VENDOR_PLATFORMS) {
     await tx.vendorPlatform.upsert({ where: { id: v.id }, create: v, update: v });
   }
-  for (const { secret, ...c } of data.DEMO_OAUTH_CLIENTS) {
-    const fields = { ...c, clientSecretHash: secret ? hashSecret(secret) : null };
+  for (const { confidential, ...c } of data.DEMO_OAUTH_CLIENTS) {
+    const fields = { ...c, clientSecretHash: confidential ? clientSecretHash : null };
     await tx.oAuthClient.upsert({ where: { id: c.id }, create: fields, update: fields });
   }
 }

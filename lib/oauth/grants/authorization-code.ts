@@ -3,6 +3,7 @@ import { db } from "../../db/client";
 import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
 import { isValidCodeVerifier, verifyPkce } from "../pkce";
+import { securityEvent } from "../../security/events";
 import { issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /** authorization_code grant (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.6). */
@@ -28,6 +29,7 @@ export async function exchangeAuthorizationCode(options: {
   if (row.consumedAt) {
     // RFC 6749 §4.1.2: a code used twice means it leaked; end everything issued from it.
     await revokeGrant(db(), row.grantId, now);
+    securityEvent("oauth.code_replay", { client_id: client.clientId, grant_id: row.grantId });
     throw new InvalidGrantError("The authorization code was already used");
   }
   if (row.expiresAt <= now) throw new InvalidGrantError("The authorization code expired");
@@ -45,6 +47,7 @@ export async function exchangeAuthorizationCode(options: {
   });
   if (!result) {
     await revokeGrant(db(), row.grantId, now);
+    securityEvent("oauth.code_replay", { client_id: client.clientId, grant_id: row.grantId });
     throw new InvalidGrantError("The authorization code was already used");
   }
   return tokenResponseBody(result, { scope: row.scope, school: row.grant.school });

@@ -3,6 +3,7 @@ import { db } from "../../db/client";
 import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
+import { securityEvent } from "../../security/events";
 import { revokeGrant, rotateRefreshToken, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -27,7 +28,9 @@ export async function exchangeRefreshToken(options: {
   });
   if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The refresh token is invalid");
   if (row.rotatedAt) {
-    if (now.getTime() - row.rotatedAt.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000) await revokeGrant(db(), row.grantId, now);
+    const replay = now.getTime() - row.rotatedAt.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000;
+    if (replay) await revokeGrant(db(), row.grantId, now);
+    securityEvent("oauth.refresh_token_reuse", { client_id: client.clientId, grant_id: row.grantId, grant_revoked: replay });
     throw new InvalidGrantError("The refresh token was already used");
   }
   if (row.revokedAt || row.grant.revokedAt) throw new InvalidGrantError("The refresh token was revoked");

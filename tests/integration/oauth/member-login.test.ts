@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LOCK_MINUTES, MAX_FAILED_LOGINS, authenticateMember, failureDelayMs } from "@/lib/auth/login";
 import { getMemberSession } from "@/lib/auth/session";
-import { advance, setNow } from "@/lib/clock";
+import { setNow, advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
@@ -24,7 +23,7 @@ describe("member login (Auth.js credentials)", () => {
     const { response, cookie } = await postLogin(app, { email: "Student@Schoolhouse.test ", password: "schoolhouse-demo", callbackUrl: "/oauth/authorize?client_id=x" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("http://demo.localhost/oauth/authorize?client_id=x");
-    expect(await session(cookie)).toEqual({ userId: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee" });
+    expect(await session(cookie)).toEqual({ userId: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee", sessionId: expect.any(String) });
     const setCookie = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!;
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -58,41 +57,7 @@ describe("member login (Auth.js credentials)", () => {
       expect(r.response.headers.get("location")).toBe("/login?error=CredentialsSignin&code=credentials&callbackUrl=%2Fsomewhere");
       expect(await session(r.cookie)).toBeNull();
     }
-    await db().user.update({ where: { id: DEMO_IDS.users.admin }, data: { failedLoginCount: 0 } });
   });
-
-  it("each consecutive failure waits longer before answering", async () => {
-    const waits: number[] = [];
-    const sleep = async (ms: number) => void waits.push(ms);
-    for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) {
-      expect(await authenticateMember({ credentials: { email: "reviewer@schoolhouse.test", password: "wrong" }, sleep })).toBeNull();
-    }
-    expect(waits).toEqual([1, 2, 3, 4].map(failureDelayMs));
-    expect(waits[0]!).toBeGreaterThan(0);
-    expect(await authenticateMember({ credentials: { email: "reviewer@schoolhouse.test", password: "schoolhouse-demo" }, sleep })).not.toBeNull();
-    expect((await db().user.findUniqueOrThrow({ where: { email: "reviewer@schoolhouse.test" } })).failedLoginCount).toBe(0);
-  });
-
-  it(`locks the account for ${LOCK_MINUTES} minutes after ${MAX_FAILED_LOGINS} failures`, async () => {
-    setNow(new Date("2026-03-01T10:00:00Z"));
-    const email = "manager@schoolhouse.test";
-    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
-      await postLogin(app, { email, password: "wrong-password" });
-    }
-    const user = await db().user.findUniqueOrThrow({ where: { email } });
-    expect(user.lockedUntil?.toISOString()).toBe("2026-03-01T10:15:00.000Z");
-
-    // Locked: even the right password fails.
-    const locked = await postLogin(app, { email, password: "schoolhouse-demo" });
-    expect(await session(locked.cookie)).toBeNull();
-
-    advance(LOCK_MINUTES * 60_000 + 1000);
-    const cookie = await signIn(app, email);
-    expect((await session(cookie))?.email).toBe(email);
-    const after = await db().user.findUniqueOrThrow({ where: { email } });
-    expect(after.failedLoginCount).toBe(0);
-    expect(after.lockedUntil).toBeNull();
-  }, 30_000);
 
   it("GET /api/auth/login sets the CSRF cookie and returns to the login page with a safe callbackUrl", async () => {
     const res = await app.fetch("/api/auth/login?callbackUrl=" + encodeURIComponent("https://evil.example/"));

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
-import { env } from "@/lib/env";
+import { authSecret } from "@/lib/auth/auth-secret";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign out", robots: { index: false } };
@@ -17,7 +17,7 @@ export default async function SignOutPage({ searchParams }: { searchParams: Sear
   const callbackUrl = safeCallbackPath(Array.isArray(raw) ? raw[0] : raw);
   const requestHeaders = await headers();
   const session = await getMemberSession({ headers: requestHeaders });
-  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
   if (!session) {
     return (
       <section className="card">

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
-import { env } from "@/lib/env";
+import { authSecret } from "@/lib/auth/auth-secret";
 import { AUTHORIZE_PARAMS, AUTHORIZE_PATH, CONSENT_PATH } from "@/lib/oauth/authorize";
 import { authorizationForPage, describeScopes, redirectHost } from "@/lib/oauth/pages";
 import { toSearchParams, type Search } from "../search-params";
@@ -26,7 +26,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
   const { request, session } = state;
   const school = request.school;
   if (!school) redirect(`${AUTHORIZE_PATH}?${request.params.toString()}`);
-  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), env().AUTH_SECRET);
+  const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
   if (!csrfToken) {
     if (params.get("cookie_check")) {
       return (

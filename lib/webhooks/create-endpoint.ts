@@ -1,0 +1,47 @@
+import { authSecret } from "../auth/auth-secret";
+import { db } from "../db/client";
+import type { WebhookEndpoint } from "../db/generated/client";
+import { failure, success, type Payload, TX_OPTIONS } from "../membership/records";
+import { MAX_ENDPOINTS_PER_SCHOOL, TOO_MANY_ENDPOINTS, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
+import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
+
+export interface CreateEndpointInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+}
+
+/** Registers an endpoint; the whsec_ secret is generated here and returned this once only. */
+export async function createWebhookEndpoint(options: {
+  schoolId: string;
+  input: CreateEndpointInput;
+  now: Date;
+}): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
+  const { schoolId, input, now } = options;
+  const url = checkEndpointUrl(input.url);
+  if ("error" in url) return failure(url.error);
+  const events = checkEventTypes(input.events);
+  if ("error" in events) return failure(events.error);
+  const description = checkDescription(input.description);
+  if ("error" in description) return failure(description.error);
+  const secret = generateWebhookSecret();
+  return db().$transaction(async (tx) => {
+    // Serialises concurrent creations of one school so the limit holds.
+    await tx.$queryRaw`SELECT "id" FROM "School" WHERE "id" = ${schoolId}::uuid FOR UPDATE`;
+    if ((await tx.webhookEndpoint.count({ where: { schoolId } })) >= MAX_ENDPOINTS_PER_SCHOOL) {
+      return failure<{ endpoint: WebhookEndpoint; secret: string }>(TOO_MANY_ENDPOINTS);
+    }
+    const endpoint = await tx.webhookEndpoint.create({
+      data: {
+        schoolId,
+        url: url.url,
+        events: events.events,
+        description: description.description,
+        secretCiphertext: encryptWebhookSecret(secret, authSecret()),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    return success({ endpoint, secret });
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,41 @@
+import { env } from "../env";
+import { checkOutboundUrl, SafeFetchError, type SafeFetchPolicy } from "../net/safe-fetch";
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./outbox";
+
+export const MAX_ENDPOINTS_PER_SCHOOL = 20;
+export const ENDPOINT_NOT_FOUND = "Webhook endpoint not found";
+export const TOO_MANY_ENDPOINTS = `A school can have at most ${MAX_ENDPOINTS_PER_SCHOOL} webhook endpoints`;
+export const EVENTS_REQUIRED = `events must list at least one event type (${WEBHOOK_EVENT_TYPES.join(", ")}) or "*"`;
+export const DESCRIPTION_TOO_LONG = "description must be at most 500 characters";
+
+/** Outbound policy of webhook deliveries (the test-only loopback switch is refused outside tests by lib/env.ts). */
+export function webhookFetchPolicy(): SafeFetchPolicy {
+  return { allowLoopbackForTests: env().WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS };
+}
+
+/** The endpoint URL as stored, or the message explaining why it is refused. */
+export function checkEndpointUrl(raw: string): { url: string } | { error: string } {
+  if (raw.length > 2048) return { error: "url must be at most 2048 characters" };
+  try {
+    const url = checkOutboundUrl(raw.trim(), webhookFetchPolicy());
+    if (url.hash) return { error: "url must not contain a fragment" };
+    return { url: url.href };
+  } catch (err) {
+    if (err instanceof SafeFetchError) return { error: `url: ${err.message}` };
+    throw err;
+  }
+}
+
+/** The event types, deduplicated, or the message explaining why they are refused. */
+export function checkEventTypes(raw: string[]): { events: string[] } | { error: string } {
+  const events = [...new Set(raw.map((e) => e.trim()))];
+  if (!events.length) return { error: EVENTS_REQUIRED };
+  const unknown = events.filter((e) => e !== "*" && !isWebhookEventType(e));
+  if (unknown.length) return { error: `Unknown event type ${unknown.slice(0, 3).join(", ")}; choose from ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"` };
+  return { events: events.includes("*") ? ["*"] : events };
+}
+
+export function checkDescription(raw: string | null | undefined): { description: string } | { error: string } {
+  const description = (raw ?? "").trim();
+  return description.length > 500 ? { error: DESCRIPTION_TOO_LONG } : { description };
+}

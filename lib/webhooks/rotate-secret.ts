@@ -1,0 +1,36 @@
+import { authSecret } from "../auth/auth-secret";
+import { db } from "../db/client";
+import type { WebhookEndpoint } from "../db/generated/client";
+import { isUuid } from "../membership/ids";
+import { failure, success, type Payload } from "../membership/records";
+import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
+import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
+
+/** How long the replaced secret keeps signing beside the new one, so receivers can switch without losing a delivery. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Replaces the endpoint's secret with a new one, returned this once. For SECRET_OVERLAP_MS the old
+ * secret still signs too (webhook-signature carries both, space-separated). Rotating again within the
+ * overlap replaces the older secret: only the last two are ever valid.
+ */
+export async function rotateWebhookSecret(options: { schoolId: string; id: string; now: Date }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
+  const { schoolId, id, now } = options;
+  if (!isUuid(id)) return failure(ENDPOINT_NOT_FOUND);
+  const secret = generateWebhookSecret();
+  const endpoint = await db().$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ secretCiphertext: string }[]>`
+      SELECT "secretCiphertext" FROM "WebhookEndpoint" WHERE "id" = ${id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
+    if (!current) return null;
+    return tx.webhookEndpoint.update({
+      where: { id },
+      data: {
+        secretCiphertext: encryptWebhookSecret(secret, authSecret()),
+        previousSecretCiphertext: current.secretCiphertext,
+        previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+        updatedAt: now,
+      },
+    });
+  });
+  return endpoint ? success({ endpoint, secret }) : failure(ENDPOINT_NOT_FOUND);
+}

@@ -1,0 +1,47 @@
+import { now as clockNow } from "../clock";
+import { drainWebhooks } from "./deliver";
+
+export interface WebhookWorker {
+  /** Stops polling and waits for the round in progress. abandon: drop in-flight results unrecorded, as a killed process would. */
+  stop(options?: { abandon?: boolean }): Promise<void>;
+}
+
+/**
+ * The in-process delivery loop of a long-running server (`npm start`): drains due deliveries, then
+ * polls every `intervalMs` (a new event is delivered within about that time). Several instances may
+ * run it against one database: claims use row locks, so each delivery goes to one worker at a time.
+ * Errors (e.g. the database briefly unavailable) are logged and the loop goes on.
+ */
+export function startWebhookWorker(options: { intervalMs?: number; now?: () => Date; log?: (message: string) => void } = {}): WebhookWorker {
+  const intervalMs = options.intervalMs ?? 500;
+  const now = options.now ?? clockNow;
+  const log = options.log ?? ((m: string) => console.error(m));
+  let running = true;
+  let abandoned = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (running) {
+      try {
+        await drainWebhooks({ now, budgetMs: 10_000, shouldRecord: () => !abandoned, shouldContinue: () => running });
+      } catch (err) {
+        log(`webhooks: delivery round failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (!running) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, intervalMs);
+        timer.unref?.();
+      });
+    }
+  })();
+  return {
+    async stop(stopOptions = {}) {
+      running = false;
+      if (stopOptions.abandon) abandoned = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      if (!stopOptions.abandon) await loop;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Production start-up on an external database: nothing is seeded unless asked; asked, the demo
+// gets random credentials shown once; a database that accepts the README's credentials is refused.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { verifyPassword } from "@/lib/auth/password";
+import { apiKeyMatches } from "@/lib/credentials/api-key";
+import { hashSecret } from "@/lib/credentials/secret";
+import { bootstrap, StartupError } from "@/lib/db/bootstrap";
+import { db } from "@/lib/db/client";
+import { DEMO_IDS, DEMO_USERS } from "@/lib/db/seed/demo-data";
+import { README_DEMO_CREDENTIALS } from "@/lib/db/seed/demo-credentials";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { resetEnvCache } from "@/lib/env";
+
+const saved = { ...process.env };
+function productionEnv(extra: Record<string, string> = {}) {
+  // The test's own database stays installed as db(); DATABASE_URL only makes this a production start on Postgres.
+  Object.assign(process.env, { NODE_ENV: "production", DATABASE_URL: "postgresql://prod@db.internal/school", AUTH_SECRET: "p".repeat(40), ...extra });
+  resetEnvCache();
+}
+beforeEach(() => resetEnvCache());
+afterEach(() => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  Object.assign(process.env, saved);
+  resetEnvCache();
+});
+
+describe("production start on DATABASE_URL", () => {
+  it("seeds nothing unless SEED_ON_START asks", async () => {
+    productionEnv();
+    const lines: string[] = [];
+    await bootstrap({ log: (l) => lines.push(l) });
+    expect(await db().school.count()).toBe(0);
+    expect(lines.join("\n")).not.toMatch(/seeded/);
+  });
+
+  it("with SEED_ON_START=1 seeds random credentials, printed once, none of the README's", async () => {
+    productionEnv({ SEED_ON_START: "1" });
+    const lines: string[] = [];
+    await bootstrap({ log: (l) => lines.push(l) });
+    expect(await db().school.count()).toBe(2);
+    const shown = lines.find((l) => l.startsWith("demo credentials"))!;
+    const value = (name: string) => new RegExp(`${name}=(\\S+)`).exec(shown)![1]!;
+
+    const full = await db().apiKey.findUniqueOrThrow({ where: { id: DEMO_IDS.apiKeys.full } });
+    expect(apiKeyMatches(value("api_key"), full.secretHash)).toBe(true);
+    expect(apiKeyMatches(README_DEMO_CREDENTIALS.apiKey, full.secretHash)).toBe(false);
+    const owner = await db().user.findUniqueOrThrow({ where: { email: DEMO_USERS[0]!.email } });
+    expect(await verifyPassword(value("password"), owner.passwordHash!)).toBe(true);
+    expect(await verifyPassword(README_DEMO_CREDENTIALS.password, owner.passwordHash!)).toBe(false);
+    const client = await db().oAuthClient.findUniqueOrThrow({ where: { clientId: "demo-confidential-app" } });
+    expect(client.clientSecretHash).not.toBe(hashSecret(README_DEMO_CREDENTIALS.confidentialClientSecret));
+
+    // Shown once: a restart prints no credentials.
+    const again: string[] = [];
+    await bootstrap({ log: (l) => again.push(l) });
+    expect(again.join("\n")).not.toMatch(/credentials/);
+  });
+
+  it("refuses to serve a database that accepts the README's demo credentials", async () => {
+    await seedDemo({ prisma: db() });
+    productionEnv();
+    const err = await bootstrap({ log: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartupError);
+    expect((err as Error).message).toMatch(/README's demo credentials/);
+    expect((err as Error).message).toContain(README_DEMO_CREDENTIALS.apiKey);
+  });
+});

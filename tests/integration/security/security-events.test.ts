@@ -1,0 +1,55 @@
+// Security events are structured log lines (one JSON object per line) a log pipeline can alert on.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
+import { advance, setNow } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { exchangeCode, form, getCode, signIn, tokensFor } from "../oauth/helpers";
+
+let app: AppServer;
+let cookie: string;
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+  cookie = await signIn(app, "student@schoolhouse.test");
+});
+afterAll(() => app.close());
+afterEach(() => {
+  setNow(null);
+  vi.restoreAllMocks();
+});
+
+function captureEvents() {
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  return () => warn.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, unknown>).filter((e) => e.type === "security");
+}
+
+describe("security events", () => {
+  it("an authorization code replay", async () => {
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: "http://localhost:3000/oauth/callback" });
+    expect((await exchangeCode(app, code)).status).toBe(200);
+    const events = captureEvents();
+    expect((await exchangeCode(app, code)).status).toBe(400);
+    expect(events()).toEqual([expect.objectContaining({ event: "oauth.code_replay", client_id: "demo-public-app", grant_id: expect.any(String) })]);
+  });
+
+  it("a refresh token reuse", async () => {
+    const t = await tokensFor(app, cookie);
+    const refresh = () => app.fetch("/api/oauth/token", form({ grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "demo-public-app" }));
+    expect((await refresh()).status).toBe(200);
+    setNow(Date.now());
+    advance((REFRESH_REPLAY_GRACE_SECONDS + 1) * 1000);
+    const events = captureEvents();
+    expect((await refresh()).status).toBe(400);
+    expect(events()).toEqual([expect.objectContaining({ event: "oauth.refresh_token_reuse", grant_revoked: true })]);
+  });
+
+  it("a failed client authentication, without the presented secret", async () => {
+    const events = captureEvents();
+    const res = await app.fetch("/api/oauth/introspect", form({ token: "x", client_id: "demo-confidential-app", client_secret: "guessed-secret" }));
+    expect(res.status).toBe(401);
+    expect(events()).toEqual([expect.objectContaining({ event: "oauth.client_auth_failed", client_id: "demo-confidential-app", reason: "wrong_secret" })]);
+    expect(JSON.stringify(events())).not.toContain("guessed-secret");
+  });
+});
