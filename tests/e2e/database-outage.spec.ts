@@ -128,10 +128,14 @@ test.describe("database outage through next start", () => {
     expect(authorize.status).toBe(503);
     expect(await authorize.text()).toContain("Temporarily unavailable");
 
-    // The password-setup page (a server component) is checked by the proxy before it renders.
-    const setup = await fetch(`${origin}/account/set-password?token=x`);
-    expect(setup.status).toBe(503);
-    expect(await setup.text()).toContain("Temporarily unavailable");
+    // Member pages (server components: login, consent, password setup) are checked by the proxy
+    // before they render: a clear 503 page, never a 500.
+    for (const path of ["/login", "/oauth/consent?client_id=demo-public-app", "/account/set-password?token=x"]) {
+      const res = await fetch(`${origin}${path}`, { redirect: "manual" });
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("retry-after"), path).toBe("5");
+      expect(await res.text(), path).toContain("Temporarily unavailable");
+    }
 
     expect((await fetch(`${origin}/api/health/ready`)).status).toBe(503);
 
