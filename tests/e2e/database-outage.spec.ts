@@ -11,7 +11,8 @@ import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
 
 const binDir = postgresBinDir();
-const API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+// Production on DATABASE_URL seeds random demo credentials and logs them once.
+let apiKey = "";
 const STALE = '110 - "Response is Stale"';
 const BUILT = "/courses/intro-to-sql";
 const NEVER_BUILT = "/posts/five-sql-mistakes";
@@ -44,9 +45,9 @@ test.describe("database outage through next start", () => {
         NODE_ENV: "production",
         DATABASE_URL: cluster.url("app"),
         AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
-        DEMO_API_KEY: API_KEY,
         PLATFORM_DOMAIN: "localhost",
         DEFAULT_SCHOOL: "demo",
+        SEED_ON_START: "1",
         REDIS_URL: "",
         // Every request checks the content version, so the outage is met at once.
         STOREFRONT_REVALIDATE_MS: "0",
@@ -58,7 +59,11 @@ test.describe("database outage through next start", () => {
     for (let i = 0; ; i++) {
       if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
       const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
-      if (ok) break;
+      if (ok) {
+        apiKey = /\bapi_key=(\S+)/.exec(output)?.[1] ?? "";
+        if (!apiKey) throw new Error(`no demo API key in the start-up log: ${output}`);
+        break;
+      }
       if (i > 600) throw new Error(`server did not become healthy: ${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -78,7 +83,7 @@ test.describe("database outage through next start", () => {
   const gql = (query: string) =>
     fetch(`${origin}/admin/graphql`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-service-api-key": API_KEY },
+      headers: { "content-type": "application/json", "x-service-api-key": apiKey },
       body: JSON.stringify({ query }),
     });
 
