@@ -1,6 +1,6 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json and discovery.
+// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json, discovery and /mcp.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -248,8 +248,36 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => ({ method: "GET", path: `/api/md/${segs.join("/")}`, headers: {} })),
 );
 
+// /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
+// tools are sent as dry runs (they must change nothing) or by the key without permissions.
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
+const mcpBody = fc.oneof(
+  fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 })).map(([name, args]) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, dry_run: true } } }),
+  ),
+  fc.tuple(fc.constantFrom("initialize", "tools/list", "resources/list", "resources/read", "ping", "notifications/initialized"), jsonValue).map(([method, params]) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }),
+  ),
+  bodyOf,
+);
+const mcpRequest: fc.Arbitrary<Req> = fc
+  .tuple(fc.constantFrom(`Bearer ${DEFAULT_DEMO_API_KEY}`, `Bearer ${DEFAULT_DEMO_API_KEY_NO_PERMISSIONS}`, "Bearer sha_nope", ""), mcpBody, fc.constantFrom("POST", "POST", "GET", "DELETE"))
+  .map(([authorization, body, method]) => ({
+    method,
+    path: "/mcp",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
+    body: method === "POST" ? body : undefined,
+  }));
+
 const anyRequest = withHeaders(
-  fc.oneof({ weight: 4, arbitrary: adminRequest }, { weight: 3, arbitrary: oauthRequest }, { weight: 2, arbitrary: authRequest }, { weight: 2, arbitrary: contentRequest }),
+  fc.oneof(
+    { weight: 4, arbitrary: adminRequest },
+    { weight: 3, arbitrary: oauthRequest },
+    { weight: 2, arbitrary: authRequest },
+    { weight: 2, arbitrary: contentRequest },
+    { weight: 2, arbitrary: mcpRequest },
+  ),
 );
 
 // ── Checks ──────────────────────────────────────────────────────────────────────────────────────
