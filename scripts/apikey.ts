@@ -2,9 +2,8 @@
 import { parseArgs } from "node:util";
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
-import { closeDbHandle, dbHandle } from "../lib/db/client";
-import { migrate } from "../lib/db/migrator";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+import { runDbCommand } from "./cli";
 
 const USAGE = `usage:
   npm run apikey -- create --school <subdomain|id> --name <label> [--permissions all|none|op1,op2] [--enforce-limits] [--expires-at <ISO date>]
@@ -67,13 +66,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-const handle = dbHandle();
-try {
-  await migrate({ driver: handle.driver });
-  await main(process.argv.slice(2));
-} catch (err) {
-  console.error(err instanceof ApiKeyCommandError || (err instanceof Error && err.name === "TypeError") ? `apikey: ${err.message}` : err);
-  process.exitCode = 1;
-} finally {
-  await closeDbHandle(handle);
-}
+await runDbCommand({ name: "apikey", expected: (err) => err instanceof ApiKeyCommandError, body: () => main(process.argv.slice(2)) });

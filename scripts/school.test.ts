@@ -44,7 +44,7 @@ describe("npm run school", () => {
 
     expect((await schoolCli(dir, ["disable", "ceramics"])).stdout).toContain("disabled school ceramics");
     expect((await schoolCli(dir, ["list"])).stdout).toMatch(/ceramics.*disabled \d{4}-/);
-  }, 120_000);
+  }, 300_000);
 
   it("bad input is one line on stderr and exit code 1", async () => {
     const dup = await schoolCli(dir, ["create", "--subdomain", "ceramics", "--name", "Again", "--owner-email", "x@y.example"]);
@@ -56,7 +56,7 @@ describe("npm run school", () => {
     const usage = await schoolCli(dir, []);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toMatch(/usage:/);
-  }, 120_000);
+  }, 300_000);
 
   it("import --dry-run, import, export, and a bad folder as file:line lines", async () => {
     const fixture = path.join(ROOT, "tests/fixtures/pottery-school");
@@ -77,5 +77,5 @@ describe("npm run school", () => {
     const out = path.join(dir, "exported");
     expect((await schoolCli(dir, ["export", out, "--school", "ceramics"])).stdout).toMatch(/wrote \d+ files of ceramics/);
     expect((await schoolCli(dir, ["import", out, "--school", "ceramics"])).stdout).toContain(`ceramics already matches ${out}: nothing to change`);
-  }, 180_000);
+  }, 300_000);
 });

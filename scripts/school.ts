@@ -5,8 +5,7 @@ import { ContentError } from "../lib/content/errors";
 import { exportContent } from "../lib/content/export-content";
 import { describeChange, importContent } from "../lib/content/import-content";
 import { now } from "../lib/clock";
-import { closeDbHandle, dbHandle } from "../lib/db/client";
-import { migrate } from "../lib/db/migrator";
+import { dbHandle } from "../lib/db/client";
 import { env } from "../lib/env";
 import { addMember } from "../lib/schools/add-member";
 import { createSchool } from "../lib/schools/create-school";
@@ -14,6 +13,7 @@ import { SchoolCommandError } from "../lib/schools/errors";
 import { schoolOrigin } from "../lib/schools/links";
 import { findSchoolByRef } from "../lib/schools/find-school";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
+import { runDbCommand } from "./cli";
 
 const USAGE = `usage:
   npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>]
@@ -136,14 +136,8 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-const handle = dbHandle();
-try {
-  await migrate({ driver: handle.driver });
-  await main(process.argv.slice(2));
-} catch (err) {
-  const known = err instanceof SchoolCommandError || err instanceof ContentError || (err instanceof Error && err.name === "TypeError");
-  console.error(known ? `school: ${(err as Error).message}` : err);
-  process.exitCode = 1;
-} finally {
-  await closeDbHandle(handle);
-}
+await runDbCommand({
+  name: "school",
+  expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError,
+  body: () => main(process.argv.slice(2)),
+});

@@ -1,5 +1,5 @@
 import { safeEqual } from "../credentials/secret";
-import { purgeExpiredIdempotencyKeys } from "./idempotency";
+import { purgeExpiredIdempotencyKeys } from "../idempotency/run-once";
 import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };

@@ -1,5 +1,6 @@
 import { Auth } from "@auth/core";
-import { unavailablePage } from "../oauth/html";
+import { BodyEncodingError, BodyTooLargeError, formatBytes, hasNul, readBodyText } from "../http/body";
+import { htmlErrorPage, unavailablePage } from "../oauth/html";
 import { clientAddress, requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
 import { AUTH_BASE_PATH, LOGIN_PATH, authConfig, type AuthRequestInfo } from "./config";
@@ -24,7 +25,12 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     return withCsrfCookie(request, url, "return", info);
   }
 
-  const body = request.method === "POST" ? await request.text() : undefined;
+  let body: string | undefined;
+  if (request.method === "POST") {
+    const read = await readAuthBody(request);
+    if (read instanceof Response) return read;
+    body = read;
+  }
   const forwarded = new Request(url, { method: request.method, headers: request.headers, body });
   const response = await Auth(forwarded, authConfig(info));
   if (signInUnavailable(response, url)) return unavailablePage();
@@ -37,6 +43,23 @@ function signInUnavailable(response: Response, url: URL): boolean {
   if (!location) return false;
   const target = new URL(location, url);
   return target.pathname === LOGIN_PATH && target.searchParams.get("code") === "temporarily_unavailable";
+}
+
+/** Sign-in and sign-out forms are tiny: 16 KiB, read while streaming, UTF-8, no NUL (before any query). */
+const MAX_AUTH_BODY_BYTES = 16 * 1024;
+
+async function readAuthBody(request: Request): Promise<string | Response> {
+  try {
+    const text = await readBodyText(request, MAX_AUTH_BODY_BYTES);
+    for (const [key, value] of new URLSearchParams(text)) {
+      if (hasNul(key) || hasNul(value)) return htmlErrorPage(400, "Invalid request", "The form must not contain the NUL character.");
+    }
+    return text;
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return htmlErrorPage(413, "Request too large", `The form is larger than ${formatBytes(MAX_AUTH_BODY_BYTES)}.`);
+    if (err instanceof BodyEncodingError) return htmlErrorPage(400, "Invalid request", err.message);
+    throw err;
+  }
 }
 
 async function withCsrfCookie(request: Request, url: URL, then: "login" | "return", info: AuthRequestInfo): Promise<Response> {

@@ -42,7 +42,14 @@ export function parseYamlText(text: string, file: string, offset = 0): { data: u
     const line = (err.linePos?.[0]?.line ?? 1) + offset;
     return { file, line, field: null, message: `invalid YAML: ${err.message.split("\n")[0]}` };
   }
-  return { data: doc.toJS() ?? {}, lineOf: lineLocator(doc, counter, offset) };
+  let data: unknown;
+  try {
+    // maxAliasCount bounds alias expansion (a "billion laughs" file); an unresolved alias throws.
+    data = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    return { file, line: 1 + offset, field: null, message: `invalid YAML: ${(err as Error).message.split("\n")[0]}` };
+  }
+  return { data, lineOf: lineLocator(doc, counter, offset) };
 }
 
 /** Splits a markdown file into its YAML frontmatter and body. */

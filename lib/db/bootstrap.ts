@@ -50,7 +50,8 @@ async function checkConnection(handle: DbHandle, log: (line: string) => void): P
   }
 }
 
-async function requireCurrentSchema(handle: DbHandle): Promise<void> {
+/** Refuses (StartupError, one line) when the database lacks migrations this code ships. */
+export async function requireCurrentSchema(handle: DbHandle): Promise<void> {
   const pending = await pendingMigrations({ driver: handle.driver });
   if (pending.length) {
     throw new StartupError(

@@ -26,9 +26,11 @@ export async function cancelSubscription(options: {
   schoolId: string;
   input: CancelSubscriptionInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now } = options;
-  return changeSubscription({ schoolId, id: input.id, now }, async (tx, sub) => {
+  const { schoolId, input, now, dryRun } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
     if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
     if (!isCancellable(sub)) return failure<SubscriptionRecord>(NOT_CANCELLABLE);
 

@@ -1,7 +1,6 @@
-import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { isUuid } from "./ids";
-import { failure, subscriptionInclude, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
+import { failure, subscriptionInclude, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
 import { settleDueSubscriptions } from "./settle";
 
 export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
@@ -12,17 +11,17 @@ export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
  * caller's checks and its write. Unknown ids, and other schools' ids, are "Subscription not found".
  */
 export async function changeSubscription(
-  options: { schoolId: string; id: string; now: Date },
+  options: { schoolId: string; id: string; now: Date; dryRun?: boolean },
   change: (tx: Prisma.TransactionClient, sub: SubscriptionRecord) => Promise<Payload<SubscriptionRecord>>,
 ): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, id, now } = options;
+  const { schoolId, id, now, dryRun } = options;
   if (!isUuid(id)) return failure(SUBSCRIPTION_NOT_FOUND);
-  return db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     await settleDueSubscriptions({ tx, schoolId, now });
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT "id" FROM "Subscription" WHERE "id" = ${id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
     if (!locked.length) return failure<SubscriptionRecord>(SUBSCRIPTION_NOT_FOUND);
     const sub = await tx.subscription.findUniqueOrThrow({ where: { id }, include: subscriptionInclude });
     return change(tx, sub);
-  }, TX_OPTIONS);
+  });
 }

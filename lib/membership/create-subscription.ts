@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, TX_OPTIONS } from "./records";
+import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
 import { recordEvent } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
@@ -38,8 +38,10 @@ export async function createSubscription(options: {
   schoolId: string;
   input: CreateSubscriptionInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
@@ -79,7 +81,7 @@ export async function createSubscription(options: {
   }
 
   try {
-    return await db().$transaction(async (tx) => {
+    return await writeTransaction({ dryRun }, async (tx) => {
       const member = await findOrCreateMember(tx, { schoolId, email, name: input.name, now });
       if ("error" in member) return failure<SubscriptionRecord>(member.error);
       const { user } = member;
@@ -93,7 +95,7 @@ export async function createSubscription(options: {
       const record: SubscriptionRecord = { ...created, plan, user };
       await recordEvent(tx, { event: { schoolId, type: "subscription.created", subjectId: created.id, data: presentSubscription(record) }, now });
       return success(record);
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     // Another live subscription of this user and plan, committed before or concurrently.
     if (isUniqueViolation(err, LIVE_INDEX)) return failure(ALREADY_SUBSCRIBED);

@@ -3,7 +3,7 @@ import type { Course, Enrollment, User } from "../db/generated/client";
 import { isUuid } from "./ids";
 import { recordEvent } from "../webhooks/outbox";
 import { presentEnrollment } from "./presenter";
-import { failure, success, type Payload, TX_OPTIONS } from "./records";
+import { failure, success, type Payload, writeTransaction } from "./records";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
 export interface EnrollStudentInput {
@@ -20,14 +20,16 @@ export async function enrollStudentToCourse(options: {
   schoolId: string;
   input: EnrollStudentInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<EnrollmentRecord>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.courseId)) return failure(COURSE_NOT_FOUND);
   const course = await db().course.findFirst({ where: { id: input.courseId, schoolId }, select: { id: true } });
   if (!course) return failure(COURSE_NOT_FOUND);
-  return db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     const member = await findOrCreateMember(tx, { schoolId, email, name: input.name, now });
     if ("error" in member) return failure<EnrollmentRecord>(member.error);
     const inserted = await tx.enrollment.createMany({
@@ -43,5 +45,5 @@ export async function enrollStudentToCourse(options: {
       await recordEvent(tx, { event: { schoolId, type: "enrollment.created", subjectId: enrollment.id, data: presentEnrollment(enrollment) }, now });
     }
     return success(enrollment);
-  }, TX_OPTIONS);
+  });
 }

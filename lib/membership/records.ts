@@ -1,4 +1,5 @@
-import type { MembershipPlan, Subscription, User } from "../db/generated/client";
+import { db } from "../db/client";
+import type { MembershipPlan, Prisma, Subscription, User } from "../db/generated/client";
 
 export type SubscriptionRecord = Subscription & { plan: MembershipPlan; user: User };
 export const subscriptionInclude = { plan: true, user: true } as const;
@@ -26,4 +27,31 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (!constraint) return true;
   // Driver adapters report the index inside meta; older engines in the message. Look in both.
   return JSON.stringify(e.meta ?? {}).includes(constraint) || String(e.message ?? "").includes(constraint);
+}
+
+/** Thrown inside a dry run's transaction to roll it back, carrying the payload out. */
+class DryRunRollback<T> extends Error {
+  constructor(readonly payload: Payload<T>) {
+    super("dry run");
+  }
+}
+
+/**
+ * Runs a write verb's transaction. With `dryRun`, every check and write runs as usual and the
+ * transaction is then rolled back: the caller sees exactly what would change, and nothing does.
+ */
+export async function writeTransaction<T>(
+  options: { dryRun?: boolean },
+  fn: (tx: Prisma.TransactionClient) => Promise<Payload<T>>,
+): Promise<Payload<T>> {
+  if (!options.dryRun) return db().$transaction(fn, TX_OPTIONS);
+  try {
+    await db().$transaction(async (tx) => {
+      throw new DryRunRollback(await fn(tx));
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.payload as Payload<T>;
+    throw err;
+  }
+  throw new Error("unreachable: a dry run always rolls back");
 }

@@ -30,9 +30,11 @@ export async function updateSubscription(options: {
   schoolId: string;
   input: UpdateSubscriptionInput;
   now: Date;
+  /** Check and compute everything, write nothing (MCP's dry_run). */
+  dryRun?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now } = options;
-  return changeSubscription({ schoolId, id: input.id, now }, async (tx, sub) => {
+  const { schoolId, input, now, dryRun } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
     const end = fromUnixSeconds(input.currentPeriodEnd);
 
     if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(UPDATE_LIFETIME);

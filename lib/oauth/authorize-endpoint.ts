@@ -14,7 +14,8 @@ import {
   validateAuthorization,
 } from "./authorize";
 import { hostSchool, issuerFor } from "./context";
-import { NotFoundError } from "./errors";
+import { NotFoundError, OAuthError } from "./errors";
+import { readOAuthBody, refuseNul } from "./http";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { htmlErrorPage, unavailablePage } from "./html";
 
@@ -30,6 +31,7 @@ async function run(request: Request, params: URLSearchParams, answer: ConsentAns
   const issuer = issuerFor(request);
   let selfDescribed = false;
   try {
+    refuseNul(params);
     const host = await hostSchool(request.headers);
     const { client, redirectUri } = await resolveClientAndRedirect(params);
     selfDescribed = client.isMetadataDocument;
@@ -55,6 +57,8 @@ async function run(request: Request, params: URLSearchParams, answer: ConsentAns
       if (selfDescribed && !answer) return htmlErrorPage(400, "Invalid request", `${error.error.description}.`);
       return redirect(errorRedirect(error, issuer));
     }
+    // NUL in a parameter (refuseNul): nothing was looked up, and the redirect URI is unchecked.
+    if (error instanceof OAuthError && error.status < 500) return htmlErrorPage(error.status, "Invalid request", error.description);
     // A page for the member, not a redirect: without the database the client and its redirect
     // URI cannot be checked, and a member mid-flow can go back and retry (docs/decisions.md).
     if (asDatabaseUnavailable(error)) return unavailablePage();
@@ -71,7 +75,14 @@ export function handleAuthorizeGet(request: Request): Promise<Response> {
 export async function handleAuthorizePost(request: Request): Promise<Response> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return htmlErrorPage(400, "Invalid request", "The consent form must be posted as a form.");
-  const params = new URLSearchParams(await request.text());
+  let body: string;
+  try {
+    body = await readOAuthBody(request);
+  } catch (error) {
+    if (error instanceof OAuthError) return htmlErrorPage(error.status, error.status === 413 ? "Request too large" : "Invalid request", error.description);
+    throw error;
+  }
+  const params = new URLSearchParams(body);
   const sent = params.get("csrf_token") ?? "";
   const shownAccount = params.get("account");
   params.delete("csrf_token");

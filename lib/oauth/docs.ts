@@ -22,6 +22,13 @@ introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
 - Pre-registered public client for MCP: \`${m.mcp_client_id}\`
 - Other clients may use an https Client ID Metadata Document on a host this server allows.
 
+## MCP server
+
+- Endpoint: ${issuer}/mcp (Streamable HTTP, stateless; add it to an MCP client and sign in)
+- Protected resource metadata (RFC 9728): ${issuer}/.well-known/oauth-protected-resource/mcp
+- Tokens must be issued for this resource: send \`resource=${issuer}/mcp\` (RFC 8707) in the
+  authorization and token requests. An Admin API key is also accepted as a bearer credential.
+
 ## Scopes
 
 ${Object.entries(SCOPE_DESCRIPTIONS)

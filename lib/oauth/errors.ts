@@ -22,6 +22,13 @@ export class InvalidRequestError extends OAuthError {
   }
 }
 
+/** A body over the endpoint's limit: 413 with OAuth's error shape (RFC 6749 has no code for it). */
+export class PayloadTooLargeError extends OAuthError {
+  constructor(description: string) {
+    super(413, "invalid_request", description);
+  }
+}
+
 export class InvalidClientError extends OAuthError {
   constructor(description = "Client authentication failed") {
     super(401, "invalid_client", description);

@@ -1,5 +1,6 @@
 import { retryAfterHeaders } from "../db/unavailable";
-import { asOAuthError, InvalidClientError, InvalidRequestError, TemporarilyUnavailableError } from "./errors";
+import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText } from "../http/body";
+import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
 
 // Browser-based clients (SPAs, MCP inspectors) call these endpoints cross-origin. They carry no
 // cookies, so any origin may call them; credentials stay in bodies and Authorization headers.
@@ -45,7 +46,30 @@ export async function handleOAuth(run: () => Promise<Response>): Promise<Respons
   }
 }
 
-const MAX_FORM_BYTES = 16 * 1024;
+/** Every OAuth body (forms, registration JSON, the consent form): 16 KiB is far above any real one. */
+export const MAX_OAUTH_BODY_BYTES = 16 * 1024;
+
+/**
+ * The body as UTF-8 text within MAX_OAUTH_BODY_BYTES, read while it streams: 413 as soon as it is
+ * larger (without reading the rest), 400 when it is not UTF-8. `error` shapes the 400 in the
+ * endpoint's own error class (registration uses invalid_client_metadata).
+ */
+export async function readOAuthBody(request: Request, error: (message: string) => OAuthError = (m) => new InvalidRequestError(m)): Promise<string> {
+  try {
+    return await readBodyText(request, MAX_OAUTH_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw new PayloadTooLargeError(err.message);
+    if (err instanceof BodyEncodingError) throw error(err.message);
+    throw err;
+  }
+}
+
+/** Refuses parameters holding U+0000 before any of them reaches a query (Postgres text cannot store it). */
+export function refuseNul(params: Iterable<[string, string]>): void {
+  for (const [key, value] of params) {
+    if (hasNul(key) || hasNul(value)) throw new InvalidRequestError(`Parameter ${hasNul(key) ? "names" : key} must not contain the NUL character`);
+  }
+}
 
 /** An application/x-www-form-urlencoded body, where every parameter appears at most once (RFC 6749 §3.2). */
 export async function readForm(request: Request): Promise<Map<string, string>> {
@@ -53,9 +77,8 @@ export async function readForm(request: Request): Promise<Map<string, string>> {
   if (type !== "application/x-www-form-urlencoded") {
     throw new InvalidRequestError("The request body must be application/x-www-form-urlencoded");
   }
-  const text = await request.text();
-  if (text.length > MAX_FORM_BYTES) throw new InvalidRequestError("The request body is too large");
-  const params = new URLSearchParams(text);
+  const params = new URLSearchParams(await readOAuthBody(request));
+  refuseNul(params);
   const out = new Map<string, string>();
   for (const [key, value] of params) {
     if (out.has(key)) throw new InvalidRequestError(`Parameter ${key} was given more than once`);

@@ -33,7 +33,7 @@ export async function authorizationForPage(headers: Headers, params: URLSearchPa
 }
 
 export function describeScopes(scopes: string[]): { scope: string; description: string }[] {
-  return scopes.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] ?? scope }));
+  return scopes.map((scope) => ({ scope, description: Object.hasOwn(SCOPE_DESCRIPTIONS, scope) ? SCOPE_DESCRIPTIONS[scope]! : scope }));
 }
 
 /** The redirect URI's host, shown on the consent page so members see where they are sent. */

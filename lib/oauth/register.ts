@@ -4,9 +4,9 @@ import { toUnixSeconds } from "../clock";
 import { db } from "../db/client";
 import { hostSchool } from "./context";
 import { InvalidClientMetadataError, InvalidRedirectUriError } from "./errors";
-import { handleOAuth, jsonResponse } from "./http";
+import { jsonHasNul } from "../http/body";
+import { handleOAuth, jsonResponse, readOAuthBody } from "./http";
 
-const MAX_BODY_BYTES = 16 * 1024;
 const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
 const bodySchema = z.object({
@@ -31,14 +31,14 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
     await hostSchool(request.headers);
     const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") throw new InvalidClientMetadataError("The request body must be application/json");
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) throw new InvalidClientMetadataError("The request body is too large");
+    const text = await readOAuthBody(request, (m) => new InvalidClientMetadataError(m));
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       throw new InvalidClientMetadataError("The request body is not valid JSON");
     }
+    if (jsonHasNul(json)) throw new InvalidClientMetadataError("Values must not contain the NUL character");
     const parsed = bodySchema.safeParse(json);
     if (!parsed.success) throw new InvalidClientMetadataError(parsed.error.issues[0]!.message);
     const input = parsed.data;

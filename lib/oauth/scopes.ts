@@ -6,6 +6,9 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   offline_access: "Stay connected when you are not using it (refresh tokens)",
   "courses:read": "See the school's courses and your enrollments",
   "students:read": "See the school's students",
+  "subscriptions:read": "See your memberships; if you are staff, also the school's subscriptions and who holds them",
+  "subscriptions:write": "If you are staff: create, change and cancel members' subscriptions",
+  "enrollments:write": "If you are staff: enroll people in the school's courses",
 };
 
 export const SUPPORTED_SCOPES = Object.keys(SCOPE_DESCRIPTIONS);
@@ -22,7 +25,7 @@ export function formatScope(scopes: Iterable<string>): string {
 }
 
 export function unknownScopes(requested: string[]): string[] {
-  return requested.filter((s) => !(s in SCOPE_DESCRIPTIONS));
+  return requested.filter((s) => !Object.hasOwn(SCOPE_DESCRIPTIONS, s));
 }
 
 /**

@@ -18,7 +18,7 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     const form = await readForm(request);
     const grantType = form.get("grant_type");
     if (!grantType) throw new InvalidRequestError("grant_type is required");
-    if (!(grantType in GRANTS)) throw new UnsupportedGrantTypeError();
+    if (!Object.hasOwn(GRANTS, grantType)) throw new UnsupportedGrantTypeError();
     const client = await authenticateClient(clientCredentials(request, form));
     if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
     const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, now: clockNow() });

@@ -1,5 +1,6 @@
 import { now as clockNow } from "../clock";
 import { db } from "../db/client";
+import type { User } from "../db/generated/client";
 import { hostSchool } from "./context";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
@@ -31,20 +32,9 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     if (!row) throw new InvalidTokenError();
     const scopes = new Set(parseScope(row.scope));
     if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);
-    const { user, school, schoolId } = row.grant;
+    const { user, schoolId } = row.grant;
     const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: user.id } } });
-    const claims: Record<string, unknown> = { sub: user.id };
-    if (scopes.has("profile")) {
-      claims.name = user.name;
-      if (user.avatarUrl) claims.picture = user.avatarUrl;
-    }
-    if (scopes.has("email")) {
-      claims.email = user.email;
-      claims.email_verified = user.emailVerified;
-    }
-    claims.org_id = school.id;
-    claims.roles = sortRoles(membership?.roles ?? []);
-    return jsonResponse(claims);
+    return jsonResponse(userInfoClaims({ user, schoolId, scopes, roles: membership?.roles ?? [] }));
   } catch (error) {
     const oauth = asOAuthError(error);
     if (!oauth) throw error;
@@ -52,6 +42,28 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     if (oauth instanceof TemporarilyUnavailableError) return errorResponse(oauth);
     return errorResponse(oauth, { "www-authenticate": challenge(oauth) });
   }
+}
+
+/** The UserInfo claims a token's scopes allow (also MCP's get_my_profile). */
+export function userInfoClaims(options: {
+  user: Pick<User, "id" | "name" | "avatarUrl" | "email" | "emailVerified">;
+  schoolId: string;
+  scopes: ReadonlySet<string>;
+  roles: string[];
+}): Record<string, unknown> {
+  const { user, scopes } = options;
+  const claims: Record<string, unknown> = { sub: user.id };
+  if (scopes.has("profile")) {
+    claims.name = user.name;
+    if (user.avatarUrl) claims.picture = user.avatarUrl;
+  }
+  if (scopes.has("email")) {
+    claims.email = user.email;
+    claims.email_verified = user.emailVerified;
+  }
+  claims.org_id = options.schoolId;
+  claims.roles = sortRoles(options.roles);
+  return claims;
 }
 
 function challenge(error: OAuthError): string {

@@ -59,6 +59,11 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
         url: `${o}/.well-known/oauth-authorization-server`,
         note: "RFC 8414 authorization server metadata (authorization code with PKCE, tokens, UserInfo)",
       },
+      {
+        name: "MCP server",
+        url: `${o}/.well-known/oauth-protected-resource/mcp`,
+        note: `Model Context Protocol server at ${o}/mcp (Streamable HTTP, OAuth sign-in): search the catalog and read pages; members see their subscriptions, staff manage them. This link is its RFC 9728 resource metadata`,
+      },
       // The schema itself, readable without a key (the playground at /admin/graphql answers 401 to an agent).
       {
         name: "Admin API schema",

@@ -72,6 +72,39 @@ function storefrontPaths(): Obj {
   return paths;
 }
 
+/** The MCP server and its RFC 9728 metadata; the protocol itself is JSON-RPC, described by MCP, not here. */
+function mcpPaths(): Obj {
+  return {
+    "/mcp": {
+      post: {
+        tags: ["MCP"],
+        operationId: "postMcp",
+        summary: "Model Context Protocol server (Streamable HTTP, stateless)",
+        description:
+          "One JSON-RPC message per request (MCP revisions 2025-06-18 and 2025-11-25). Needs `Authorization: Bearer` with an access token issued for this resource (RFC 8707 `resource` = this URL) or an Admin API key. Tools: search_catalog, get_page, list_membership_plans, get_my_profile, list_my_subscriptions, list_my_enrollments, list_subscriptions, create_subscription, update_subscription, cancel_subscription, enroll_student.",
+        security: [{ oauth2: [] }],
+        requestBody: { required: true, content: json({ type: "object", description: "A JSON-RPC 2.0 request or notification" }) },
+        responses: {
+          "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
+          "202": { description: "Notification accepted" },
+          "400": { description: "Malformed JSON-RPC (JSON-RPC error object)", content: json({ type: "object" }) },
+          "401": { description: "Missing or invalid credential; WWW-Authenticate names the resource metadata (JSON-RPC error)", content: json({ type: "object" }) },
+          "403": { description: "insufficient_scope; WWW-Authenticate names the scopes to request (JSON-RPC error)", content: json({ type: "object" }) },
+          "429": { description: "Rate limited: Retry-After and RateLimit headers (JSON-RPC error)", content: json({ type: "object" }) },
+        },
+      },
+    },
+    "/.well-known/oauth-protected-resource/mcp": {
+      get: {
+        tags: ["MCP"],
+        operationId: "getMcpResourceMetadata",
+        summary: "OAuth protected resource metadata of /mcp (RFC 9728)",
+        responses: { "200": { description: "resource, authorization_servers, scopes_supported, bearer_methods_supported", content: json({ type: "object" }) } },
+      },
+    },
+  };
+}
+
 const form = (schema: Obj) => ({ required: true, content: { "application/x-www-form-urlencoded": { schema } } });
 const oauthError = (description: string) => ({ description, content: json(ref("OAuthError")) });
 
@@ -188,15 +221,16 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
       title: `${o.schoolName}: storefront content and OAuth API`,
       version: "1.0.0",
       description:
-        "The storefront's public catalog as markdown (YAML frontmatter), llms.txt, and the OAuth 2.0 authorization server with OpenID Connect UserInfo. Storefront endpoints need no session. The Admin GraphQL API (preview) is documented by its GraphiQL playground at /admin/graphql.",
+        "The storefront's public catalog as markdown (YAML frontmatter), llms.txt, and the OAuth 2.0 authorization server with OpenID Connect UserInfo. Storefront endpoints need no session. Agents can use the MCP server at /mcp. The Admin GraphQL API (preview) is documented by its GraphiQL playground at /admin/graphql.",
     },
     servers: [{ url: o.origin }],
     tags: [
       { name: "Storefront", description: "Public content as markdown" },
       { name: "OAuth 2.0", description: "Authorization code grant with PKCE, refresh tokens, revocation, introspection, discovery" },
       { name: "OpenID Connect", description: "UserInfo" },
+      { name: "MCP", description: "Model Context Protocol server for agents at /mcp" },
     ],
-    paths: { ...storefrontPaths(), ...oauthPaths() },
+    paths: { ...storefrontPaths(), ...oauthPaths(), ...mcpPaths() },
     components: {
       schemas: componentSchemas(),
       parameters: {
@@ -231,6 +265,9 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
                 email: "Email address",
                 "courses:read": "Read courses",
                 "students:read": "Read students",
+                "subscriptions:read": "Read your subscriptions (staff: the school's)",
+                "subscriptions:write": "Staff: create, update and cancel subscriptions",
+                "enrollments:write": "Staff: enroll students in courses",
               },
             },
           },

@@ -105,3 +105,12 @@ test("a page on another origin calls the Admin API from Chromium and reads its b
     await new Promise((resolve) => tool.close(resolve));
   }
 });
+
+test("object keys in ?error= are plain unknown codes on the login page (was a 500)", async ({ request }) => {
+  await request.get("/api/auth/login"); // the CSRF cookie, so /login renders instead of redirecting
+  for (const code of ["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"]) {
+    const res = await request.get(`/login?error=${code}`, { maxRedirects: 0 });
+    expect(res.status(), code).toBe(200);
+    expect(await res.text()).toContain("Sign-in failed. Please try again.");
+  }
+});

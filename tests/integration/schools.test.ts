@@ -1,5 +1,6 @@
 // Opening a school from nothing: createSchool, the one-time password link, the owner's Admin API
 // key, members, disabling and custom domains, all checked through HTTP.
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateMember } from "@/lib/auth/login";
 import { advance, setNow } from "@/lib/clock";
@@ -118,6 +119,34 @@ describe("the one-time password link", () => {
     const user = await db().user.findUniqueOrThrow({ where: { email: "ta@pottery.example" } });
     expect(user.passwordHash).toBeNull();
     setNow(T0);
+  });
+
+  it("hostile form bodies: never a 5xx, never a password written (seeded property test)", async () => {
+    const before = await db().user.findMany({ select: { id: true, passwordHash: true }, orderBy: { id: "asc" } });
+    const field = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("", "x".repeat(43), "%00", "\u0000", "a&b=c", "é".repeat(50)));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ token: field, password: field, confirm: field }, { requiredKeys: [] }),
+        fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8", "text/plain", ""),
+        async (form, type) => {
+          const res = await server.fetch("/api/account/set-password", {
+            method: "POST",
+            headers: type ? { "content-type": type } : {},
+            body: new URLSearchParams(form as Record<string, string>).toString(),
+          });
+          expect([303, 413, 415]).toContain(res.status);
+          if (res.status === 303) expect(res.headers.get("location")).toMatch(/^\/account\/set-password\?token=.*&error=invalid_link$/);
+        },
+      ),
+      { seed: 16, numRuns: 60 },
+    );
+    const big = await server.fetch("/api/account/set-password", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${"a".repeat(20_000)}`,
+    });
+    expect(big.status).toBe(413);
+    expect(await db().user.findMany({ select: { id: true, passwordHash: true }, orderBy: { id: "asc" } })).toEqual(before);
   });
 
   it("answers 415 to a non-form body", async () => {

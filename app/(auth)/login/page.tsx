@@ -51,7 +51,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
       ) : null}
       {error ? (
         <p className="error" role="alert">
-          {MESSAGES[error] ?? "Sign-in failed. Please try again."}
+          {Object.hasOwn(MESSAGES, error) ? MESSAGES[error] : "Sign-in failed. Please try again."}
         </p>
       ) : null}
       <form className="stack" method="post" action="/api/auth/callback/credentials">

@@ -127,7 +127,14 @@ describe("/llms.txt", () => {
 
   it("links the developer and agent resources", () => {
     const dev = llms.sections.find((s) => s.name === "Developers and agents")!.links.map((l) => l.url);
-    expect(dev).toEqual([`${ORIGIN}/openapi.json`, `${ORIGIN}/.well-known/oauth-authorization-server`, `${ORIGIN}/admin/graphql/schema.graphql`]);
+    expect(dev).toEqual([
+      `${ORIGIN}/openapi.json`,
+      `${ORIGIN}/.well-known/oauth-authorization-server`,
+      `${ORIGIN}/.well-known/oauth-protected-resource/mcp`,
+      `${ORIGIN}/admin/graphql/schema.graphql`,
+    ]);
+    // The MCP link is its resource metadata (a 200 for every reader); the note names the endpoint.
+    expect(llms.sections.find((s) => s.name === "Developers and agents")!.links[2]!.note).toContain(`${ORIGIN}/mcp`);
     expect(llms.sections.at(-1)!.links.map((l) => l.url)).toEqual([`${ORIGIN}/llms-full.txt`]);
   });
 

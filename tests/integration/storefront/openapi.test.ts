@@ -55,8 +55,10 @@ describe("/openapi.json", () => {
       "/api/oauth/userinfo": ["get", "post"],
       "/.well-known/oauth-authorization-server": ["get"],
       "/api/oauth/register": ["post"],
+      "/mcp": ["post"],
+      "/.well-known/oauth-protected-resource/mcp": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(21);
+    expect(Object.keys(expected)).toHaveLength(23);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
@@ -90,7 +92,7 @@ describe("/openapi.json", () => {
 
   it("every documented storefront path answers as declared", async () => {
     const { doc } = await getDoc();
-    const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known/.test(p));
+    const storefront = Object.entries(doc.paths).filter(([p]) => !/oauth|well-known|^\/mcp$/.test(p));
     expect(storefront).toHaveLength(14);
     for (const [pattern, ops] of storefront) {
       for (const [method, op] of Object.entries(ops)) {
@@ -128,6 +130,8 @@ describe("/openapi.json", () => {
       ["/api/oauth/userinfo", "post", { method: "POST" }],
       ["/.well-known/oauth-authorization-server", "get", {}],
       ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
+      ["/mcp", "post", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
+      ["/.well-known/oauth-protected-resource/mcp", "get", {}],
     ];
     for (const [path, method, init] of probes) {
       const declared = doc.paths[path]![method]!.responses;

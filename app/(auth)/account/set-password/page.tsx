@@ -32,7 +32,8 @@ export default async function SetPasswordPage({ searchParams }: { searchParams: 
       </section>
     );
   }
-  const error = FORM_ERRORS[one(params.error) ?? ""];
+  const code = one(params.error) ?? "";
+  const error = Object.hasOwn(FORM_ERRORS, code) ? FORM_ERRORS[code] : undefined;
   return (
     <section className="card">
       <h1>Choose your password</h1>

@@ -1,0 +1,86 @@
+import { authenticateApiKey, type AdminCredential } from "../admin-api/authenticate";
+import { AuthenticationError } from "../admin-api/errors";
+import { parseApiKey } from "../credentials/api-key";
+import type { Credential } from "../credentials/credential";
+import { db } from "../db/client";
+import type { User } from "../db/generated/client";
+import { sortRoles } from "../oauth/roles";
+import { parseScope } from "../oauth/scopes";
+import { findActiveAccessToken } from "../oauth/tokens";
+import { STAFF_ROLES } from "./access";
+
+/** The caller of an /mcp request: a member through an OAuth grant, or a server with an Admin API key. */
+export type McpCaller =
+  | {
+      kind: "member";
+      /** Rate limits are per grant (one client and one member). */
+      credential: Credential & { kind: "oauth_app" };
+      grantId: string;
+      user: User;
+      scopes: ReadonlySet<string>;
+      roles: string[];
+      isStaff: boolean;
+    }
+  | { kind: "api_key"; credential: AdminCredential };
+
+/** A refused credential: 401 (invalid_token, or none) or 403 (insufficient_scope), with its RFC 6750 challenge. */
+export class McpAuthError extends Error {
+  override name = "McpAuthError";
+  constructor(
+    readonly status: 401 | 403,
+    readonly error: "invalid_token" | "insufficient_scope" | "invalid_request" | null,
+    message: string,
+    readonly scope?: string,
+  ) {
+    super(message);
+  }
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** Resource identifiers compare as URLs without a trailing slash (RFC 8707 names the same resource either way). */
+const sameResource = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+
+/**
+ * Who is calling, from `Authorization: Bearer`: an OAuth access token issued for this school and
+ * for this resource (`audience` = `{origin}/mcp`, RFC 8707), or an Admin API key of this school.
+ */
+export async function authenticateMcp(options: { headers: Headers; schoolId: string; resource: string; now: Date }): Promise<McpCaller> {
+  const { headers, schoolId, resource, now } = options;
+  const header = headers.get("authorization");
+  if (!header) throw new McpAuthError(401, null, "Sign in: send Authorization: Bearer <access token> (or an Admin API key).");
+  const m = BEARER.exec(header);
+  if (!m) throw new McpAuthError(401, "invalid_request", "The Authorization header must be: Bearer <token>.");
+  const token = m[1]!;
+
+  if (parseApiKey(token)) {
+    try {
+      const credential = await authenticateApiKey({ headers: new Headers({ "x-service-api-key": token }), now });
+      if (credential.schoolId !== schoolId) throw new McpAuthError(401, "invalid_token", "This API key belongs to another school.");
+      return { kind: "api_key", credential };
+    } catch (err) {
+      if (err instanceof AuthenticationError) throw new McpAuthError(401, "invalid_token", err.message);
+      throw err;
+    }
+  }
+
+  const row = await findActiveAccessToken(db(), token, now);
+  if (!row) throw new McpAuthError(401, "invalid_token", "The access token is invalid, expired or revoked.");
+  const { grant } = row;
+  // A token issued for another school or another resource must not work here (confused deputy).
+  if (grant.schoolId !== schoolId) throw new McpAuthError(401, "invalid_token", "The access token was issued for another school.");
+  if (row.audience === null || !sameResource(row.audience, resource)) {
+    throw new McpAuthError(401, "invalid_token", `The access token was not issued for this resource; request it with resource=${resource}.`);
+  }
+  const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: grant.userId } } });
+  const roles = sortRoles(membership?.roles ?? []);
+  return {
+    kind: "member",
+    credential: { kind: "oauth_app", id: grant.id, schoolId, permissions: [], enforceLimits: true },
+    grantId: grant.id,
+    user: grant.user,
+    scopes: new Set(parseScope(row.scope)),
+    roles,
+    isStaff: roles.some((r) => (STAFF_ROLES as readonly string[]).includes(r)),
+  };
+}

@@ -1,0 +1,38 @@
+import type { School } from "../db/generated/client";
+import { UNAUTHORIZED } from "../admin-api/errors";
+import type { BuildContext } from "../storefront/build";
+import { TOOL_ACCESS, type ToolName } from "./access";
+import type { McpCaller } from "./authenticate";
+
+/** What every tool of one /mcp request sees. */
+export interface McpContext {
+  caller: McpCaller;
+  school: School;
+  /** This school's origin (the issuer): absolute URLs and the resource identifier. */
+  origin: string;
+  now: () => Date;
+  /** Set by a tool that met a database outage: the request is then answered 503 + Retry-After. */
+  outage?: boolean;
+}
+
+export const buildContext = (ctx: McpContext): BuildContext => ({ school: ctx.school, origin: ctx.origin, now: ctx.now() });
+
+/**
+ * Why the caller may not run this tool, or null when it may. The scope is also checked over HTTP
+ * (403, so clients can step up); a role or an API key's permission cannot be fixed by signing in
+ * again, so they are tool errors the model can explain.
+ */
+export function refusal(ctx: McpContext, tool: ToolName): string | null {
+  const access = TOOL_ACCESS[tool];
+  const { caller } = ctx;
+  if (caller.kind === "api_key") {
+    if (access.apiKey === null) {
+      return `${tool} acts for a signed-in member; an Admin API key acts for the school, not a person. Sign in with OAuth to use it.`;
+    }
+    if (access.apiKey === "any") return null;
+    return caller.credential.permissions.includes(access.apiKey) ? null : UNAUTHORIZED;
+  }
+  if (access.scope && !caller.scopes.has(access.scope)) return `${tool} needs the ${access.scope} scope; sign in again and grant it.`;
+  if (access.staff && !caller.isStaff) return `${tool} is for staff: it needs the owner, manager or admin role at ${ctx.school.name}.`;
+  return null;
+}

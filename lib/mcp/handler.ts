@@ -1,0 +1,161 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { now as clockNow } from "../clock";
+import { issuerFor } from "../oauth/context";
+import { adminRateLimiter, budgetHeaders } from "../rate-limit";
+import type { OperationType } from "../rate-limit/types";
+import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { resolveSchool } from "../tenancy/resolve-school";
+import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
+import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
+import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
+import type { McpContext } from "./context";
+import { buildMcpServer } from "./server";
+
+/** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type Peeked = { id: string | number | null; method: string | null; tool: string | null; dryRun: boolean };
+
+/** What the limiter and the scope check need to know before the SDK parses the message itself. */
+function peek(text: string): Peeked {
+  const none: Peeked = { id: null, method: null, tool: null, dryRun: false };
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return none;
+  }
+  if (!msg || typeof msg !== "object" || Array.isArray(msg)) return none;
+  const m = msg as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: { dry_run?: unknown } } };
+  const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+  const method = typeof m.method === "string" ? m.method : null;
+  const params = m.params && typeof m.params === "object" ? m.params : undefined;
+  const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : null;
+  const dryRun = params?.arguments && typeof params.arguments === "object" ? params.arguments.dry_run === true : false;
+  return { id, method, tool, dryRun };
+}
+
+async function readBody(request: Request): Promise<string | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function authErrorResponse(err: McpAuthError, origin: string): Response {
+  // 401: ask for every scope /mcp can use; 403: the scopes held plus the one missing (step-up).
+  const scope = err.status === 401 ? MCP_SCOPES.join(" ") : err.scope;
+  return jsonRpcError({
+    status: err.status,
+    code: JSONRPC.unauthorized,
+    message: err.message,
+    headers: { "www-authenticate": bearerChallenge({ origin, error: err.error, description: err.message, scope }) },
+  });
+}
+
+/**
+ * POST /mcp: CORS → school from the host → credential (401/403 with RFC 9728 challenges) → scope of
+ * the tool called (403 insufficient_scope) → limits per grant or API key → the SDK's stateless
+ * Streamable HTTP transport with JSON responses. GET and DELETE are 405: no sessions, no streams.
+ * Failures outside the SDK are JSON-RPC errors; nothing answers 500.
+ */
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  if (request.method === "OPTIONS") return preflight("POST, GET, DELETE, OPTIONS");
+  try {
+    const school = await resolveSchool(request.headers);
+    if (!school) return jsonRpcError({ status: 404, code: JSONRPC.notFound, message: "No school is served at this address." });
+    const origin = issuerFor(request);
+    const now = clockNow();
+
+    let caller: McpCaller;
+    try {
+      caller = await authenticateMcp({ headers: request.headers, schoolId: school.id, resource: mcpResource(origin), now });
+    } catch (err) {
+      if (err instanceof McpAuthError) return authErrorResponse(err, origin);
+      throw err;
+    }
+    if (request.method !== "POST") {
+      return jsonRpcError({
+        status: 405,
+        code: JSONRPC.methodNotAllowed,
+        message: "This MCP server is stateless: send each JSON-RPC message with POST (no sessions, no server-sent event stream).",
+        headers: { allow: "POST, OPTIONS" },
+      });
+    }
+
+    const text = await readBody(request);
+    if (text === null) return jsonRpcError({ status: 413, code: -32600, message: `Request body larger than ${MAX_BODY_BYTES} bytes` });
+    const peeked = peek(text);
+    const access = isToolName(peeked.tool) ? TOOL_ACCESS[peeked.tool] : null;
+    if (access?.scope && caller.kind === "member" && !caller.scopes.has(access.scope)) {
+      const wanted = [...new Set([...caller.scopes, access.scope])].join(" ");
+      return authErrorResponse(new McpAuthError(403, "insufficient_scope", `${peeked.tool} needs the ${access.scope} scope.`, wanted), origin);
+    }
+    const operationType: OperationType = access?.writes && !peeked.dryRun ? "mutations" : "queries";
+
+    const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, async () => {
+      const ctx: McpContext = { caller, school, origin, now: clockNow };
+      const server = buildMcpServer(ctx);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: text }));
+        // Read the whole answer inside the limiter, so execution time is measured to the last byte.
+        const body = response.status === 202 ? null : await response.text();
+        return { status: response.status, headers: response.headers, body, outage: ctx.outage === true };
+      } finally {
+        await server.close();
+      }
+    });
+
+    switch (outcome.outcome) {
+      case "completed": {
+        if (outcome.value.outage) return unavailable(peeked.id, true);
+        const headers = new Headers(outcome.value.headers);
+        for (const [k, v] of Object.entries({ ...budgetHeaders(outcome.state), ...CORS_HEADERS, "cache-control": "no-store" })) headers.set(k, v);
+        return new Response(outcome.value.body, { status: outcome.value.status, headers });
+      }
+      case "refused":
+        return jsonRpcError({
+          status: 429,
+          code: JSONRPC.rateLimited,
+          id: peeked.id,
+          message: outcome.error.message,
+          data: outcome.error.toJSON().extensions,
+          headers: { ...budgetHeaders(outcome.state), ...outcome.error.headers(), ...CORS_HEADERS },
+        });
+      case "failed":
+        if (!isDatabaseUnavailable(outcome.error)) console.error("mcp: request failed", outcome.error);
+        return unavailable(peeked.id, isDatabaseUnavailable(outcome.error));
+      default:
+        return unavailable(peeked.id);
+    }
+  } catch (err) {
+    const outage = isDatabaseUnavailable(err);
+    if (!outage) console.error("mcp: request failed", err);
+    return unavailable(null, outage);
+  }
+}
+
+/** 503 in JSON-RPC form: a database outage with its Retry-After (lib/db/unavailable), else a short retry. */
+const unavailable = (id: string | number | null, outage = false) =>
+  jsonRpcError({
+    status: 503,
+    code: JSONRPC.unavailable,
+    id,
+    message: outage ? "The school's database is unavailable right now; retry shortly." : "The service is temporarily unavailable; retry shortly.",
+    headers: outage ? retryAfterHeaders() : { "retry-after": "1" },
+  });

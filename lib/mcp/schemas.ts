@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { CATALOG_KINDS } from "../storefront/search-catalog";
+
+// Output schemas of the tools: the membership presenter's wire shapes (lib/membership/presenter.ts,
+// Unix seconds, decimal strings) and the catalog entries. The SDK checks every structured result
+// against them, so a drift between presenter and schema fails loudly in tests.
+
+const unix = z.number().int().nullable();
+
+export const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string() });
+
+export const planSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  planType: z.string(),
+  isLifetime: z.boolean(),
+  interval: z.string().nullable(),
+  intervalCount: z.number().int(),
+  price: z.string(),
+  currency: z.string(),
+  lengthCount: z.number().int().nullable(),
+  lengthInterval: z.string().nullable(),
+  fixedEndAt: unix,
+  status: z.string(),
+});
+
+export const subscriptionSchema = z.object({
+  id: z.string(),
+  cancelReason: z.string().nullable(),
+  cancelType: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  currentPeriodStart: unix,
+  currentPeriodEnd: unix,
+  startAt: unix,
+  endAt: unix,
+  nextChargeDate: unix,
+  cancelAt: unix,
+  canceledAt: unix,
+  isCanceling: z.boolean(),
+  isCancellable: z.boolean(),
+  plan: planSchema,
+  planId: z.string(),
+  state: z.string(),
+  user: userSchema,
+});
+
+export const courseSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  status: z.string(),
+  price: z.string().nullable(),
+  currency: z.string().nullable(),
+});
+
+export const enrollmentSchema = z.object({ id: z.string(), createdAt: z.number().int(), course: courseSchema, user: userSchema });
+
+export const catalogEntrySchema = z.object({
+  kind: z.enum(CATALOG_KINDS),
+  slug: z.string(),
+  title: z.string(),
+  url: z.string(),
+  markdown_url: z.string(),
+  summary: z.string(),
+  price: z.object({ amount: z.string(), currency: z.string() }).nullable(),
+});
+
+/** Unix seconds as the Admin API takes them (GraphQL Int: 32-bit). */
+export const unixSeconds = z.number().int().min(-2147483648).max(2147483647);
+
+export const writeOptions = {
+  dry_run: z.boolean().optional().describe("true: check everything and return what would change, writing nothing"),
+  idempotency_key: z
+    .string()
+    .optional()
+    .describe("1 to 255 visible ASCII characters; a retry with the same key and arguments within 24 h replays the first result instead of writing again"),
+};

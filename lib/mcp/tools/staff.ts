@@ -1,0 +1,212 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { isValidIdempotencyKey, requestHashOf, runOnce } from "../../idempotency/run-once";
+import { cancelSubscription } from "../../membership/cancel-subscription";
+import { createSubscription } from "../../membership/create-subscription";
+import { enrollStudentToCourse } from "../../membership/enroll-student";
+import { listSubscriptions } from "../../membership/list-subscriptions";
+import { QueryInputError } from "../../membership/page";
+import { presentEnrollment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
+import type { Payload } from "../../membership/records";
+import { SUBSCRIPTION_STATES } from "../../membership/states";
+import { updateSubscription } from "../../membership/update-subscription";
+import type { ToolName } from "../access";
+import type { McpContext } from "../context";
+import { fail, json, ok } from "../results";
+import { enrollmentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
+
+type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
+
+// Same options object and the same domain functions as the Admin API's resolvers: identical rules and messages.
+const describeSubscription = (s: SubscriptionWire) =>
+  `${s.user.email} on ${s.plan.name}: ${s.state}${s.isCanceling ? " (cancellation scheduled)" : ""}, id ${s.id}`;
+
+function payloadResult<R, W extends object>(
+  p: Payload<R>,
+  dryRun: boolean,
+  field: "subscription" | "enrollment",
+  present: (r: R) => W,
+  describe: (w: W) => string,
+): CallToolResult {
+  if (!p.record) return fail(p.errors.join("\n"));
+  const wire = present(p.record);
+  const prefix = dryRun ? "Dry run, nothing was written. Would result in: " : "";
+  return ok({ dryRun, [field]: wire }, `${prefix}${describe(wire)}\n${json(wire)}`);
+}
+
+/**
+ * dry_run: the verb runs in a transaction that is rolled back. idempotency_key: the shared
+ * mechanism (lib/idempotency), per grant or API key; a dry run neither uses nor consumes a key.
+ */
+async function write(
+  ctx: McpContext,
+  tool: ToolName,
+  args: { dry_run?: boolean; idempotency_key?: string } & Record<string, unknown>,
+  run: (dryRun: boolean) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const { dry_run: dryRun = false, idempotency_key: key, ...input } = args;
+  if (dryRun || key === undefined) return run(dryRun);
+  if (!isValidIdempotencyKey(key)) return fail("idempotency_key must be 1 to 255 visible ASCII characters");
+  const { caller } = ctx;
+  const once = await runOnce(
+    {
+      schoolId: ctx.school.id,
+      owner: caller.kind === "api_key" ? { apiKeyId: caller.credential.id } : { grantId: caller.grantId },
+      key,
+      requestHash: requestHashOf({ tool, input }),
+      now: ctx.now(),
+    },
+    async () => {
+      const result = await run(false);
+      return { value: result, body: JSON.stringify(result) };
+    },
+  );
+  switch (once.kind) {
+    case "executed":
+      return once.value;
+    case "replayed": {
+      const stored = JSON.parse(once.body) as CallToolResult;
+      return { ...stored, _meta: { ...stored._meta, "schoolhouse/idempotent_replay": true } };
+    }
+    case "reused":
+      return fail("This idempotency_key was already used with different arguments; use a new key for a new request.");
+    case "in_progress":
+      return fail("A call with this idempotency_key is still running; retry shortly.");
+  }
+}
+
+export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (tool: StaffTool) => string | null) {
+  const schoolId = ctx.school.id;
+  const subscriptionOutput = { dryRun: z.boolean(), subscription: subscriptionSchema };
+  const writeAnnotations = (title: string, destructive: boolean, idempotent: boolean) => ({
+    title,
+    readOnlyHint: false,
+    destructiveHint: destructive,
+    idempotentHint: idempotent,
+    openWorldHint: false,
+  });
+
+  server.registerTool(
+    "list_subscriptions",
+    {
+      title: "List subscriptions (staff)",
+      description:
+        "Staff only. The school's subscriptions, oldest first, filtered by state, email or plan; first: 1 to 100 (default 50); after: the previous page's endCursor.",
+      inputSchema: {
+        state: z.enum(SUBSCRIPTION_STATES as [string, ...string[]]).optional(),
+        email: z.string().max(254).optional(),
+        planId: z.string().max(64).optional(),
+        first: z.number().int().optional(),
+        after: z.string().max(512).optional(),
+      },
+      outputSchema: { subscriptions: z.array(subscriptionSchema), pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }) },
+      annotations: { title: "List subscriptions", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const refused = guard("list_subscriptions");
+      if (refused) return fail(refused);
+      try {
+        const page = await listSubscriptions({ schoolId, filter: args, now: ctx.now() });
+        const subscriptions = page.nodes.map(presentSubscription);
+        const text = subscriptions.length ? subscriptions.map((s) => `- ${describeSubscription(s)}`).join("\n") : "No subscription matches.";
+        return ok({ subscriptions, pageInfo: page.pageInfo }, page.pageInfo.hasNextPage ? `${text}\nMore: after=${page.pageInfo.endCursor}` : text);
+      } catch (err) {
+        if (err instanceof QueryInputError) return fail(err.message);
+        throw err;
+      }
+    },
+  );
+
+  server.registerTool(
+    "create_subscription",
+    {
+      title: "Create a subscription (staff)",
+      description:
+        "Staff only. Subscribes a person (created when new: pass name) to one of the school's plans, with the Admin API's createSubscription rules. expireAt: fixed_date and specific_length plans only; initialChargeAt: recurring plans only (Unix seconds).",
+      inputSchema: {
+        email: z.string().max(254),
+        name: z.string().max(200).optional().describe("Required when no user has this email"),
+        planId: z.string().max(64),
+        expireAt: unixSeconds.optional(),
+        initialChargeAt: unixSeconds.optional(),
+        ...writeOptions,
+      },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Create a subscription", false, false),
+    },
+    async (args) => {
+      const refused = guard("create_subscription");
+      if (refused) return fail(refused);
+      const input = { email: args.email, name: args.name, planId: args.planId, expireAt: args.expireAt, initialChargeAt: args.initialChargeAt };
+      return write(ctx, "create_subscription", args, async (dryRun) =>
+        payloadResult(await createSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      );
+    },
+  );
+
+  server.registerTool(
+    "update_subscription",
+    {
+      title: "Move a subscription's period end (staff)",
+      description: "Staff only. Sets the end of the current period (Unix seconds), with the Admin API's updateSubscription rules.",
+      inputSchema: { id: z.string().max(64), currentPeriodEnd: unixSeconds, ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Update a subscription", true, true),
+    },
+    async (args) => {
+      const refused = guard("update_subscription");
+      if (refused) return fail(refused);
+      const input = { id: args.id, currentPeriodEnd: args.currentPeriodEnd };
+      return write(ctx, "update_subscription", args, async (dryRun) =>
+        payloadResult(await updateSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      );
+    },
+  );
+
+  server.registerTool(
+    "cancel_subscription",
+    {
+      title: "Cancel a subscription (staff)",
+      description:
+        "Staff only. Cancels a subscription with the Admin API's cancelSubscription rules: at the period end by default (cancelAtPeriodEnd true), now with cancelAtPeriodEnd false, or at customEndedAt (Unix seconds). A subscription already pending cancellation is cancelled now.",
+      inputSchema: { id: z.string().max(64), cancelAtPeriodEnd: z.boolean().optional(), customEndedAt: unixSeconds.optional(), ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Cancel a subscription", true, false),
+    },
+    async (args) => {
+      const refused = guard("cancel_subscription");
+      if (refused) return fail(refused);
+      const input = { id: args.id, cancelAtPeriodEnd: args.cancelAtPeriodEnd ?? true, customEndedAt: args.customEndedAt };
+      return write(ctx, "cancel_subscription", args, async (dryRun) =>
+        payloadResult(await cancelSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      );
+    },
+  );
+
+  server.registerTool(
+    "enroll_student",
+    {
+      title: "Enroll a student (staff)",
+      description:
+        "Staff only. Enrolls a person (created when new: pass name) in one of the school's courses, with the Admin API's enrollStudentToCourse rules. Enrolling twice returns the same enrollment.",
+      inputSchema: { courseId: z.string().max(64), email: z.string().max(254), name: z.string().max(200).optional(), ...writeOptions },
+      outputSchema: { dryRun: z.boolean(), enrollment: enrollmentSchema },
+      annotations: writeAnnotations("Enroll a student", false, true),
+    },
+    async (args) => {
+      const refused = guard("enroll_student");
+      if (refused) return fail(refused);
+      const input = { courseId: args.courseId, email: args.email, name: args.name };
+      return write(ctx, "enroll_student", args, async (dryRun) =>
+        payloadResult(
+          await enrollStudentToCourse({ schoolId, input, now: ctx.now(), dryRun }),
+          dryRun,
+          "enrollment",
+          presentEnrollment,
+          (e) => `${e.user.email} enrolled in ${e.course.title}, id ${e.id}`,
+        ),
+      );
+    },
+  );
+}
