@@ -55,11 +55,14 @@ interface Outcome {
 
 async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
   const body = delivery.event.payload;
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "Schoolhouse-Webhooks/1",
-    ...signDelivery({ endpoint: delivery.endpoint, eventId: delivery.eventId, body, sentAt: new Date(), now, authSecret: authSecret() }),
-  };
+  let signature: Record<string, string>;
+  try {
+    signature = signDelivery({ endpoint: delivery.endpoint, eventId: delivery.eventId, body, sentAt: new Date(), now, authSecret: authSecret() });
+  } catch {
+    // Encrypted under another AUTH_SECRET: a failed attempt the school can see, not a crashed worker.
+    return { statusCode: null, error: "The signing secret cannot be read (AUTH_SECRET changed?): rotate the endpoint's secret", succeeded: false, retryAfterMs: null };
+  }
+  const headers = { "content-type": "application/json", "user-agent": "Schoolhouse-Webhooks/1", ...signature };
   try {
     const res = await safeRequest({
       url: delivery.endpoint.url,

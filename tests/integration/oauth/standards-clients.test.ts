@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -218,10 +220,29 @@ describe("MCP TypeScript SDK auth()", () => {
     expect(provider.info!.client_id).toBe("schoolhouse-mcp");
   });
 
+  /** auth() against this app's own MCP server, then a tool call with the token it obtained. */
+  async function useRealMcp(provider: TestProvider) {
+    const mcpUrl = `${app.url}/mcp`;
+    expect(await auth(provider, { serverUrl: mcpUrl })).toBe("REDIRECT");
+    expect(provider.authorizationUrl!.searchParams.get("resource")).toBe(mcpUrl);
+    const callback = await browse(provider.authorizationUrl!, DEMO_IDS.school);
+    expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: callback.searchParams.get("code")! })).toBe("AUTHORIZED");
+    const client = new Client({ name: "standards-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+    const result = await client.callTool({ name: "search_catalog", arguments: { query: "sql" } });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+  }
+
   it("completes with a Client ID Metadata Document client", async () => {
     const provider = new TestProvider(undefined, metadataUrl);
     await run(provider);
     expect(provider.info!.client_id).toBe(metadataUrl);
     expect(await db().oAuthGrant.count({ where: { clientId: metadataUrl } })).toBe(1);
+  });
+
+  it("the mcp_client_id client and a metadata document client work with this school's /mcp out of the box", async () => {
+    await useRealMcp(new TestProvider({ client_id: "schoolhouse-mcp" }));
+    await useRealMcp(new TestProvider(undefined, metadataUrl));
   });
 });

@@ -304,6 +304,16 @@ describe("delivery", () => {
     expect(receiver.received.every((x) => x.verifiedWith === -1)).toBe(true);
   });
 
+  it("a secret encrypted under another AUTH_SECRET is a visible failed attempt, not a crashed worker", async () => {
+    await db().webhookEndpoint.update({ where: { id: endpointId }, data: { secretCiphertext: "v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } });
+    await subscribe(app, PLANS.monthly);
+    await drain();
+    expect(receiver.received).toHaveLength(0);
+    const [d] = (await gql(app, DELIVERIES, { endpointId })).body.data.webhookDeliveries;
+    expect(d).toMatchObject({ status: "pending", attemptCount: 1, lastStatusCode: null });
+    expect(d.lastError).toMatch(/signing secret cannot be read/);
+  });
+
   it("the in-process worker delivers within a second", async () => {
     const worker = startWebhookWorker({ intervalMs: 200 });
     try {

@@ -1,0 +1,147 @@
+// Webhooks with a real `next start` process on Postgres: the in-process worker delivers within about
+// a second, and a server killed (SIGKILL) in the middle of a delivery burst, then started again,
+// delivers every event, duplicates carrying the same webhook-id.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const port = Number(process.env.E2E_PORT ?? 3100) + 1;
+const base = `http://127.0.0.1:${port}`;
+const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+const MONTHLY = "5c400000-0000-4000-8000-000300000001";
+const dbName = `sh_e2e_wh_${randomBytes(4).toString("hex")}`;
+let dbUrl = "";
+let server: ChildProcess | undefined;
+let receiver: Receiver;
+
+function start(): Promise<ChildProcess> {
+  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
+    detached: true,
+    env: {
+      ...process.env,
+      // The loopback receiver needs the test-only switch, which only NODE_ENV=test accepts.
+      NODE_ENV: "test",
+      DATABASE_URL: dbUrl,
+      PLATFORM_DOMAIN: "localhost",
+      DEFAULT_SCHOOL: "demo",
+      REDIS_URL: "",
+      KV_REST_API_URL: "",
+      KV_REST_API_TOKEN: "",
+      DEMO_API_KEY: KEY,
+      WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  return (async () => {
+    for (let i = 0; i < 600; i++) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) return child;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`server did not become healthy: ${output}`);
+  })();
+}
+
+function kill(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    process.kill(-child.pid!, "SIGKILL");
+  });
+}
+
+async function gql(query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${base}/admin/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-api-key": KEY },
+    body: JSON.stringify({ query, variables }),
+  });
+  return res.json();
+}
+
+test.describe("webhooks from a real server process", () => {
+  test.skip(!adminUrl, "needs TEST_DATABASE_URL: the killed and restarted server share a Postgres database");
+  test.describe.configure({ timeout: 240_000 });
+
+  test.beforeAll(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`CREATE DATABASE "${dbName}"`);
+    await client.end();
+    const url = new URL(adminUrl!);
+    url.pathname = `/${dbName}`;
+    dbUrl = url.toString();
+    receiver = await startReceiver();
+  });
+
+  test.afterAll(async () => {
+    await kill(server);
+    await receiver?.close();
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await client.end();
+  });
+
+  test("delivered within about a second; a SIGKILL mid-burst loses nothing after a restart", async () => {
+    test.setTimeout(240_000);
+    server = await start();
+    const created = await gql(
+      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { errors secret endpoint { id } } }`,
+      { input: { url: receiver.url, events: ["subscription.created"] } },
+    );
+    expect(created.data.createWebhookEndpoint.errors).toEqual([]);
+    receiver.secrets.push(created.data.createWebhookEndpoint.secret);
+
+    const subscribe = async (i: number) => {
+      const r = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
+        input: { email: `wh-e2e-${i}-${dbName}@example.com`, name: "Webhook E2E", planId: MONTHLY },
+      });
+      expect(r.data.createSubscription.errors).toEqual([]);
+      return r.data.createSubscription.subscription.id as string;
+    };
+
+    // Receiver up: the worker in the server process delivers within about a second.
+    const first = await subscribe(0);
+    const sentAt = Date.now();
+    await expect.poll(() => receiver.received.length, { timeout: 5_000, intervals: [25] }).toBe(1);
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    expect(receiver.received[0]!.payload.data.id).toBe(first);
+
+    // A burst against a slow receiver; the server is killed while deliveries are in flight.
+    receiver.reply = () => ({ status: 204, delayMs: 400 });
+    const ids = [first];
+    for (let i = 1; i <= 20; i++) ids.push(await subscribe(i));
+    await expect.poll(() => receiver.received.length, { timeout: 30_000, intervals: [20] }).toBeGreaterThanOrEqual(4);
+    await kill(server);
+    const beforeRestart = new Set(receiver.received.map((r) => r.payload.data.id));
+    expect(beforeRestart.size).toBeLessThan(ids.length);
+
+    // Restarted: the dead process's leases (60 s) pass, then every event arrives.
+    receiver.reply = () => ({ status: 204 });
+    server = await start();
+    await expect
+      .poll(() => new Set(receiver.received.map((r) => r.payload.data.id)).size, { timeout: 150_000, intervals: [500] })
+      .toBe(ids.length);
+    expect([...new Set(receiver.received.map((r) => r.payload.data.id))].sort()).toEqual([...ids].sort());
+    for (const r of receiver.received) expect(r.verifiedWith).toBe(0);
+    const byId = new Map<string, string>();
+    for (const r of receiver.received) {
+      const seen = byId.get(r.payload.data.id);
+      if (seen) expect(r.id).toBe(seen); // a duplicate carries the same webhook-id
+      byId.set(r.payload.data.id, r.id);
+    }
+  });
+});
