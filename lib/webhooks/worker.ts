@@ -1,4 +1,5 @@
 import { now as clockNow } from "../clock";
+import { unavailableReason } from "../db/unavailable";
 import { drainWebhooks } from "./deliver";
 
 /** After a failed round (e.g. the database unavailable) the worker waits this long before the next. */
@@ -33,7 +34,9 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
       } catch (err) {
         failed = true;
         // Once per distinct error, not every round: a database outage would otherwise flood the log.
-        const message = `webhooks: delivery round failed: ${err instanceof Error ? err.message : String(err)}`;
+        const reason = unavailableReason(err);
+        const detail = reason ? `the database is unavailable (${reason})` : err instanceof Error ? err.message.split("\n")[0] : String(err);
+        const message = `webhooks: delivery round failed: ${detail}; retrying in ${ERROR_BACKOFF_MS / 1000} s`;
         if (message !== lastError) log(message);
         lastError = message;
       }
