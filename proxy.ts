@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
+import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
 import { probeDatabase } from "@/lib/db/probe";
 import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
+import { CONSENT_PATH, SELECT_SCHOOL_PATH } from "@/lib/oauth/authorize";
 import { unavailablePage } from "@/lib/oauth/html";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
@@ -22,6 +24,8 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
 // database is unavailable, pages built before are served stale (marked with Warning) and others
 // answer 503 (lib/db/unavailable.ts).
+const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
+
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
@@ -29,10 +33,9 @@ export async function proxy(request: NextRequest) {
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);
   if (!page) {
-    // A server component cannot answer 503: check the database before the one member page that
-    // needs it (rare, so a query is cheap). The consent pages send errors back to
-    // /oauth/authorize, which answers an outage itself.
-    if (request.nextUrl.pathname === PASSWORD_SETUP_PATH && (await probeDatabase(2_000))) return unavailablePage();
+    // A server component cannot answer 503: check the database before the member pages that need
+    // it (session rows, tokens, clients). They are visited rarely, so a query each is cheap.
+    if (MEMBER_PAGES.has(request.nextUrl.pathname) && (await probeDatabase(2_000))) return unavailablePage();
     return NextResponse.next();
   }
 

@@ -14,6 +14,9 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const info = { origin, address: clientAddress(request) };
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, origin);
+  // Auth.js answers a callbackUrl it cannot parse as a URL with a 500 ("server configuration"):
+  // only our own safe paths reach it (the same rule as everywhere else).
+  if (url.searchParams.has("callbackUrl")) url.searchParams.set("callbackUrl", safeCallbackPath(url.searchParams.get("callbackUrl")));
 
   // GET /api/auth/login: set Auth.js's CSRF cookie, then show the login page. The page is a server
   // component and cannot set cookies itself.

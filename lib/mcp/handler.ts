@@ -4,6 +4,7 @@ import { issuerFor } from "../oauth/context";
 import { adminRateLimiter, budgetHeaders } from "../rate-limit";
 import type { OperationType } from "../rate-limit/types";
 import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { BodyEncodingError, BodyTooLargeError, readBodyText } from "../http/body";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
@@ -33,26 +34,6 @@ function peek(text: string): Peeked {
   const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : null;
   const dryRun = params?.arguments && typeof params.arguments === "object" ? params.arguments.dry_run === true : false;
   return { id, method, tool, dryRun };
-}
-
-async function readBody(request: Request): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function authErrorResponse(err: McpAuthError, origin: string): Response {
@@ -96,8 +77,14 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       });
     }
 
-    const text = await readBody(request);
-    if (text === null) return jsonRpcError({ status: 413, code: -32600, message: `Request body larger than ${MAX_BODY_BYTES} bytes` });
+    let text: string;
+    try {
+      text = await readBodyText(request, MAX_BODY_BYTES);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return jsonRpcError({ status: 413, code: -32600, message: err.message });
+      if (err instanceof BodyEncodingError) return jsonRpcError({ status: 400, code: -32700, message: err.message });
+      throw err;
+    }
     const peeked = peek(text);
     const access = isToolName(peeked.tool) ? TOOL_ACCESS[peeked.tool] : null;
     if (access?.scope && caller.kind === "member" && !caller.scopes.has(access.scope)) {

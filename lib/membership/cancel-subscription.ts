@@ -1,4 +1,4 @@
-import { fromUnixSeconds } from "../clock";
+import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
 import { recordEvent } from "../webhooks/outbox";
@@ -49,7 +49,8 @@ export async function cancelSubscription(options: {
       data = { ...immediately(now), cancelType: "immediate" };
     } else if (input.customEndedAt !== null && input.customEndedAt !== undefined) {
       const at = fromUnixSeconds(input.customEndedAt);
-      if (sub.startAt && at < sub.startAt) return failure<SubscriptionRecord>(CUSTOM_END_BEFORE_START);
+      // Compared at the precision the API exposes (seconds), like the period bounds of updates.
+      if (sub.startAt && input.customEndedAt < toUnixSeconds(sub.startAt)!) return failure<SubscriptionRecord>(CUSTOM_END_BEFORE_START);
       data = at > now ? schedule(at, "custom_date") : { ...immediately(at), cancelType: "custom_date" };
     } else if (input.cancelAtPeriodEnd === false || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) {
       // No future period end to wait for: ending "at period end" means now.

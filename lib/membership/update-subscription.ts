@@ -1,4 +1,4 @@
-import { fromUnixSeconds } from "../clock";
+import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
 import { recordEvent } from "../webhooks/outbox";
@@ -35,14 +35,18 @@ export async function updateSubscription(options: {
 }): Promise<Payload<SubscriptionRecord>> {
   const { schoolId, input, now, dryRun } = options;
   return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
-    const end = fromUnixSeconds(input.currentPeriodEnd);
+    let end = fromUnixSeconds(input.currentPeriodEnd);
 
     if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(UPDATE_LIFETIME);
     if (sub.state === "canceled") return failure<SubscriptionRecord>(UPDATE_CANCELED);
     if (sub.cancelAt) return failure<SubscriptionRecord>(UPDATE_PENDING_CANCELLATION);
     if (end > addInterval(now, "year", 10)) return failure<SubscriptionRecord>(TOO_FAR_FUTURE);
     if (end < addInterval(now, "year", -1)) return failure<SubscriptionRecord>(TOO_FAR_PAST);
-    if (sub.currentPeriodStart && end < sub.currentPeriodStart) return failure<SubscriptionRecord>(BEFORE_PERIOD_START);
+    // Compared at the precision the API exposes (seconds): the start it returned is never "earlier".
+    if (sub.currentPeriodStart && input.currentPeriodEnd < toUnixSeconds(sub.currentPeriodStart)!) return failure<SubscriptionRecord>(BEFORE_PERIOD_START);
+    // Equal in seconds but before the stored start's milliseconds: end at the start itself, which
+    // the API shows as the same second (and the period-order CHECK constraint accepts).
+    if (sub.currentPeriodStart && end < sub.currentPeriodStart) end = sub.currentPeriodStart;
 
     const live = isLive(sub.state);
     const data =

@@ -27,8 +27,9 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, "ipv4");
 }
 for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  // ::/96 covers :: and ::1 and the deprecated IPv4-compatible addresses (::a.b.c.d, RFC 4291
+  // §2.5.5.1), which some stacks still route to the embedded IPv4 address (e.g. ::127.0.0.1).
+  ["::", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],

@@ -4,6 +4,7 @@ import { now as clockNow } from "../clock";
 import { authSecret } from "../auth/auth-secret";
 import { safeEqual } from "../credentials/secret";
 import {
+  AUTHORIZE_PATH,
   AuthorizePageError,
   AuthorizeRedirectError,
   decideConsent,
@@ -20,17 +21,28 @@ import { htmlErrorPage, unavailablePage } from "./html";
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
-async function run(request: Request, params: URLSearchParams, decide: ((approve: boolean) => boolean) | null): Promise<Response> {
+/** The consent form's answer: whether its CSRF token is genuine, and which account the page showed. */
+interface ConsentAnswer {
+  csrfValid: boolean;
+  shownAccount: string | null;
+}
+
+async function run(request: Request, params: URLSearchParams, answer: ConsentAnswer | null): Promise<Response> {
   const issuer = issuerFor(request);
+  let selfDescribed = false;
   try {
     refuseNul(params);
     const host = await hostSchool(request.headers);
     const { client, redirectUri } = await resolveClientAndRedirect(params);
+    selfDescribed = client.isMetadataDocument;
     const validated = await validateAuthorization({ params, client, redirectUri, host });
     const session = await getMemberSession(request);
-    if (decide && session) {
+    if (answer && session) {
       const approve = params.get("decision") === "allow";
-      if (!decide(approve)) return htmlErrorPage(403, "Form expired", "The consent form expired or was not sent by this site. Go back and try again.");
+      if (!answer.csrfValid) return htmlErrorPage(403, "Form expired", "The consent form expired or was not sent by this site. Go back and try again.");
+      // The page showed another account than the one signed in now (a sign-in in another tab):
+      // the answer was given for that account, so start over and ask the current one.
+      if (answer.shownAccount !== session.userId) return redirect(`${AUTHORIZE_PATH}?${validated.params.toString()}`);
       return redirect(await decideConsent({ request: validated, session, approve, issuer, now: clockNow() }));
     }
     const step = await nextAuthorizeStep({ request: validated, session, issuer, now: clockNow() });
@@ -38,7 +50,13 @@ async function run(request: Request, params: URLSearchParams, decide: ((approve:
   } catch (error) {
     if (error instanceof NotFoundError) return htmlErrorPage(404, "Page not found", error.description);
     if (error instanceof AuthorizePageError) return htmlErrorPage(error.status, error.title, error.message);
-    if (error instanceof AuthorizeRedirectError) return redirect(errorRedirect(error, issuer));
+    if (error instanceof AuthorizeRedirectError) {
+      // Anyone can publish a metadata document naming any redirect URI: sending an error there
+      // before the member has seen the consent page would make us an open redirector (RFC 9700
+      // §4.11.2). The member's own answer (the consent POST) may go back to it.
+      if (selfDescribed && !answer) return htmlErrorPage(400, "Invalid request", `${error.error.description}.`);
+      return redirect(errorRedirect(error, issuer));
+    }
     // NUL in a parameter (refuseNul): nothing was looked up, and the redirect URI is unchecked.
     if (error instanceof OAuthError && error.status < 500) return htmlErrorPage(error.status, "Invalid request", error.description);
     // A page for the member, not a redirect: without the database the client and its redirect
@@ -66,7 +84,9 @@ export async function handleAuthorizePost(request: Request): Promise<Response> {
   }
   const params = new URLSearchParams(body);
   const sent = params.get("csrf_token") ?? "";
+  const shownAccount = params.get("account");
   params.delete("csrf_token");
+  params.delete("account");
   const expected = csrfTokenFromCookies(request.headers.get("cookie"), authSecret());
-  return run(request, params, () => expected !== null && safeEqual(sent, expected));
+  return run(request, params, { csrfValid: expected !== null && safeEqual(sent, expected), shownAccount });
 }

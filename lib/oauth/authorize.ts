@@ -141,7 +141,9 @@ export async function validateAuthorization(options: {
   if (method !== "S256") fail(new InvalidRequestError("code_challenge_method must be S256"));
   if (!isValidCodeChallenge(challenge!)) fail(new InvalidRequestError("code_challenge must be a base64url SHA-256 digest (43 characters)"));
 
-  const requestedScopes = parseScope(single(params, "scope"));
+  // RFC 6749 §3.3: without `scope` the server uses a documented default: the client's registered
+  // scope (what the consent page then shows). The MCP SDK's authorization-code flow relies on it.
+  const requestedScopes = parseScope(single(params, "scope") ?? client.scope);
   if (!requestedScopes.length) fail(new InvalidScopeError("scope is required"));
   const unknown = unknownScopes(requestedScopes);
   if (unknown.length) fail(new InvalidScopeError(`Unknown scope: ${unknown.join(" ")}`));

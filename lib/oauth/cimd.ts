@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { isLoopbackTestUrl, safeRequest, SafeFetchError } from "../net/safe-fetch";
 import { InvalidClientError } from "./errors";
+import { isAcceptableRedirectUri } from "./redirect-uri";
 
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client_id that is
 // an https URL names a JSON document describing the client. Fetching it is a server-side request to
@@ -38,7 +39,9 @@ const documentSchema = z
   .object({
     client_id: z.string(),
     client_name: z.string().trim().min(1).max(200).optional(),
-    redirect_uris: z.array(z.string().url()).min(1).max(20),
+    // Only https, or http on a loopback address (RFC 8252 §7.3): never javascript:, data: or other
+    // schemes a browser would run or render instead of delivering a code.
+    redirect_uris: z.array(z.string().url().refine(isAcceptableRedirectUri, "redirect_uris must be https URLs or http on a loopback address")).min(1).max(20),
     grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).optional(),
     response_types: z.array(z.literal("code")).optional(),
     token_endpoint_auth_method: z.literal("none").optional(),

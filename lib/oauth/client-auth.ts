@@ -10,7 +10,7 @@ export interface ClientCredentials {
 
 /**
  * Authenticates the client of a token, revocation or introspection request: public clients
- * (method none) send only client_id; confidential clients (client_secret_post) must send the
+ * (method none) send only client_id; confidential clients must send the
  * right secret. A public client that sends a secret is refused too: it was not issued one.
  */
 export async function authenticateClient(creds: ClientCredentials): Promise<OAuthClientInfo> {
@@ -19,7 +19,9 @@ export async function authenticateClient(creds: ClientCredentials): Promise<OAut
   // The secret is hashed even for an unknown client so timing does not reveal which ids exist.
   const presented = creds.clientSecret === undefined ? null : hashSecret(creds.clientSecret);
   if (!client) throw failed(creds.clientId, "unknown_client", "Unknown client");
-  if (client.tokenEndpointAuthMethod === "client_secret_post") {
+  // A confidential client may authenticate with client_secret_basic or client_secret_post: RFC 6749
+  // §2.3.1 requires servers to accept Basic, whatever method the client registered.
+  if (client.tokenEndpointAuthMethod !== "none") {
     if (presented === null || !client.clientSecretHash || !safeEqual(presented, client.clientSecretHash)) {
       throw failed(client.clientId, "wrong_secret", "Client authentication failed: client_secret is missing or wrong");
     }

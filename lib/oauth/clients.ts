@@ -10,7 +10,7 @@ export interface OAuthClientInfo {
   redirectUris: string[];
   grantTypes: string[];
   responseTypes: string[];
-  tokenEndpointAuthMethod: "none" | "client_secret_post";
+  tokenEndpointAuthMethod: "none" | "client_secret_basic" | "client_secret_post";
   clientSecretHash: string | null;
   /** Scopes the client may be granted. */
   scope: string;
@@ -53,7 +53,8 @@ export async function findClient(clientId: string | null | undefined): Promise<O
     redirectUris: row.redirectUris,
     grantTypes: row.grantTypes,
     responseTypes: row.responseTypes,
-    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod === "client_secret_post" ? "client_secret_post" : "none",
+    tokenEndpointAuthMethod:
+      row.tokenEndpointAuthMethod === "client_secret_post" || row.tokenEndpointAuthMethod === "client_secret_basic" ? row.tokenEndpointAuthMethod : "none",
     clientSecretHash: row.clientSecretHash,
     scope: row.scope,
     schoolId: row.schoolId,

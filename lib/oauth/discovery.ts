@@ -1,3 +1,4 @@
+import { env } from "../env";
 import { hostSchool, issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
@@ -11,11 +12,11 @@ export function authorizationServerMetadata(issuer: string) {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/api/oauth/token`,
-    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
     revocation_endpoint: `${issuer}/api/oauth/revoke`,
-    revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
     introspection_endpoint: `${issuer}/api/oauth/introspect`,
-    introspection_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    introspection_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
     registration_endpoint: `${issuer}/api/oauth/register`,
     userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
     response_types_supported: ["code"],
@@ -26,10 +27,16 @@ export function authorizationServerMetadata(issuer: string) {
     subject_types_supported: ["public"],
     claims_supported: CLAIMS_SUPPORTED,
     authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: true,
+    // Only when some host's documents are accepted: otherwise every CIMD client would be refused.
+    client_id_metadata_document_supported: cimdEnabled(),
     service_documentation: `${issuer}/oauth/docs`,
     mcp_client_id: MCP_CLIENT_ID,
   };
+}
+
+function cimdEnabled(): boolean {
+  const e = env();
+  return e.OAUTH_CIMD_ALLOWED_HOSTS.length > 0 || e.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
 }
 
 /** GET /.well-known/oauth-authorization-server (RFC 8414), on the requesting school's origin. */

@@ -14,7 +14,7 @@ introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
 
 - Discovery: ${issuer}/.well-known/oauth-authorization-server
 - Authorize: ${m.authorization_endpoint}
-- Token: ${m.token_endpoint} (client authentication: none or client_secret_post)
+- Token: ${m.token_endpoint} (client authentication: none, client_secret_basic or client_secret_post)
 - Revoke: ${m.revocation_endpoint}
 - Introspect: ${m.introspection_endpoint}
 - UserInfo: ${m.userinfo_endpoint}

@@ -1,6 +1,6 @@
 import { retryAfterHeaders } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText } from "../http/body";
-import { asOAuthError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
+import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
 
 // Browser-based clients (SPAs, MCP inspectors) call these endpoints cross-origin. They carry no
 // cookies, so any origin may call them; credentials stay in bodies and Authorization headers.
@@ -87,9 +87,32 @@ export async function readForm(request: Request): Promise<Map<string, string>> {
   return out;
 }
 
-/** Credentials a client may also send as HTTP Basic; we only support client_secret_post, so Basic is refused clearly. */
-export function refuseBasicAuth(request: Request): void {
-  if (/^basic\s/i.test(request.headers.get("authorization") ?? "")) {
-    throw new InvalidRequestError("client_secret_basic is not supported; send client_id and client_secret in the body");
+/**
+ * The client's credentials: HTTP Basic (client_secret_basic, RFC 6749 §2.3.1: client_id and secret
+ * form-urlencoded, then base64) or the body (client_secret_post, or client_id alone for public
+ * clients). Using both methods in one request is refused (§2.3: only one may be used).
+ */
+export function clientCredentials(request: Request, form: Map<string, string>): { clientId: string | undefined; clientSecret: string | undefined } {
+  const header = request.headers.get("authorization") ?? "";
+  if (!/^basic\s/i.test(header)) return { clientId: form.get("client_id"), clientSecret: form.get("client_secret") };
+  if (form.has("client_secret")) throw new InvalidRequestError("Use one client authentication method: HTTP Basic or client_secret in the body, not both");
+  let decoded: string;
+  try {
+    decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  } catch {
+    decoded = "";
   }
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw new InvalidClientError("Malformed HTTP Basic credentials");
+  const decode = (v: string) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, " "));
+    } catch {
+      throw new InvalidClientError("Malformed HTTP Basic credentials");
+    }
+  };
+  const clientId = decode(decoded.slice(0, colon));
+  const bodyId = form.get("client_id");
+  if (bodyId !== undefined && bodyId !== clientId) throw new InvalidRequestError("client_id in the body does not match the HTTP Basic credentials");
+  return { clientId, clientSecret: decode(decoded.slice(colon + 1)) };
 }

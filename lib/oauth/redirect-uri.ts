@@ -28,3 +28,10 @@ export function findRedirectUri(registered: string[], requested: string | null |
   if (!requested) return null;
   return registered.some((r) => redirectUriMatches(r, requested)) ? requested : null;
 }
+
+/** A redirect URI a self-described (CIMD) client may declare: https, or http on a loopback host; no fragment. */
+export function isAcceptableRedirectUri(uri: string): boolean {
+  const url = parse(uri);
+  if (!url || url.hash || url.username || url.password) return false;
+  return url.protocol === "https:" || isLoopbackRedirect(url);
+}

@@ -4,7 +4,7 @@ import { hostSchool } from "./context";
 import { InvalidRequestError, UnauthorizedClientError, UnsupportedGrantTypeError } from "./errors";
 import { exchangeAuthorizationCode } from "./grants/authorization-code";
 import { exchangeRefreshToken } from "./grants/refresh-token";
-import { handleOAuth, jsonResponse, readForm, refuseBasicAuth } from "./http";
+import { handleOAuth, jsonResponse, clientCredentials, readForm } from "./http";
 
 const GRANTS = {
   authorization_code: exchangeAuthorizationCode,
@@ -15,12 +15,11 @@ const GRANTS = {
 export function handleTokenRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     await hostSchool(request.headers);
-    refuseBasicAuth(request);
     const form = await readForm(request);
     const grantType = form.get("grant_type");
     if (!grantType) throw new InvalidRequestError("grant_type is required");
     if (!Object.hasOwn(GRANTS, grantType)) throw new UnsupportedGrantTypeError();
-    const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+    const client = await authenticateClient(clientCredentials(request, form));
     if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
     const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, now: clockNow() });
     return jsonResponse(body);

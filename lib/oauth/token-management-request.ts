@@ -2,7 +2,7 @@ import { authenticateClient } from "./client-auth";
 import type { OAuthClientInfo } from "./clients";
 import { hostSchool } from "./context";
 import { InvalidRequestError } from "./errors";
-import { readForm, refuseBasicAuth } from "./http";
+import { clientCredentials, readForm } from "./http";
 
 export interface TokenManagementRequest {
   form: Map<string, string>;
@@ -16,10 +16,9 @@ export interface TokenManagementRequest {
  */
 export async function readTokenManagementRequest(request: Request): Promise<TokenManagementRequest> {
   await hostSchool(request.headers);
-  refuseBasicAuth(request);
   const form = await readForm(request);
   const token = form.get("token");
   if (!token) throw new InvalidRequestError("token is required");
-  const client = await authenticateClient({ clientId: form.get("client_id"), clientSecret: form.get("client_secret") });
+  const client = await authenticateClient(clientCredentials(request, form));
   return { form, token, client };
 }

@@ -59,12 +59,12 @@ export async function issueTokens(
  */
 export async function rotateRefreshToken(
   tx: Tx,
-  options: { refreshTokenId: string; grantId: string; clientId: string; scope: string; audience: string | null; now: Date },
+  options: { refreshTokenId: string; grantId: string; clientId: string; accessScope: string; refreshScope: string; audience: string | null; now: Date },
 ): Promise<IssuedTokens | null> {
   const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
   const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
   const ttl = accessTokenTtlSeconds();
-  const { refreshTokenId, grantId, clientId, scope, audience, now } = options;
+  const { refreshTokenId, grantId, clientId, accessScope, refreshScope, audience, now } = options;
   const accessExpires = new Date(now.getTime() + ttl * 1000);
   const refreshExpires = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
   const rows = await tx.$queryRaw<Array<{ rotated: number }>>`
@@ -74,11 +74,11 @@ export async function rotateRefreshToken(
       RETURNING "id"
     ), access AS (
       INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
-      SELECT ${randomUUID()}::uuid, ${hashSecret(accessToken)}, ${grantId}::uuid, ${clientId}, ${scope}, ${audience}, ${now}, ${accessExpires}
+      SELECT ${randomUUID()}::uuid, ${hashSecret(accessToken)}, ${grantId}::uuid, ${clientId}, ${accessScope}, ${audience}, ${now}, ${accessExpires}
         FROM rotated
     ), refresh AS (
       INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
-      SELECT ${randomUUID()}::uuid, ${hashSecret(refreshToken)}, ${grantId}::uuid, ${clientId}, ${scope}, ${now}, ${refreshExpires}
+      SELECT ${randomUUID()}::uuid, ${hashSecret(refreshToken)}, ${grantId}::uuid, ${clientId}, ${refreshScope}, ${now}, ${refreshExpires}
         FROM rotated
     )
     SELECT count(*)::int AS "rotated" FROM rotated`;

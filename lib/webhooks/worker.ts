@@ -1,5 +1,9 @@
 import { now as clockNow } from "../clock";
+import { unavailableReason } from "../db/unavailable";
 import { drainWebhooks } from "./deliver";
+
+/** After a failed round (e.g. the database unavailable) the worker waits this long before the next. */
+export const ERROR_BACKOFF_MS = 5_000;
 
 export interface WebhookWorker {
   /** Stops polling and waits for the round in progress. abandon: drop in-flight results unrecorded, as a killed process would. */
@@ -20,17 +24,26 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
   let abandoned = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
+  let lastError: string | null = null;
   const loop = (async () => {
     while (running) {
+      let failed = false;
       try {
         await drainWebhooks({ now, budgetMs: 10_000, shouldRecord: () => !abandoned, shouldContinue: () => running });
+        lastError = null;
       } catch (err) {
-        log(`webhooks: delivery round failed: ${err instanceof Error ? err.message : String(err)}`);
+        failed = true;
+        // Once per distinct error, not every round: a database outage would otherwise flood the log.
+        const reason = unavailableReason(err);
+        const detail = reason ? `the database is unavailable (${reason})` : err instanceof Error ? err.message.split("\n")[0] : String(err);
+        const message = `webhooks: delivery round failed: ${detail}; retrying in ${ERROR_BACKOFF_MS / 1000} s`;
+        if (message !== lastError) log(message);
+        lastError = message;
       }
       if (!running) break;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        timer = setTimeout(resolve, intervalMs);
+        timer = setTimeout(resolve, failed ? Math.max(intervalMs, ERROR_BACKOFF_MS) : intervalMs);
         timer.unref?.();
       });
     }

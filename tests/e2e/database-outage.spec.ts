@@ -5,11 +5,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
+import { closeDriver, createPgDriver } from "../../lib/db/driver";
+import { migrate } from "../../lib/db/migrator";
 import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
 
 const binDir = postgresBinDir();
-const API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+// Production on DATABASE_URL seeds random demo credentials and logs them once.
+let apiKey = "";
 const STALE = '110 - "Response is Stale"';
 const BUILT = "/courses/intro-to-sql";
 const NEVER_BUILT = "/posts/five-sql-mistakes";
@@ -29,6 +32,10 @@ test.describe("database outage through next start", () => {
     await admin.connect();
     await admin.query("CREATE DATABASE app");
     await admin.end();
+    // A production start only checks the schema: migrating is the deploy step.
+    const driver = createPgDriver(cluster.url("app"), { max: 1 });
+    await migrate({ driver });
+    await closeDriver(driver);
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
     origin = `http://localhost:${port}`;
@@ -38,9 +45,9 @@ test.describe("database outage through next start", () => {
         NODE_ENV: "production",
         DATABASE_URL: cluster.url("app"),
         AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
-        DEMO_API_KEY: API_KEY,
         PLATFORM_DOMAIN: "localhost",
         DEFAULT_SCHOOL: "demo",
+        SEED_ON_START: "1",
         REDIS_URL: "",
         // Every request checks the content version, so the outage is met at once.
         STOREFRONT_REVALIDATE_MS: "0",
@@ -52,7 +59,11 @@ test.describe("database outage through next start", () => {
     for (let i = 0; ; i++) {
       if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
       const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
-      if (ok) break;
+      if (ok) {
+        apiKey = /\bapi_key=(\S+)/.exec(output)?.[1] ?? "";
+        if (!apiKey) throw new Error(`no demo API key in the start-up log: ${output}`);
+        break;
+      }
       if (i > 600) throw new Error(`server did not become healthy: ${output}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -72,7 +83,7 @@ test.describe("database outage through next start", () => {
   const gql = (query: string) =>
     fetch(`${origin}/admin/graphql`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-service-api-key": API_KEY },
+      headers: { "content-type": "application/json", "x-service-api-key": apiKey },
       body: JSON.stringify({ query }),
     });
 
@@ -122,10 +133,14 @@ test.describe("database outage through next start", () => {
     expect(authorize.status).toBe(503);
     expect(await authorize.text()).toContain("Temporarily unavailable");
 
-    // The password-setup page (a server component) is checked by the proxy before it renders.
-    const setup = await fetch(`${origin}/account/set-password?token=x`);
-    expect(setup.status).toBe(503);
-    expect(await setup.text()).toContain("Temporarily unavailable");
+    // Member pages (server components: login, consent, password setup) are checked by the proxy
+    // before they render: a clear 503 page, never a 500.
+    for (const path of ["/login", "/oauth/consent?client_id=demo-public-app", "/account/set-password?token=x"]) {
+      const res = await fetch(`${origin}${path}`, { redirect: "manual" });
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("retry-after"), path).toBe("5");
+      expect(await res.text(), path).toContain("Temporarily unavailable");
+    }
 
     expect((await fetch(`${origin}/api/health/ready`)).status).toBe(503);
 

@@ -6,16 +6,23 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/** The bin directory holding initdb and pg_ctl (newest installed version), or null. */
+/**
+ * The bin directory holding initdb and pg_ctl, or null: PG_BIN_DIR, else the newest Debian/Ubuntu
+ * install (/usr/lib/postgresql/<version>/bin), else wherever initdb is on PATH.
+ */
 export function postgresBinDir(): string | null {
+  const usable = (dir: string) => existsSync(path.join(dir, "initdb")) && existsSync(path.join(dir, "pg_ctl"));
   const fromEnv = process.env.PG_BIN_DIR;
-  if (fromEnv && existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
+  if (fromEnv && usable(fromEnv)) return fromEnv;
   const root = "/usr/lib/postgresql";
-  if (!existsSync(root)) return null;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? path.join(root, versions[0], "bin") : null;
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => usable(path.join(root, v, "bin")))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(root, versions[0], "bin");
+  }
+  const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && usable(dir));
+  return onPath ?? null;
 }
 
 export interface PgCluster {

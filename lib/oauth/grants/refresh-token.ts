@@ -51,7 +51,10 @@ export async function exchangeRefreshToken(options: {
     refreshTokenId: row.id,
     grantId: row.grantId,
     clientId: client.clientId,
-    scope,
+    // RFC 6749 §6: a narrower `scope` narrows this access token only; the new refresh token keeps
+    // the scope the member granted, so a later refresh may ask for all of it again.
+    accessScope: scope,
+    refreshScope: row.scope,
     audience: row.grant.resource,
     now,
   });

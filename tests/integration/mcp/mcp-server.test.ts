@@ -328,6 +328,16 @@ describe("limits and hostile input", () => {
     expect(JSON.stringify(await unknownTool.json())).toMatch(/drop_tables/);
     const badArgs = await rpc(app, toolCall("update_subscription", { id: 5 }), auth);
     expect(badArgs.status).toBe(200);
+    const huge = await rpc(app, JSON.stringify(toolCall("search_catalog", { query: "x".repeat(1024 * 1024) })), auth);
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.message).toBe("The request body is larger than 1 MiB.");
+    const binary = await app.fetch("/mcp", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
+    expect(binary.status).toBe(400);
+    expect((await binary.json()).error.code).toBe(-32700);
     const get = await app.fetch("/mcp", { headers: { ...auth, accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST, OPTIONS");

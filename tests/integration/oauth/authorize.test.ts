@@ -31,6 +31,30 @@ afterEach(() => setNow(null));
 const get = (server: AppServer, params: Record<string, string | undefined>, cookie = student) =>
   server.fetch(authorizeUrl(params), { headers: cookie ? { cookie } : {} });
 
+describe("issue 12: OAuth conformance points at /oauth/authorize", () => {
+  it("a request without scope gets the client's registered scope (RFC 6749 §3.3 default)", async () => {
+    const { code } = await getCode(app, student, { ...base, scope: undefined });
+    const row = await db().oAuthAuthorizationCode.findUniqueOrThrow({ where: { codeHash: hashSecret(code) } });
+    const client = await db().oAuthClient.findUniqueOrThrow({ where: { clientId: "demo-public-app" } });
+    expect(row.scope).toBe(client.scope.split(" ").sort().join(" "));
+  });
+
+  it("the consent answer counts only for the account the page showed: another signed-in account restarts the flow", async () => {
+    const ta = await signIn(app, "ta@schoolhouse.test");
+    const first = await get(app, { ...base, scope: "openid profile" }, student);
+    const consent = first.headers.get("location")!;
+    expect(consent).toMatch(/^\/oauth\/consent\?/);
+    // The page showed the student; meanwhile the teaching assistant signed in in another tab (same cookie jar).
+    const res = await postConsent(app, ta, consent, "allow", DEMO_IDS.users.student);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toMatch(/^\/oauth\/authorize\?/);
+    expect(await db().oAuthGrant.count({ where: { userId: DEMO_IDS.users.teachingAssistant } })).toBe(0);
+    // Shown and signed in as the same account: the answer stands.
+    const ok = await postConsent(app, ta, consent, "allow", DEMO_IDS.users.teachingAssistant);
+    expect(new URL(ok.headers.get("location")!).searchParams.get("code")).toBeTruthy();
+  });
+});
+
 describe("GET /oauth/authorize: errors that never redirect", () => {
   it.each([
     ["unknown client_id", { ...base, client_id: "nope" }, "Unknown application"],
@@ -85,7 +109,7 @@ describe("GET /oauth/authorize: errors redirected to the client with error, erro
     ["code_challenge_method plain", { code_challenge_method: "plain" }, "invalid_request"],
     ["malformed code_challenge", { code_challenge: "short" }, "invalid_request"],
     ["unknown scope", { scope: "openid admin:everything" }, "invalid_scope"],
-    ["missing scope", { scope: undefined }, "invalid_scope"],
+    ["empty scope", { scope: "" }, "invalid_scope"],
     ["malformed school_id", { school_id: "not-a-uuid" }, "invalid_request"],
     ["unknown school_id", { school_id: "5c400000-0000-4000-8000-00ff00000001" }, "invalid_request"],
     ["school_id of another school than the host's", { school_id: DEMO_IDS.acmeSchool }, "invalid_request"],

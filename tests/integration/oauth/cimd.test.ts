@@ -63,6 +63,22 @@ async function expectErrorPage(res: Response, text: RegExp) {
   expect(await res.text()).toMatch(text);
 }
 
+describe("Client ID Metadata Documents (issue 12: RFC 9700 and the draft)", () => {
+  it("an anonymous request with a bad parameter shows an error page instead of redirecting to the document's URI", async () => {
+    const path = "/phish.json";
+    const clientId = serve(path, { body: doc(path, { redirect_uris: ["https://evil.example/phish"] }) });
+    const url = authorizeUrl({ client_id: clientId, redirect_uri: "https://evil.example/phish", code_challenge_method: "plain" });
+    const res = await app.fetch(url);
+    await expectErrorPage(res, /code_challenge_method must be S256/);
+  });
+
+  it.each(["javascript:alert(1)//", "data:text/html,hi", "http://evil.example/cb", "ftp://x.example/cb"])("refuses a document declaring the redirect URI %s", async (uri) => {
+    const path = `/scheme-${encodeURIComponent(uri).slice(0, 12)}.json`;
+    const clientId = serve(path, { body: doc(path, { redirect_uris: [uri] }) });
+    await expectErrorPage(await start(clientId, uri), /redirect_uris must be https URLs or http on a loopback address/);
+  });
+});
+
 describe("Client ID Metadata Documents", () => {
   it("a valid document: authorize, consent, code and token exchange with the URL as client_id", async () => {
     const path = "/ok.json";

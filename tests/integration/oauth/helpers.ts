@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { decode } from "@auth/core/jwt";
+import { authSecret } from "@/lib/auth/auth-secret";
+import { db } from "@/lib/db/client";
 import type { AppServer } from "../../helpers/app-server";
 
 /** Cookies from Set-Cookie headers, merged into a Cookie header value (later ones win, empty ones clear). */
@@ -57,12 +60,29 @@ export function authorizeUrl(params: Record<string, string | undefined>): string
   return `/oauth/authorize?${q}`;
 }
 
-/** Posts the consent form the way the consent page does (with the double-submit CSRF token). */
-export async function postConsent(app: AppServer, cookie: string, consentLocation: string, decision: "allow" | "deny"): Promise<Response> {
+/** The member a session cookie belongs to (what the consent page shows as "Signed in as"). */
+export async function sessionUserId(_app: AppServer, cookie: string): Promise<string> {
+  const token = /authjs\.session-token=([^;]+)/.exec(cookie)?.[1];
+  if (!token) return "";
+  const payload = await decode({ token, secret: authSecret(), salt: "authjs.session-token" });
+  const sid = typeof payload?.sid === "string" ? payload.sid : null;
+  const row = sid ? await db().memberSession.findUnique({ where: { id: sid } }) : null;
+  return row?.userId ?? "";
+}
+
+/** Posts the consent form the way the consent page does (double-submit CSRF token, the account it showed). */
+export async function postConsent(
+  app: AppServer,
+  cookie: string,
+  consentLocation: string,
+  decision: "allow" | "deny",
+  shownAccount?: string,
+): Promise<Response> {
   const c = await csrf(app, cookie);
   const params = new URL(consentLocation, "http://x").searchParams;
   params.set("decision", decision);
   params.set("csrf_token", c.token);
+  params.set("account", shownAccount ?? (await sessionUserId(app, cookie)));
   return app.fetch("/oauth/authorize", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: c.cookie },

@@ -61,6 +61,15 @@ describe("NUL and invalid UTF-8", () => {
   });
 });
 
+describe("Auth.js", () => {
+  it.each(["%60I6PV", "%F4%8F%BF%B0", "javascript:alert(1)", "//evil.example"])("callbackUrl=%s never reaches Auth.js unparsed (was a 500)", async (value) => {
+    for (const path of ["/api/auth/session", "/api/auth/csrf", "/api/auth/providers"]) {
+      const res = await app.fetch(`${path}?callbackUrl=${value}`);
+      expect(res.status, path).toBe(200);
+    }
+  });
+});
+
 describe("no object-key lookups on user input", () => {
   it.each(["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"])("grant_type=%s is unsupported_grant_type", async (grant) => {
     const res = await app.fetch("/api/oauth/token", form({ grant_type: grant, client_id: "demo-public-app" }));

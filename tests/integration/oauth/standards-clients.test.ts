@@ -5,8 +5,10 @@ import { createServer as createHttpsServer, globalAgent } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -14,6 +16,7 @@ import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { RecordingAuthProvider } from "../../helpers/mcp-auth-provider";
 import { postConsent, signIn } from "./helpers";
 
 // Real clients against the real route handlers over HTTP, on the bare host (127.0.0.1:<port>),
@@ -152,39 +155,9 @@ describe("MCP TypeScript SDK auth()", () => {
     await new Promise((r) => metadataServer.close(r));
   });
 
-  class TestProvider implements OAuthClientProvider {
-    redirectUrl = "http://127.0.0.1:61000/callback";
-    clientMetadata: OAuthClientMetadata = { client_name: "Test MCP Agent", redirect_uris: ["http://127.0.0.1:61000/callback"], token_endpoint_auth_method: "none" };
-    info: OAuthClientInformationMixed | undefined;
-    saved: OAuthTokens | undefined;
-    verifier = "";
-    authorizationUrl: URL | undefined;
-    constructor(
-      info: OAuthClientInformationMixed | undefined,
-      readonly clientMetadataUrl?: string,
-    ) {
-      this.info = info;
-    }
-    clientInformation() {
-      return this.info;
-    }
-    saveClientInformation(info: OAuthClientInformationMixed) {
-      this.info = info;
-    }
-    tokens() {
-      return this.saved;
-    }
-    saveTokens(tokens: OAuthTokens) {
-      this.saved = tokens;
-    }
-    redirectToAuthorization(url: URL) {
-      this.authorizationUrl = url;
-    }
-    saveCodeVerifier(v: string) {
-      this.verifier = v;
-    }
-    codeVerifier() {
-      return this.verifier;
+  class TestProvider extends RecordingAuthProvider {
+    constructor(info: OAuthClientInformationMixed | undefined, clientMetadataUrl?: string) {
+      super("http://127.0.0.1:61000/callback", info, clientMetadataUrl);
     }
   }
 
@@ -218,10 +191,29 @@ describe("MCP TypeScript SDK auth()", () => {
     expect(provider.info!.client_id).toBe("schoolhouse-mcp");
   });
 
+  /** auth() against this app's own MCP server, then a tool call with the token it obtained. */
+  async function useRealMcp(provider: TestProvider) {
+    const mcpUrl = `${app.url}/mcp`;
+    expect(await auth(provider, { serverUrl: mcpUrl })).toBe("REDIRECT");
+    expect(provider.authorizationUrl!.searchParams.get("resource")).toBe(mcpUrl);
+    const callback = await browse(provider.authorizationUrl!, DEMO_IDS.school);
+    expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: callback.searchParams.get("code")! })).toBe("AUTHORIZED");
+    const client = new Client({ name: "standards-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+    const result = await client.callTool({ name: "search_catalog", arguments: { query: "sql" } });
+    expect(result.isError).toBeFalsy();
+    await client.close();
+  }
+
   it("completes with a Client ID Metadata Document client", async () => {
     const provider = new TestProvider(undefined, metadataUrl);
     await run(provider);
     expect(provider.info!.client_id).toBe(metadataUrl);
     expect(await db().oAuthGrant.count({ where: { clientId: metadataUrl } })).toBe(1);
+  });
+
+  it("the mcp_client_id client and a metadata document client work with this school's /mcp out of the box", async () => {
+    await useRealMcp(new TestProvider({ client_id: "schoolhouse-mcp" }));
+    await useRealMcp(new TestProvider(undefined, metadataUrl));
   });
 });

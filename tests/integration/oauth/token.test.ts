@@ -147,12 +147,19 @@ describe("request format and grant types", () => {
     await expectError(res, 400, "invalid_request");
   });
 
-  it("HTTP Basic client authentication is refused clearly", async () => {
-    const res = await app.fetch("/api/oauth/token", {
-      ...form({ grant_type: "refresh_token", refresh_token: "x" }),
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("demo-confidential-app:x").toString("base64")}` },
-    });
-    await expectError(res, 400, "invalid_request");
+  it("HTTP Basic client authentication (client_secret_basic, RFC 6749 §2.3.1) works; a wrong secret is invalid_client; both methods at once are refused", async () => {
+    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+    const { code } = await getCode(app, cookie, { client_id: "demo-confidential-app", redirect_uri: CONF_CB });
+    const body = { grant_type: "authorization_code", code, redirect_uri: CONF_CB, code_verifier: VERIFIER };
+    const headers = (authorization: string) => ({ "content-type": "application/x-www-form-urlencoded", authorization });
+    await expectError(await app.fetch("/api/oauth/token", { ...form(body), headers: headers(basic("demo-confidential-app", "wrong")) }), 401, "invalid_client");
+    await expectError(
+      await app.fetch("/api/oauth/token", { ...form({ ...body, client_secret: "demo-confidential-secret-dev-only" }), headers: headers(basic("demo-confidential-app", "demo-confidential-secret-dev-only")) }),
+      400,
+      "invalid_request",
+    );
+    const ok = await app.fetch("/api/oauth/token", { ...form(body), headers: headers(basic("demo-confidential-app", "demo-confidential-secret-dev-only")) });
+    expect(ok.status).toBe(200);
   });
 
   it("answers CORS preflight", async () => {
@@ -217,7 +224,7 @@ describe("refresh_token grant with rotation", () => {
     await expectError(await token({ grant_type: "refresh_token", client_id: "demo-public-app" }), 400, "invalid_request");
   });
 
-  it("stores the rotation: old token rotated, new tokens hashed in the same grant with the (narrowed) scope and lifetimes", async () => {
+  it("stores the rotation: old token rotated, new tokens hashed in the same grant; the access token narrowed, the refresh token keeping the grant's scope", async () => {
     const first = await tokensFor(app, cookie);
     setNow(new Date("2026-11-21T12:00:00Z"));
     const second = (await (await refresh(first.refresh_token, { scope: "openid" })).json()) as TokenBody;
@@ -227,15 +234,21 @@ describe("refresh_token grant with rotation", () => {
     const fresh = await db().oAuthRefreshToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(second.refresh_token) } });
     expect(access).toMatchObject({ grantId: old.grantId, clientId: "demo-public-app", scope: "openid", audience: old.grant.resource, revokedAt: null });
     expect(access.expiresAt).toEqual(new Date(Date.parse("2026-11-21T12:00:00Z") + 7200 * 1000));
-    expect(fresh).toMatchObject({ grantId: old.grantId, clientId: "demo-public-app", scope: "openid", rotatedAt: null, revokedAt: null });
+    expect(fresh).toMatchObject({ grantId: old.grantId, clientId: "demo-public-app", scope: old.scope, rotatedAt: null, revokedAt: null });
     expect(fresh.expiresAt).toEqual(new Date(Date.parse("2026-11-21T12:00:00Z") + REFRESH_TOKEN_TTL_SECONDS * 1000));
     expect(second.created_at).toBe(Date.parse("2026-11-21T12:00:00Z") / 1000);
   });
 
-  it("scope may narrow", async () => {
+  it("scope may narrow the access token; the next refresh may ask for the whole grant again (RFC 6749 §6)", async () => {
     const t = await tokensFor(app, cookie);
-    const res = await refresh(t.refresh_token, { scope: "openid" });
-    expect(((await res.json()) as TokenBody).scope).toBe("openid");
+    const narrowed = (await (await refresh(t.refresh_token, { scope: "openid" })).json()) as TokenBody;
+    expect(narrowed.scope).toBe("openid");
+    const whole = await refresh(narrowed.refresh_token, { scope: t.scope });
+    expect(whole.status).toBe(200);
+    const wholeBody = (await whole.json()) as TokenBody;
+    expect(wholeBody.scope).toBe(t.scope);
+    const again = (await (await refresh(wholeBody.refresh_token)).json()) as TokenBody;
+    expect(again.scope).toBe(t.scope);
   });
 
   it("a confidential client must authenticate to refresh", async () => {

@@ -43,7 +43,8 @@ async function attemptFrom(address: string, email: string, password: string) {
   return /code=throttled/.test(res.headers.get("location") ?? "") ? "throttled" : "invalid";
 }
 
-describe("login throttling", () => {
+// Every test runs many sign-ins, each a deliberately slow password hash: generous on a busy machine.
+describe("login throttling", { timeout: 120_000 }, () => {
   it("locks no one out: after the free failures the owner waits seconds, then the right password works", async () => {
     setNow(new Date("2026-04-01T09:00:00Z"));
     const email = "owner@schoolhouse.test";

@@ -24,7 +24,8 @@ afterEach(() => {
   resetEnvCache();
 });
 
-describe("production start on DATABASE_URL", () => {
+// Seeding hashes passwords on purpose slowly: generous on a busy machine.
+describe("production start on DATABASE_URL", { timeout: 120_000 }, () => {
   it("seeds nothing unless SEED_ON_START asks", async () => {
     productionEnv();
     const lines: string[] = [];

@@ -67,6 +67,8 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
           <input key={n} type="hidden" name={n} value={request.params.get(n)!} />
         ))}
         <input type="hidden" name="csrf_token" value={csrfToken} />
+        {/* The answer is for this account only: a different signed-in account restarts the flow. */}
+        <input type="hidden" name="account" value={session.userId} />
         <div style={{ display: "flex", gap: "0.75rem" }}>
           <button className="button" type="submit" name="decision" value="allow">
             Allow

@@ -1,0 +1,338 @@
+// The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
+// every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
+// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
+//
+// Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
+// within HANG_MS; and the data changed only as accepted requests asked (subscriptions created ==
+// createSubscription payloads that reported one; catalog tables untouched).
+//
+// Default: FUZZ_RUNS=1500 requests (a few seconds' CPU per hundred), seed FUZZ_SEED=20261123.
+// Larger local run: FUZZ_RUNS=20000 FUZZ_SEED=$RANDOM npx vitest run tests/integration/fuzz
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { seedDemo } from "@/lib/db/seed/seed";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const HANG_MS = 15_000;
+
+const LEAK = [
+  /\bat [\w.<>]+ \(?[^)\s]*:\d+:\d+/, // stack frame
+  /\/(work|home|usr|tmp)\/[\w.-]+\//, // file system paths
+  /node_modules/,
+  /\.next\//,
+  /prisma|PrismaClient|P20\d\d/i,
+  /\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE\b.+\bSET\b|violates .* constraint|syntax error at or near/i,
+  /originalError/,
+  /ECONNREFUSED|ERR_[A-Z_]{4,}/,
+];
+
+let app: AppServer;
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+});
+afterAll(() => app?.close());
+
+// ── Generators ──────────────────────────────────────────────────────────────────────────────────
+const NASTY = [
+  "",
+  "\u0000",
+  "a\u0000b",
+  "constructor",
+  "__proto__",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "%00",
+  "%zz",
+  "%E0%A4%A",
+  "\uD800",
+  "\uFFFF",
+  "'; DROP TABLE \"User\"; --",
+  "' OR 1=1 --",
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "${7*7}",
+  "{{7*7}}",
+  "null",
+  "undefined",
+  "NaN",
+  "-1",
+  "0",
+  "9".repeat(40),
+  "1e309",
+  "x".repeat(5000),
+  "😀".repeat(50),
+  "\r\nX-Injected: 1",
+  "javascript:alert(1)",
+  "http://169.254.169.254/latest/meta-data/",
+  "http://localhost:3000/oauth/callback",
+  "https://zapier.com/dashboard/auth/oauth/return/App-CLIAPI/",
+  "demo-public-app",
+  "demo-confidential-app",
+  "schoolhouse-mcp",
+  "authorization_code",
+  "refresh_token",
+  "openid profile email",
+  "student@schoolhouse.test",
+  DEMO_IDS.plans.monthly,
+  DEMO_IDS.plans.lifetime,
+  "5c400000-0000-4000-8000-000000000000",
+  "2026-13-45T99:99:99Z",
+  "99999999999999",
+];
+
+const nasty = fc.constantFrom(...NASTY);
+const text = fc.oneof(
+  { weight: 4, arbitrary: nasty },
+  { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme-composite", maxLength: 20 }) },
+);
+const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.array(text, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.dictionary(text, text, { maxKeys: 4 }) },
+);
+const params = (keys: string[]) => fc.dictionary(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...keys) }, { weight: 1, arbitrary: text }), text, { maxKeys: 8 });
+
+const CONTENT_TYPES = [
+  "application/json",
+  "application/x-www-form-urlencoded",
+  "application/graphql-response+json",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/graphql",
+  "",
+  "application/json; charset=latin1",
+  "\u0000",
+];
+const ACCEPTS = ["*/*", "application/json", "application/graphql-response+json", "text/html", "text/markdown", "text/event-stream", "", "garbage;;q=x"];
+
+interface Req {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+const bodyOf = fc.oneof(
+  { weight: 3, arbitrary: fc.dictionary(text, jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
+  { weight: 2, arbitrary: params(["grant_type", "client_id", "code", "token", "refresh_token", "scope", "resource"]).map((p) => new URLSearchParams(p).toString()) },
+  { weight: 1, arbitrary: text },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }) },
+);
+
+const headerValue = fc.oneof(nasty, fc.string({ maxLength: 30 })).map((v) => v.replace(/[^\t\x20-\x7e]/g, "?"));
+
+function withHeaders(base: fc.Arbitrary<Req>): fc.Arbitrary<Req> {
+  return fc.tuple(base, fc.constantFrom(...CONTENT_TYPES), fc.constantFrom(...ACCEPTS), fc.option(headerValue), fc.option(headerValue)).map(([r, type, accept, origin, version]) => {
+    const headers: Record<string, string> = { ...r.headers };
+    if (r.body !== undefined && !("content-type" in headers) && type) headers["content-type"] = type.replace(/\u0000/g, "");
+    if (accept) headers.accept = accept;
+    if (origin) headers.origin = origin;
+    if (version && r.path.startsWith("/admin")) headers["api-version"] = version;
+    return { ...r, headers };
+  });
+}
+
+// Admin GraphQL: operations built from the schema's real fields with hostile arguments, plus raw garbage.
+const FIELDS = [
+  (a: string) => `subscriptions(first: ${a}) { nodes { id user { email } plan { name } payments { id } } pageInfo { endCursor } }`,
+  (a: string) => `subscriptions(after: ${a}) { nodes { id } }`,
+  (a: string) => `subscriptions(email: ${a}, state: ${a}) { nodes { id state } }`,
+  (a: string) => `subscription(id: ${a}) { id state currentPeriodEnd }`,
+  (a: string) => `courses(first: ${a}) { nodes { id } }`,
+  () => `membershipPlans { id name price }`,
+];
+const MUTATIONS = [
+  (a: string, b: string) => `createSubscription(input: { email: ${a}, name: ${b}, planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } }`,
+  (a: string, b: string) => `createSubscription(input: { email: ${a}, name: "Fuzz", planId: ${b} }) { errors subscription { id } }`,
+  (a: string, b: string) => `updateSubscription(input: { id: ${a}, currentPeriodEnd: ${b} }) { errors subscription { id } }`,
+  (a: string, b: string) => `cancelSubscription(input: { id: ${a}, cancelType: ${b} }) { errors subscription { id } }`,
+  (a: string, b: string) => `enrollStudentToCourse(input: { email: ${a}, courseId: ${b} }) { errors }`,
+];
+const gqlArg = fc.oneof(
+  text.map((s) => JSON.stringify(s)),
+  fc.integer({ min: -5, max: 1000 }).map(String),
+  fc.constantFrom("null", "true", "$v", "[1,2]", "{a: 1}", "1.5", '"""block"""', "ENUM_VALUE"),
+);
+const emailArg = fc.oneof(fc.emailAddress().map((e) => JSON.stringify(`fuzz.${e}`)), gqlArg);
+const adminOperation = fc.oneof(
+  fc.array(fc.tuple(fc.nat(FIELDS.length - 1), gqlArg), { minLength: 1, maxLength: 4 }).map((xs) => `query Q($v: String) { ${xs.map(([i, a], n) => `f${n}: ${FIELDS[i]!(a)}`).join(" ")} }`),
+  fc
+    .array(fc.tuple(fc.nat(MUTATIONS.length - 1), emailArg, gqlArg), { minLength: 1, maxLength: 4 })
+    .map((xs) => `mutation M($v: String) { ${xs.map(([i, a, b], n) => `m${n}: ${MUTATIONS[i]!(a, b)}`).join(" ")} }`),
+  text,
+);
+const adminRequest: fc.Arbitrary<Req> = fc.oneof(
+  fc
+    .tuple(adminOperation, fc.option(fc.dictionary(text, jsonValue, { maxKeys: 3 })), fc.option(text), fc.constantFrom(DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, "sh_x_y", ""), fc.option(text))
+    .map(([query, variables, operationName, key, idem]) => ({
+      method: "POST",
+      path: "/admin/graphql",
+      headers: { "content-type": "application/json", "x-service-api-key": key, ...(idem ? { "idempotency-key": idem.replace(/[^\x20-\x7e]/g, "?") } : {}) },
+      body: JSON.stringify({ query, variables, operationName }),
+    })),
+  fc.tuple(adminOperation, fc.option(text), fc.option(text)).map(([query, variables, extensions]) => {
+    const q = new URLSearchParams({ query });
+    if (variables !== null) q.set("variables", variables);
+    if (extensions !== null) q.set("extensions", extensions);
+    return { method: "GET", path: `/admin/graphql?${q}`, headers: { "x-service-api-key": DEFAULT_DEMO_API_KEY } };
+  }),
+  fc.tuple(bodyOf, fc.constantFrom("POST", "PUT", "DELETE", "PATCH", "OPTIONS")).map(([body, method]) => ({
+    method,
+    path: "/admin/graphql",
+    headers: { "x-service-api-key": DEFAULT_DEMO_API_KEY },
+    body: method === "OPTIONS" ? undefined : body,
+  })),
+);
+
+const OAUTH_KEYS = ["grant_type", "client_id", "client_secret", "code", "code_verifier", "redirect_uri", "refresh_token", "scope", "resource", "token", "token_type_hint"];
+const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token"];
+const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
+  fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), fc.option(headerValue)).map(([path, p, auth]) => ({
+    method: "POST",
+    path,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(auth ? { authorization: auth } : {}) },
+    body: new URLSearchParams(p).toString(),
+  })),
+  fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect", "/api/oauth/register", "/api/oauth/userinfo"), bodyOf).map(([path, body]) => ({
+    method: "POST",
+    path,
+    headers: {},
+    body,
+  })),
+  fc.dictionary(fc.constantFrom("client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "scope"), jsonValue, { maxKeys: 6 }).map((o) => ({
+    method: "POST",
+    path: "/api/oauth/register",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(o),
+  })),
+  params(AUTHORIZE_KEYS).map((p) => ({ method: "GET", path: `/oauth/authorize?${new URLSearchParams(p)}`, headers: {} })),
+  params(AUTHORIZE_KEYS).map((p) => ({ method: "POST", path: "/oauth/authorize", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(p).toString() })),
+  fc.tuple(fc.constantFrom("GET", "POST"), fc.oneof(headerValue, fc.constant("Bearer x.y.z"), headerValue.map((v) => `Bearer ${v}`))).map(([method, auth]) => ({
+    method,
+    path: "/api/oauth/userinfo",
+    headers: { authorization: auth },
+  })),
+);
+
+const AUTH_PATHS = ["session", "csrf", "providers", "signin", "signout", "callback/credentials", "login", "csrf-cookie", "error", "signin/credentials", "x"];
+const authRequest: fc.Arbitrary<Req> = fc
+  .tuple(fc.constantFrom(...AUTH_PATHS), fc.constantFrom("GET", "POST"), params(["csrfToken", "email", "password", "callbackUrl", "error", "redirect"]), fc.option(headerValue))
+  .map(([p, method, fields, cookie]) => ({
+    method,
+    path: `/api/auth/${p}${method === "GET" ? `?${new URLSearchParams(fields)}` : ""}`,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+    body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
+  }));
+
+const MD_KINDS = ["courses", "posts", "events", "digital-downloads", "plans", "categories", "lecturers"];
+const segment = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
+const contentRequest: fc.Arbitrary<Req> = fc.oneof(
+  fc.tuple(fc.constantFrom(...MD_KINDS), segment, fc.constantFrom("GET", "HEAD", "POST")).map(([kind, slug, method]) => ({ method, path: `/api/md/${kind}/${slug}`, headers: {} })),
+  fc.tuple(fc.constantFrom("/api/md/home", "/api/md/faq", "/api/md/courses", "/api/md/lecturers", "/llms.txt", "/llms-full.txt", "/openapi.json", "/.well-known/oauth-authorization-server", "/api/health"), params(["page", "x", "format"]), fc.constantFrom("GET", "HEAD", "POST", "DELETE"), fc.option(headerValue)).map(
+    ([path, q, method, inm]): Req => ({ method, path: `${path}?${new URLSearchParams(q)}`, headers: inm ? { "if-none-match": inm } : {} }),
+  ),
+  fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => ({ method: "GET", path: `/api/md/${segs.join("/")}`, headers: {} })),
+);
+
+// /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
+// tools are sent as dry runs (they must change nothing) or by the key without permissions.
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
+const mcpBody = fc.oneof(
+  fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 })).map(([name, args]) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, dry_run: true } } }),
+  ),
+  fc.tuple(fc.constantFrom("initialize", "tools/list", "resources/list", "resources/read", "ping", "notifications/initialized"), jsonValue).map(([method, params]) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }),
+  ),
+  bodyOf,
+);
+const mcpRequest: fc.Arbitrary<Req> = fc
+  .tuple(fc.constantFrom(`Bearer ${DEFAULT_DEMO_API_KEY}`, `Bearer ${DEFAULT_DEMO_API_KEY_NO_PERMISSIONS}`, "Bearer sha_nope", ""), mcpBody, fc.constantFrom("POST", "POST", "GET", "DELETE"))
+  .map(([authorization, body, method]) => ({
+    method,
+    path: "/mcp",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
+    body: method === "POST" ? body : undefined,
+  }));
+
+const anyRequest = withHeaders(
+  fc.oneof(
+    { weight: 4, arbitrary: adminRequest },
+    { weight: 3, arbitrary: oauthRequest },
+    { weight: 2, arbitrary: authRequest },
+    { weight: 2, arbitrary: contentRequest },
+    { weight: 2, arbitrary: mcpRequest },
+  ),
+);
+
+// ── Checks ──────────────────────────────────────────────────────────────────────────────────────
+async function send(r: Req): Promise<{ status: number; body: string }> {
+  const signal = AbortSignal.timeout(HANG_MS);
+  const body = r.body instanceof Uint8Array ? Buffer.from(r.body) : r.body;
+  const res = await app.fetch(r.path, { method: r.method, headers: r.headers, body, signal });
+  return { status: res.status, body: await res.text() };
+}
+
+/** createSubscription payloads in an accepted Admin response that report a subscription. */
+function subscriptionsCreated(r: Req, status: number, body: string): number {
+  if (!r.path.startsWith("/admin/graphql") || status !== 200 || typeof r.body !== "string" || !r.body.includes("createSubscription")) return 0;
+  try {
+    const data = (JSON.parse(body) as { data?: Record<string, { subscription?: unknown } | null> }).data ?? {};
+    const aliases = [...r.body.matchAll(/(m\d+): createSubscription/g)].map((m) => m[1]!);
+    return aliases.filter((a) => data[a]?.subscription).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function counts() {
+  const d = db();
+  const [subscriptions, schools, plans, courses, apiKeys, vendorPlatforms] = await Promise.all([
+    d.subscription.count(),
+    d.school.count(),
+    d.membershipPlan.count(),
+    d.course.count(),
+    d.apiKey.count(),
+    d.vendorPlatform.count(),
+  ]);
+  return { subscriptions, catalog: { schools, plans, courses, apiKeys, vendorPlatforms } };
+}
+
+describe("hostile requests (seeded fuzz)", () => {
+  it(`${RUNS} requests: no 5xx, no leak, no hang; data changes only as accepted requests asked`, async () => {
+    const before = await counts();
+    let created = 0;
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(anyRequest, async (r) => {
+        const { status, body } = await send(r);
+        created += subscriptionsCreated(r, status, body);
+        const leak = LEAK.find((re) => re.test(body));
+        // Collected rather than failed at once: one run reports every kind of failure it met.
+        if ((status >= 500 || leak) && failures.length < 25) {
+          failures.push(`${status} ${r.method} ${r.path.slice(0, 200)} ${JSON.stringify(r.headers)} ${leak ? `leak ${leak}` : ""} → ${body.slice(0, 300)}`);
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: 20 * 60_000 },
+    );
+    expect(failures).toEqual([]);
+    const after = await counts();
+    expect(after.catalog).toEqual(before.catalog);
+    expect(after.subscriptions - before.subscriptions).toBe(created);
+  }, 30 * 60_000);
+});
