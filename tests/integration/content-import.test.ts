@@ -11,6 +11,7 @@ import { db } from "@/lib/db/client";
 import { DEMO_SCHOOLS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { createSchool, type CreatedSchool } from "@/lib/schools/create-school";
+import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/pottery-school");
@@ -213,5 +214,21 @@ describe("the demo schools' content folders", () => {
         expect(await readFile(path.join(s.contentDir, rel), "utf8"), `${s.contentDir}/${rel}`).toBe(text);
       }
     }
+  });
+});
+
+describe("content signals in school.yaml (issue 18)", () => {
+  it("set the school's Content-Signal, and an export writes only what differs from the defaults", async () => {
+    const yaml = (await readFile(path.join(FIXTURE, "school.yaml"), "utf8")) + "contentSignalAiTrain: true\ncontentSignalAiInput: false\n";
+    const dir = await variant("signals", { "school.yaml": yaml });
+    await importContent({ db: db(), school: "pottery", dir });
+    expect(await db().school.findUniqueOrThrow({ where: { id: school.school.id } })).toMatchObject({ contentSignalAiTrain: true, contentSignalAiInput: false });
+    clearSchoolCache(); // the resolver keeps school rows for a moment
+    const res = await server.fetch("/robots.txt");
+    expect(res.headers.get("content-signal")).toBe("search=yes, ai-input=no, ai-train=yes");
+    const files = await renderContentFolder({ db: db(), schoolId: school.school.id });
+    expect(files.get("school.yaml")).toContain("\ncontentSignalAiInput: false\n");
+    expect(files.get("school.yaml")).toContain("\ncontentSignalAiTrain: true\n");
+    expect(files.get("school.yaml")).not.toContain("contentSignalSearch");
   });
 });
