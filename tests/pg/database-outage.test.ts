@@ -116,6 +116,18 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
   }, 60_000);
 
   /** What every endpoint answers right now (the outage checks compare two of these). */
+  /** A tools/call on /mcp with the Admin API key as bearer (the API-key path needs the database). */
+  const mcpCall = (name: string): RequestInit => ({
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${FULL_KEY}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }),
+  });
+
   async function everyEndpoint(): Promise<Record<string, Seen>> {
     const out: Record<string, Seen> = {};
     out.adminQuery = await see(await gql(QUERY));
@@ -146,6 +158,7 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
         body: new URLSearchParams({ csrfToken, email: "student@schoolhouse.test", password: "schoolhouse-demo", callbackUrl: "/" }),
       }),
     );
+    out.mcp = await see(await app.fetch("/mcp", mcpCall("list_membership_plans")));
     out.cron = await see(await app.fetch("/api/cron/subscriptions", { headers: { authorization: `Bearer ${CRON_SECRET}` } }));
     out.health = await see(await app.fetch("/api/health"));
     out.ready = await see(await app.fetch("/api/health/ready"));
@@ -239,6 +252,11 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
       expect(s.type, name).toContain("text/html");
       expect(s.body, name).toContain("Temporarily unavailable");
     }
+    // MCP: a JSON-RPC error, so agents' clients retry.
+    expect(during.mcp).toMatchObject({ status: 503, retryAfter: "5" });
+    expect(during.mcp!.type).toContain("application/json");
+    expect(json(during.mcp!)).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringMatching(/database is unavailable.*retry/i) } });
+    expect(during.mcp!.body).not.toMatch(/prisma|ECONNREFUSED|127\.0\.0\.1|stack/i);
     expect(during.cron).toMatchObject({ status: 503, retryAfter: "5" });
     expect(json(during.cron!)).toMatchObject({ error: "temporarily_unavailable" });
     // Health: unavailable; readiness: not ready.
@@ -295,6 +313,11 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
     expect((await gql(QUERY)).status).toBe(200);
     const token = await app.fetch("/api/oauth/token", form({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: "demo-public-app" }));
     expect(token.status).toBe(200);
+    const mcp = await app.fetch("/mcp", mcpCall("list_membership_plans"));
+    expect(mcp.status).toBe(200);
+    const recovered = (await mcp.json()) as { result: { isError?: boolean; structuredContent: { plans: unknown[] } } };
+    expect(recovered.result.isError).toBeUndefined();
+    expect(recovered.result.structuredContent.plans.length).toBeGreaterThan(0);
 
     if (!redis) return;
     await redis.start();

@@ -274,6 +274,35 @@ describe("as an admin", () => {
   });
 });
 
+describe("a member's own data", () => {
+  it("list_my_subscriptions and list_my_enrollments return exactly the caller's rows, never another member's", async () => {
+    const admin = await mcpClient(app, adminToken);
+    const sql = await course("intro-to-sql");
+    for (const email of ["student@schoolhouse.test", "someone.else@example.com"]) {
+      const made = await call(admin, "create_subscription", { email, name: "Member", planId: DEMO_IDS.plans.lifetime });
+      expect(made.isError, text(made)).toBeFalsy();
+      expect((await call(admin, "enroll_student", { courseId: sql.id, email, name: "Member" })).isError).toBeFalsy();
+    }
+    await admin.close();
+
+    const other = await db().user.findUniqueOrThrow({ where: { email: "someone.else@example.com" } });
+    const [mySubs, otherSubs] = await Promise.all(
+      [DEMO_IDS.users.student, other.id].map((userId) => db().subscription.findMany({ where: { userId, plan: { schoolId: DEMO_IDS.school } }, select: { id: true } })),
+    );
+    expect(mySubs!.length).toBeGreaterThan(0);
+    expect(otherSubs!.length).toBeGreaterThan(0);
+
+    const student = await mcpClient(app, studentToken);
+    const subs = (await call(student, "list_my_subscriptions")).structuredContent as { subscriptions: Array<{ id: string; user: { email: string } }> };
+    expect(subs.subscriptions.map((s) => s.id).sort()).toEqual(mySubs!.map((s) => s.id).sort());
+    expect(subs.subscriptions.every((s) => s.user.email === "student@schoolhouse.test")).toBe(true);
+    const enrollments = (await call(student, "list_my_enrollments")).structuredContent as { enrollments: Array<{ user: { email: string } }> };
+    expect(enrollments.enrollments.length).toBeGreaterThan(0);
+    expect(enrollments.enrollments.every((e) => e.user.email === "student@schoolhouse.test")).toBe(true);
+    await student.close();
+  });
+});
+
 describe("Admin API keys as bearer credentials", () => {
   it("act with their permissions; member tools are refused", async () => {
     const client = await mcpClient(app, DEFAULT_DEMO_API_KEY);

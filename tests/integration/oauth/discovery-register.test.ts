@@ -97,7 +97,11 @@ describe("discovery (RFC 8414)", () => {
   it("service_documentation resolves", async () => {
     const res = await app.fetch("/oauth/docs");
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain("http://demo.localhost:3000/api/oauth/token");
+    const docs = await res.text();
+    expect(docs).toContain("http://demo.localhost:3000/api/oauth/token");
+    // Agents learn the resource server from the docs too (issue 13).
+    expect(docs).toContain("- Endpoint: http://demo.localhost:3000/mcp ");
+    expect(docs).toContain("http://demo.localhost:3000/.well-known/oauth-protected-resource/mcp");
   });
 });
 
