@@ -13,10 +13,12 @@ interface LlmsLink {
   name: string;
   url: string;
   note: string;
+  /** A URL the note ends with, written as an autolink (a bare URL is not a link in CommonMark). */
+  noteUrl?: string;
 }
 
 function linkLine(l: LlmsLink): string {
-  const note = inlineText(l.note);
+  const note = inlineText(l.note) + (l.noteUrl ? ` <${l.noteUrl.replace(/[<>\s\\]/g, encodeURIComponent)}>` : "");
   // The name is never empty (the reference parser needs one character); an empty note is left out.
   return `- [${llmsLinkName(l.name) || linkTarget(l.url)}](${linkTarget(l.url)})${note ? `: ${note}` : ""}`;
 }
@@ -62,7 +64,8 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
       {
         name: "MCP server",
         url: `${o}/.well-known/oauth-protected-resource/mcp`,
-        note: `Model Context Protocol server at ${o}/mcp (Streamable HTTP, OAuth sign-in): search the catalog and read pages; members see their subscriptions, staff manage them. This link is its RFC 9728 resource metadata`,
+        note: "Model Context Protocol server (Streamable HTTP, OAuth sign-in): search the catalog and read pages; members see their subscriptions, staff manage them. This link is its RFC 9728 resource metadata; the server is at",
+        noteUrl: `${o}/mcp`,
       },
       // The schema itself, readable without a key (the playground at /admin/graphql answers 401 to an agent).
       {
@@ -115,7 +118,7 @@ export const llmsFullPartPath = (name: string) => `/llms-full/${name}.txt`;
 
 function documentBlock(doc: StorefrontDocument): string {
   const [titleLine, ...rest] = documentBody(doc).split("\n");
-  return `${titleLine}\n\nSource: ${doc.url}\nMarkdown: ${doc.markdownUrl}\n${rest.join("\n")}`;
+  return `${titleLine}\n\nSource: <${doc.url}>\nMarkdown: <${doc.markdownUrl}>\n${rest.join("\n")}`;
 }
 
 /** Greedy packing in catalog order: a part takes blocks while it fits; a single larger block gets a part of its own. */
@@ -167,7 +170,7 @@ export async function buildLlmsFull(ctx: BuildContext, budget = LLMS_FULL_BUDGET
       const label = chunks.length === 1 ? group.heading : `${group.heading}, part ${i + 1} of ${chunks.length}`;
       const partHeader =
         `# ${name}: ${label}\n\n${quote}\n\n${chunk.length} of the ${docs.length} public documents of ${name}; ` +
-        `the index of all parts is ${ctx.origin}/llms-full.txt. Each document starts with its title and source URL.\n`;
+        `the index of all parts is <${ctx.origin}/llms-full.txt>. Each document starts with its title and source URL.\n`;
       parts.push({ name: partName, body: [partHeader, ...chunk].join("\n---\n\n") });
       index.push(`- [${llmsLinkName(label)}](${ctx.origin}${llmsFullPartPath(partName)}): ${chunk.length} document${chunk.length === 1 ? "" : "s"}`);
     });

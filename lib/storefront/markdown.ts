@@ -64,7 +64,7 @@ export function documentBody(doc: StorefrontDocument): string {
   if (doc.description.trim()) parts.push(`${inlineText(doc.description, { lineStart: true })}\n`);
   if (doc.image) parts.push(`![${inlineText(doc.title)}](${linkTarget(doc.image)})\n`);
   if (doc.facts.length) parts.push(doc.facts.map(factLine).join("\n") + "\n");
-  if (doc.body.trim()) parts.push(doc.body + "\n");
+  if (doc.body.trim()) parts.push(doc.body.trimEnd() + "\n");
   for (const s of doc.sections) parts.push(sectionMarkdown(s));
   return parts.join("\n");
 }

@@ -206,11 +206,11 @@ describe("/llms-full.txt", () => {
     expect(blocks).toHaveLength(mdUrls.length);
     for (const url of mdUrls) {
       const doc = parseMarkdown(await (await fetchAbsolute(url)).text());
-      const block = blocks.find((b) => b.includes(`\nMarkdown: ${url}\n`));
+      const block = blocks.find((b) => b.includes(`\nMarkdown: <${url}>\n`));
       expect(block, url).toBeDefined();
       const [title, , source] = block!.split("\n");
       expect(title).toBe(`# ${String(doc.data.title).replace(/\s+/g, " ")}`);
-      expect(source).toBe(`Source: ${doc.data.url}`);
+      expect(source).toBe(`Source: <${String(doc.data.url)}>`);
       // Same body as the markdown twin (minus its title line).
       expect(block).toContain(doc.body.split("\n").slice(1).join("\n").trim().split("\n")[0]);
     }
@@ -248,7 +248,7 @@ describe("/llms-full.txt past its budget", () => {
       expect(text.startsWith("# ")).toBe(true);
       const blocks = text.split("\n---\n\n").slice(1);
       expect(`${blocks.length} document${blocks.length === 1 ? "" : "s"}`).toBe(part.desc);
-      for (const b of blocks) seen.push(/\nMarkdown: (\S+)\n/.exec(b)![1]!);
+      for (const b of blocks) seen.push(/\nMarkdown: <(\S+)>\n/.exec(b)![1]!);
     }
     const llms = parseLlmsTxt(await (await server.fetch("/llms.txt")).text());
     const mdUrls = llms.sections.flatMap((s) => s.links.map((l) => l.url)).filter((u) => u.includes("/api/md/"));
