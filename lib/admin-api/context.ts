@@ -8,7 +8,11 @@ export interface AdminServerContext {
   credential: AdminCredential;
   apiVersion: ApiVersion;
   /** Mutable notes plugins leave for the handler (e.g. an idempotent replay). */
-  notes: { idempotentReplay?: boolean };
+  notes: {
+    idempotentReplay?: boolean;
+    /** Secrets this operation shows once (webhook signing secrets): kept out of any stored replay copy. */
+    shownOnce?: string[];
+  };
 }
 
 /** The GraphQL context every resolver and plugin sees. */

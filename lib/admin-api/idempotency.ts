@@ -42,7 +42,11 @@ export function idempotencyPlugin(): Plugin<AdminContext> {
             const result = (await executeFn(execArgs)) as ExecutionResult;
             // Mutations report their failures in the payload; a top-level error is unexpected
             // (e.g. the database was unreachable), so release the key rather than replay it.
-            return { value: result, body: result.errors?.length ? null : JSON.stringify(result) };
+            if (result.errors?.length) return { value: result, body: null };
+            // A secret shown once (a new webhook signing secret) is not kept: a replay answers null
+            // in its place, as the MCP tools do, rather than storing it in the clear for 24 hours.
+            const shownOnce = new Set(ctx.notes.shownOnce);
+            return { value: result, body: JSON.stringify(result, (_key, v: unknown) => (typeof v === "string" && shownOnce.has(v) ? null : v)) };
           },
         );
         switch (once.kind) {

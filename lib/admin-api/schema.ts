@@ -318,6 +318,13 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
+/** A secret returned this once: noted so an Idempotency-Key replay copy never stores it. */
+function showOnce(ctx: AdminContext, secret: string | null | undefined): string | null {
+  if (!secret) return null;
+  (ctx.notes.shownOnce ??= []).push(secret);
+  return secret;
+}
+
 function allowed(ctx: AdminContext, operation: AdminOperation): boolean {
   return ctx.credential.permissions.includes(operation);
 }
@@ -392,7 +399,7 @@ export const resolvers = {
     createWebhookEndpoint: async (_: unknown, args: { input: CreateEndpointInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "createWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
       const p = await createWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
-      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: p.record?.secret ?? null };
+      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: showOnce(ctx, p.record?.secret) };
     },
     updateWebhookEndpoint: async (_: unknown, args: { input: UpdateEndpointInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "updateWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null };
@@ -407,7 +414,7 @@ export const resolvers = {
     rotateWebhookSecret: async (_: unknown, args: { input: { id: string } }, ctx: AdminContext) => {
       if (!allowed(ctx, "rotateWebhookSecret")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
       const p = await rotateWebhookSecret({ schoolId: ctx.credential.schoolId, id: args.input.id, now: clockNow() });
-      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: p.record?.secret ?? null };
+      return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: showOnce(ctx, p.record?.secret) };
     },
     redeliverWebhookEvent: async (_: unknown, args: { input: { eventId: string; endpointId?: string | null } }, ctx: AdminContext) => {
       if (!allowed(ctx, "redeliverWebhookEvent")) return { errors: [UNAUTHORIZED], deliveries: null };

@@ -82,6 +82,30 @@ describe("managing endpoints (Admin API)", () => {
     expect(row.secretCiphertext).toMatch(/^v1\./);
   });
 
+  it("with an Idempotency-Key, the secret is shown once: the stored replay copy and the replay hold null in its place", async () => {
+    const headers = { "idempotency-key": "create-endpoint-once" };
+    const input = { url: "https://hooks.example.com/once", events: ["*"], description: "once" };
+    const first = await gql(app, CREATE_ENDPOINT, { input }, { headers });
+    const created = first.body.data.createWebhookEndpoint as { secret: string; endpoint: { id: string } };
+    expect(created.secret).toMatch(/^whsec_/);
+    const replay = await gql(app, CREATE_ENDPOINT, { input }, { headers });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.data.createWebhookEndpoint).toMatchObject({ secret: null, endpoint: { id: created.endpoint.id } });
+
+    const rotateHeaders = { "idempotency-key": "rotate-once" };
+    const rotated = await gql(app, ROTATE, { input: { id: created.endpoint.id } }, { headers: rotateHeaders });
+    const newSecret = rotated.body.data.rotateWebhookSecret.secret as string;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect((await gql(app, ROTATE, { input: { id: created.endpoint.id } }, { headers: rotateHeaders })).body.data.rotateWebhookSecret.secret).toBeNull();
+
+    const stored = await db().idempotencyKey.findMany({ where: { key: { in: ["create-endpoint-once", "rotate-once"] } } });
+    expect(stored).toHaveLength(2);
+    for (const row of stored) {
+      expect(row.responseBody).not.toContain(created.secret.slice(6));
+      expect(row.responseBody).not.toContain(newSecret.slice(6));
+    }
+  });
+
   it("refuses bad URLs (SSRF: private and special-use addresses, plain http), unknown event types, in the errors array", async () => {
     for (const [url, message] of [
       ["http://hooks.example.com/in", /https/],
