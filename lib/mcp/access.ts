@@ -29,6 +29,13 @@ export const TOOL_ACCESS = {
   update_subscription: { scope: "subscriptions:write", staff: true, apiKey: "updateSubscription", writes: true },
   cancel_subscription: { scope: "subscriptions:write", staff: true, apiKey: "cancelSubscription", writes: true },
   enroll_student: { scope: "enrollments:write", staff: true, apiKey: "enrollStudentToCourse", writes: true },
+  list_webhook_endpoints: { scope: "webhooks:manage", staff: true, apiKey: "webhookEndpoints", writes: false },
+  create_webhook_endpoint: { scope: "webhooks:manage", staff: true, apiKey: "createWebhookEndpoint", writes: true },
+  update_webhook_endpoint: { scope: "webhooks:manage", staff: true, apiKey: "updateWebhookEndpoint", writes: true },
+  delete_webhook_endpoint: { scope: "webhooks:manage", staff: true, apiKey: "deleteWebhookEndpoint", writes: true },
+  rotate_webhook_secret: { scope: "webhooks:manage", staff: true, apiKey: "rotateWebhookSecret", writes: true },
+  list_webhook_deliveries: { scope: "webhooks:manage", staff: true, apiKey: "webhookDeliveries", writes: false },
+  redeliver_webhook_event: { scope: "webhooks:manage", staff: true, apiKey: "redeliverWebhookEvent", writes: true },
 } as const satisfies Record<string, ToolAccess>;
 
 export type ToolName = keyof typeof TOOL_ACCESS;
@@ -36,4 +43,4 @@ export type ToolName = keyof typeof TOOL_ACCESS;
 export const isToolName = (name: unknown): name is ToolName => typeof name === "string" && Object.hasOwn(TOOL_ACCESS, name);
 
 /** Every scope a tool can need, plus what identifies the member: what /mcp asks clients to request. */
-export const MCP_SCOPES = ["openid", "profile", "email", "courses:read", "subscriptions:read", "subscriptions:write", "enrollments:write"];
+export const MCP_SCOPES = ["openid", "profile", "email", "courses:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"];

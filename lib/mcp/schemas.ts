@@ -68,6 +68,38 @@ export const catalogEntrySchema = z.object({
   price: z.object({ amount: z.string(), currency: z.string() }).nullable(),
 });
 
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  disabledAt: unix,
+  disabledReason: z.string().nullable(),
+  failingSince: unix,
+  previousSecretExpiresAt: unix,
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  endpointId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  payload: z.string(),
+  status: z.string(),
+  attemptCount: z.number().int(),
+  nextAttemptAt: unix,
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  attempts: z.array(
+    z.object({ attemptedAt: z.number().int(), durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable(), succeeded: z.boolean() }),
+  ),
+});
+
 /** Unix seconds as the Admin API takes them (GraphQL Int: 32-bit). */
 export const unixSeconds = z.number().int().min(-2147483648).max(2147483647);
 

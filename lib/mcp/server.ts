@@ -10,6 +10,7 @@ import { fail, UNTRUSTED_NOTE } from "./results";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
+import { registerWebhookTools } from "./tools/webhooks";
 
 export const MCP_SERVER_INFO = { name: "schoolhouse", title: "Schoolhouse", version: "1.0.0" };
 
@@ -25,7 +26,9 @@ export function buildMcpServer(ctx: McpContext): McpServer {
     instructions:
       `Schoolhouse MCP server of ${ctx.school.name}. Catalog tools (search_catalog, get_page, list_membership_plans) read public content; ` +
       "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; list_subscriptions, create_subscription, " +
-      "update_subscription, cancel_subscription and enroll_student are for staff (owner, manager, admin) and take dry_run and idempotency_key. " +
+      "update_subscription, cancel_subscription, enroll_student and the webhook tools (list_webhook_endpoints, create_webhook_endpoint, " +
+      "update_webhook_endpoint, delete_webhook_endpoint, rotate_webhook_secret, list_webhook_deliveries, redeliver_webhook_event) are for staff " +
+      "(owner, manager, admin); their writes take dry_run and idempotency_key. " +
       `Timestamps are Unix seconds. ${UNTRUSTED_NOTE}`,
   });
   // The SDK turns a thrown error into a tool result carrying its message, which could show
@@ -49,6 +52,7 @@ export function buildMcpServer(ctx: McpContext): McpServer {
   registerCatalogTools(server, ctx, guard);
   registerMemberTools(server, ctx, guard);
   registerStaffTools(server, ctx, guard);
+  registerWebhookTools(server, ctx, guard);
 
   server.registerResource(
     "llms.txt",

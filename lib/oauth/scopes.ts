@@ -9,6 +9,8 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   "subscriptions:read": "See your memberships; if you are staff, also the school's subscriptions and who holds them",
   "subscriptions:write": "If you are staff: create, change and cancel members' subscriptions",
   "enrollments:write": "If you are staff: enroll people in the school's courses",
+  "webhooks:manage":
+    "If you are staff: see, add, change and delete the school's webhook endpoints (the addresses that are told about membership changes) and their signing secrets, and resend past notifications",
 };
 
 export const SUPPORTED_SCOPES = Object.keys(SCOPE_DESCRIPTIONS);

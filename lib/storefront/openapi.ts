@@ -343,6 +343,7 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
                 "subscriptions:read": "Read your subscriptions (staff: the school's)",
                 "subscriptions:write": "Staff: create, update and cancel subscriptions",
                 "enrollments:write": "Staff: enroll students in courses",
+                "webhooks:manage": "Staff: manage webhook endpoints and deliveries",
               },
             },
           },

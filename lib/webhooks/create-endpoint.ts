@@ -1,7 +1,6 @@
 import { authSecret } from "../auth/auth-secret";
-import { db } from "../db/client";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { failure, success, type Payload, TX_OPTIONS } from "../membership/records";
+import { failure, success, type Payload, writeTransaction } from "../membership/records";
 import { MAX_ENDPOINTS_PER_SCHOOL, TOO_MANY_ENDPOINTS, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 
@@ -11,13 +10,17 @@ export interface CreateEndpointInput {
   description?: string | null;
 }
 
-/** Registers an endpoint; the whsec_ secret is generated here and returned this once only. */
+/**
+ * Registers an endpoint; the whsec_ secret is generated here and returned this once only. With
+ * dryRun everything is checked and written, then rolled back (the secret returned is then void).
+ */
 export async function createWebhookEndpoint(options: {
   schoolId: string;
   input: CreateEndpointInput;
   now: Date;
+  dryRun?: boolean;
 }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   const url = checkEndpointUrl(input.url);
   if ("error" in url) return failure(url.error);
   const events = checkEventTypes(input.events);
@@ -25,7 +28,7 @@ export async function createWebhookEndpoint(options: {
   const description = checkDescription(input.description);
   if ("error" in description) return failure(description.error);
   const secret = generateWebhookSecret();
-  return db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     // Serialises concurrent creations of one school so the limit holds.
     await tx.$queryRaw`SELECT "id" FROM "School" WHERE "id" = ${schoolId}::uuid FOR UPDATE`;
     if ((await tx.webhookEndpoint.count({ where: { schoolId } })) >= MAX_ENDPOINTS_PER_SCHOOL) {
@@ -43,5 +46,5 @@ export async function createWebhookEndpoint(options: {
       },
     });
     return success({ endpoint, secret });
-  }, TX_OPTIONS);
+  });
 }

@@ -1,6 +1,5 @@
-import { db } from "../db/client";
 import { isUuid } from "../membership/ids";
-import { failure, success, type Payload, TX_OPTIONS } from "../membership/records";
+import { failure, success, type Payload, writeTransaction } from "../membership/records";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import type { DeliveryRecord } from "./presenter";
 
@@ -17,11 +16,13 @@ export async function redeliverWebhookEvent(options: {
   schoolId: string;
   input: { eventId: string; endpointId?: string | null };
   now: Date;
+  /** Checked and queued, then rolled back: shows which deliveries would be queued. */
+  dryRun?: boolean;
 }): Promise<Payload<DeliveryRecord[]>> {
-  const { schoolId, input, now } = options;
+  const { schoolId, input, now, dryRun } = options;
   if (!isUuid(input.eventId)) return failure(EVENT_NOT_FOUND);
   if (input.endpointId && !isUuid(input.endpointId)) return failure(ENDPOINT_NOT_FOUND);
-  return db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     const event = await tx.webhookEvent.findFirst({ where: { id: input.eventId, schoolId } });
     if (!event) return failure<DeliveryRecord[]>(EVENT_NOT_FOUND);
     const endpoints = input.endpointId
@@ -42,5 +43,5 @@ export async function redeliverWebhookEvent(options: {
       include: { event: true, attempts: { orderBy: { attemptedAt: "asc" }, take: 20 } },
     });
     return success(deliveries);
-  }, TX_OPTIONS);
+  });
 }

@@ -1,8 +1,7 @@
 import { authSecret } from "../auth/auth-secret";
-import { db } from "../db/client";
 import type { WebhookEndpoint } from "../db/generated/client";
 import { isUuid } from "../membership/ids";
-import { failure, success, type Payload } from "../membership/records";
+import { failure, success, type Payload, writeTransaction } from "../membership/records";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 
@@ -14,15 +13,21 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
  * secret still signs too (webhook-signature carries both, space-separated). Rotating again within the
  * overlap replaces the older secret: only the last two are ever valid.
  */
-export async function rotateWebhookSecret(options: { schoolId: string; id: string; now: Date }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
-  const { schoolId, id, now } = options;
+export async function rotateWebhookSecret(options: {
+  schoolId: string;
+  id: string;
+  now: Date;
+  /** Checked and written, then rolled back: the secret keeps working and the one returned is void. */
+  dryRun?: boolean;
+}): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
+  const { schoolId, id, now, dryRun } = options;
   if (!isUuid(id)) return failure(ENDPOINT_NOT_FOUND);
   const secret = generateWebhookSecret();
-  const endpoint = await db().$transaction(async (tx) => {
+  return writeTransaction({ dryRun }, async (tx) => {
     const [current] = await tx.$queryRaw<{ secretCiphertext: string }[]>`
       SELECT "secretCiphertext" FROM "WebhookEndpoint" WHERE "id" = ${id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
-    if (!current) return null;
-    return tx.webhookEndpoint.update({
+    if (!current) return failure<{ endpoint: WebhookEndpoint; secret: string }>(ENDPOINT_NOT_FOUND);
+    const endpoint = await tx.webhookEndpoint.update({
       where: { id },
       data: {
         secretCiphertext: encryptWebhookSecret(secret, authSecret()),
@@ -31,6 +36,6 @@ export async function rotateWebhookSecret(options: { schoolId: string; id: strin
         updatedAt: now,
       },
     });
+    return success({ endpoint, secret });
   });
-  return endpoint ? success({ endpoint, secret }) : failure(ENDPOINT_NOT_FOUND);
 }

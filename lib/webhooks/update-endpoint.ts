@@ -1,8 +1,7 @@
-import { db } from "../db/client";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { failure, success, type Payload } from "../membership/records";
+import { isUuid } from "../membership/ids";
+import { failure, success, type Payload, writeTransaction } from "../membership/records";
 import { ENDPOINT_NOT_FOUND, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
-import { findWebhookEndpoint } from "./find-endpoint";
 
 export interface UpdateEndpointInput {
   id: string;
@@ -13,11 +12,18 @@ export interface UpdateEndpointInput {
   enabled?: boolean | null;
 }
 
-/** Changes an endpoint; fields left out (or null) keep their value. Re-enabling resumes its pending deliveries. */
-export async function updateWebhookEndpoint(options: { schoolId: string; input: UpdateEndpointInput; now: Date }): Promise<Payload<WebhookEndpoint>> {
-  const { schoolId, input, now } = options;
-  const existing = await findWebhookEndpoint({ schoolId, id: input.id });
-  if (!existing) return failure(ENDPOINT_NOT_FOUND);
+/**
+ * Changes an endpoint; fields left out (or null) keep their value. Re-enabling resumes its pending
+ * deliveries. dryRun: checked and written, then rolled back.
+ */
+export async function updateWebhookEndpoint(options: {
+  schoolId: string;
+  input: UpdateEndpointInput;
+  now: Date;
+  dryRun?: boolean;
+}): Promise<Payload<WebhookEndpoint>> {
+  const { schoolId, input, now, dryRun } = options;
+  if (!isUuid(input.id)) return failure(ENDPOINT_NOT_FOUND);
   const data: Partial<WebhookEndpoint> = { updatedAt: now };
   if (input.url !== null && input.url !== undefined) {
     const url = checkEndpointUrl(input.url);
@@ -34,10 +40,12 @@ export async function updateWebhookEndpoint(options: { schoolId: string; input: 
     if ("error" in description) return failure(description.error);
     data.description = description.description;
   }
-  if (input.enabled === true && existing.disabledAt) Object.assign(data, { disabledAt: null, disabledReason: null, failingSince: null });
-  if (input.enabled === false && !existing.disabledAt) Object.assign(data, { disabledAt: now, disabledReason: "Disabled by the school" });
-  // updateMany scoped to the school: an endpoint deleted meanwhile is "not found", not a crash.
-  const { count } = await db().webhookEndpoint.updateMany({ where: { id: existing.id, schoolId }, data });
-  if (!count) return failure(ENDPOINT_NOT_FOUND);
-  return success(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: existing.id } }));
+  return writeTransaction({ dryRun }, async (tx) => {
+    const [existing] = await tx.$queryRaw<{ disabledAt: Date | null }[]>`
+      SELECT "disabledAt" FROM "WebhookEndpoint" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
+    if (!existing) return failure<WebhookEndpoint>(ENDPOINT_NOT_FOUND);
+    if (input.enabled === true && existing.disabledAt) Object.assign(data, { disabledAt: null, disabledReason: null, failingSince: null });
+    if (input.enabled === false && !existing.disabledAt) Object.assign(data, { disabledAt: now, disabledReason: "Disabled by the school" });
+    return success(await tx.webhookEndpoint.update({ where: { id: input.id }, data }));
+  });
 }

@@ -113,7 +113,7 @@ export const DEMO_OAUTH_CLIENTS = [
     name: "Demo Public App",
     confidential: false,
     redirectUris: ["http://localhost:3000/oauth/callback", "http://127.0.0.1/callback"],
-    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write",
+    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write webhooks:manage",
     tokenEndpointAuthMethod: "none",
   },
   {
@@ -137,7 +137,7 @@ export const DEMO_OAUTH_CLIENTS = [
       "https://claude.ai/api/mcp/auth_callback",
       "https://chatgpt.com/connector_platform_oauth_redirect",
     ],
-    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write",
+    scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write webhooks:manage",
     tokenEndpointAuthMethod: "none",
   },
 ];

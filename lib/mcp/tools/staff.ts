@@ -39,11 +39,13 @@ function payloadResult<R, W extends object>(
  * dry_run: the verb runs in a transaction that is rolled back. idempotency_key: the shared
  * mechanism (lib/idempotency), per grant or API key; a dry run neither uses nor consumes a key.
  */
-async function write(
+export async function write(
   ctx: McpContext,
   tool: ToolName,
   args: { dry_run?: boolean; idempotency_key?: string } & Record<string, unknown>,
   run: (dryRun: boolean) => Promise<CallToolResult>,
+  /** The copy kept for replays; a secret shown once must not be kept (and replayed) in clear. */
+  stored: (result: CallToolResult) => CallToolResult = (result) => result,
 ): Promise<CallToolResult> {
   const { dry_run: dryRun = false, idempotency_key: key, ...input } = args;
   if (dryRun || key === undefined) return run(dryRun);
@@ -59,7 +61,7 @@ async function write(
     },
     async () => {
       const result = await run(false);
-      return { value: result, body: JSON.stringify(result) };
+      return { value: result, body: JSON.stringify(stored(result)) };
     },
   );
   switch (once.kind) {
@@ -76,16 +78,17 @@ async function write(
   }
 }
 
+export const writeAnnotations = (title: string, destructive: boolean, idempotent: boolean) => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: destructive,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+
 export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (tool: StaffTool) => string | null) {
   const schoolId = ctx.school.id;
   const subscriptionOutput = { dryRun: z.boolean(), subscription: subscriptionSchema };
-  const writeAnnotations = (title: string, destructive: boolean, idempotent: boolean) => ({
-    title,
-    readOnlyHint: false,
-    destructiveHint: destructive,
-    idempotentHint: idempotent,
-    openWorldHint: false,
-  });
 
   server.registerTool(
     "list_subscriptions",

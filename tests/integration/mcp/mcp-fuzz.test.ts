@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
+import { TOOL_ACCESS } from "@/lib/mcp/access";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { signIn } from "../oauth/helpers";
 import { mcpToken, rpc } from "./helpers";
@@ -22,12 +23,17 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student"];
-const WRITES = new Set(["create_subscription", "update_subscription", "cancel_subscription", "enroll_student"]);
+const WEBHOOK_TOOLS = ["list_webhook_endpoints", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "list_webhook_deliveries", "redeliver_webhook_event"];
+const TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", ...WEBHOOK_TOOLS];
+const WRITES = new Set(
+  Object.entries(TOOL_ACCESS)
+    .filter(([, access]) => access.writes)
+    .map(([name]) => name),
+);
 
 const anyValue = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
 const toolArgs = fc.dictionary(
-  fc.oneof(fc.constantFrom("query", "kind", "slug", "url", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "customEndedAt", "cancelAtPeriodEnd", "first", "after", "state", "idempotency_key", "expireAt", "initialChargeAt", "limit"), fc.string()),
+  fc.oneof(fc.constantFrom("query", "kind", "slug", "url", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "customEndedAt", "cancelAtPeriodEnd", "first", "after", "state", "idempotency_key", "expireAt", "initialChargeAt", "limit", "events", "description", "enabled", "endpointId", "eventId", "status"), fc.string()),
   anyValue,
   { maxKeys: 6 },
 );
@@ -53,7 +59,14 @@ function disarm(body: unknown, asAdmin: boolean): unknown {
 
 describe("/mcp under hostile input", () => {
   it("never answers 5xx, always JSON-RPC, leaks nothing, changes nothing", async () => {
-    const counts = async () => [await db().subscription.count(), await db().user.count(), await db().enrollment.count(), await db().idempotencyKey.count()];
+    const counts = async () => [
+      await db().subscription.count(),
+      await db().user.count(),
+      await db().enrollment.count(),
+      await db().idempotencyKey.count(),
+      await db().webhookEndpoint.count(),
+      await db().webhookDelivery.count(),
+    ];
     const before = await counts();
     await fc.assert(
       fc.asyncProperty(fc.oneof(toolCallBody, otherBody, rawBody), fc.boolean(), async (body, asAdmin) => {

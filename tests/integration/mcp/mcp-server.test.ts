@@ -31,6 +31,13 @@ const TOOLS = [
   "update_subscription",
   "cancel_subscription",
   "enroll_student",
+  "list_webhook_endpoints",
+  "create_webhook_endpoint",
+  "update_webhook_endpoint",
+  "delete_webhook_endpoint",
+  "rotate_webhook_secret",
+  "list_webhook_deliveries",
+  "redeliver_webhook_event",
 ];
 
 beforeAll(async () => {
@@ -53,7 +60,7 @@ describe("discovery and authorization (RFC 9728, RFC 6750)", () => {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       const body = await res.json();
       expect(body).toMatchObject({ resource: `${app.url}/mcp`, authorization_servers: [app.url], bearer_methods_supported: ["header"] });
-      expect(body.scopes_supported).toEqual(expect.arrayContaining(["subscriptions:read", "subscriptions:write", "enrollments:write", "courses:read"]));
+      expect(body.scopes_supported).toEqual(expect.arrayContaining(["subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage", "courses:read"]));
     }
   });
 
@@ -62,7 +69,7 @@ describe("discovery and authorization (RFC 9728, RFC 6750)", () => {
     expect(res.status).toBe(401);
     const challenge = res.headers.get("www-authenticate")!;
     expect(challenge).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
-    expect(challenge).toContain('scope="openid profile email courses:read subscriptions:read subscriptions:write enrollments:write"');
+    expect(challenge).toContain('scope="openid profile email courses:read subscriptions:read subscriptions:write enrollments:write webhooks:manage"');
     expect(res.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
     expect((await res.json()).error.code).toBe(-32001);
 
