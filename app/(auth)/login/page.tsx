@@ -5,6 +5,8 @@ import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
 import { authSecret } from "@/lib/auth/auth-secret";
+import { loginContext } from "@/lib/oauth/login-context";
+import { SchoolBrand } from "../school-brand";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
@@ -39,36 +41,44 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   }
 
   const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
+  const { school, clientName } = await loginContext({ headers: requestHeaders, callbackUrl });
   return (
     <section className="card">
-      <h1>Sign in</h1>
-      {one(params.setup) === "done" ? <p role="status">Your password is set. Sign in with it below.</p> : null}
-      {session ? (
-        <p>
-          You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone
-          else below.
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {Object.hasOwn(MESSAGES, error) ? MESSAGES[error] : "Sign-in failed. Please try again."}
-        </p>
-      ) : null}
-      <form className="stack" method="post" action="/api/auth/callback/credentials">
-        <input type="hidden" name="csrfToken" value={csrfToken} />
-        <input type="hidden" name="callbackUrl" value={callbackUrl} />
-        <label>
-          Email
-          <input type="email" name="email" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autoComplete="current-password" required />
-        </label>
-        <button className="button" type="submit">
-          Sign in
-        </button>
-      </form>
+      <SchoolBrand school={school}>
+        <h1>Sign in</h1>
+        {clientName ? (
+          <p>
+            <strong>{clientName}</strong> is asking to connect to your account. Sign in to continue.
+          </p>
+        ) : null}
+        {one(params.setup) === "done" ? <p role="status">Your password is set. Sign in with it below.</p> : null}
+        {session ? (
+          <p>
+            You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone
+            else below.
+          </p>
+        ) : null}
+        {error ? (
+          <p className="error" role="alert">
+            {Object.hasOwn(MESSAGES, error) ? MESSAGES[error] : "Sign-in failed. Please try again."}
+          </p>
+        ) : null}
+        <form className="stack" method="post" action="/api/auth/callback/credentials">
+          <input type="hidden" name="csrfToken" value={csrfToken} />
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <label>
+            Email
+            <input type="email" name="email" autoComplete="username" required />
+          </label>
+          <label>
+            Password
+            <input type="password" name="password" autoComplete="current-password" required />
+          </label>
+          <button className="button" type="submit">
+            Sign in
+          </button>
+        </form>
+      </SchoolBrand>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { authSecret } from "@/lib/auth/auth-secret";
 import { AUTHORIZE_PARAMS, AUTHORIZE_PATH, CONSENT_PATH } from "@/lib/oauth/authorize";
 import { authorizationForPage, describeScopes, redirectHost } from "@/lib/oauth/pages";
 import { toSearchParams, type Search } from "../search-params";
+import { SchoolBrand } from "../../school-brand";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Allow access?", robots: { index: false } };
@@ -41,43 +42,45 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
   const host = redirectHost(request.redirectUri);
   return (
     <section className="card">
-      <h1>Allow {request.client.name} to access your account?</h1>
-      <p>
-        Signed in as <strong>{session.email}</strong> at <strong>{school.name}</strong>.
-      </p>
-      <p>
-        After you decide, you will be sent to <strong>{host}</strong>.
-        {request.client.isMetadataDocument ? (
-          <>
-            {" "}
-            This application describes itself at <code>{request.client.clientId}</code>.
-          </>
-        ) : null}
-      </p>
-      <p>It will be able to:</p>
-      <ul>
-        {describeScopes(request.grantedScopes).map(({ scope, description }) => (
-          <li key={scope}>
-            {description} <span className="meta">({scope})</span>
-          </li>
-        ))}
-      </ul>
-      <form className="stack" method="post" action={AUTHORIZE_PATH}>
-        {AUTHORIZE_PARAMS.filter((n) => request.params.has(n)).map((n) => (
-          <input key={n} type="hidden" name={n} value={request.params.get(n)!} />
-        ))}
-        <input type="hidden" name="csrf_token" value={csrfToken} />
-        {/* The answer is for this account only: a different signed-in account restarts the flow. */}
-        <input type="hidden" name="account" value={session.userId} />
-        <div style={{ display: "flex", gap: "0.75rem" }}>
-          <button className="button" type="submit" name="decision" value="allow">
-            Allow
-          </button>
-          <button className="button secondary" type="submit" name="decision" value="deny">
-            Deny
-          </button>
-        </div>
-      </form>
+      <SchoolBrand school={school}>
+        <h1>Allow {request.client.name} to access your account?</h1>
+        <p>
+          Signed in as <strong>{session.email}</strong>.
+        </p>
+        <p>
+          After you decide, you will be sent to <strong>{host}</strong>.
+          {request.client.isMetadataDocument ? (
+            <>
+              {" "}
+              This application describes itself at <code>{request.client.clientId}</code>.
+            </>
+          ) : null}
+        </p>
+        <p>It will be able to:</p>
+        <ul>
+          {describeScopes(request.grantedScopes).map(({ scope, description }) => (
+            <li key={scope}>
+              {description} <span className="meta">({scope})</span>
+            </li>
+          ))}
+        </ul>
+        <form className="stack" method="post" action={AUTHORIZE_PATH}>
+          {AUTHORIZE_PARAMS.filter((n) => request.params.has(n)).map((n) => (
+            <input key={n} type="hidden" name={n} value={request.params.get(n)!} />
+          ))}
+          <input type="hidden" name="csrf_token" value={csrfToken} />
+          {/* The answer is for this account only: a different signed-in account restarts the flow. */}
+          <input type="hidden" name="account" value={session.userId} />
+          <div style={{ display: "flex", gap: "0.75rem" }}>
+            <button className="button" type="submit" name="decision" value="allow">
+              Allow
+            </button>
+            <button className="button secondary" type="submit" name="decision" value="deny">
+              Deny
+            </button>
+          </div>
+        </form>
+      </SchoolBrand>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AUTHORIZE_PARAMS, AUTHORIZE_PATH } from "@/lib/oauth/authorize";
 import { authorizationForPage } from "@/lib/oauth/pages";
+import { brandStyle } from "@/lib/storefront/brand";
 import { toSearchParams, type Search } from "../search-params";
 
 export const dynamic = "force-dynamic";
@@ -41,6 +42,7 @@ export default async function SelectSchoolPage({ searchParams }: { searchParams:
             {schools.map((school, i) => (
               <label key={school.id} style={{ display: "flex", gap: "0.5rem", fontWeight: 400 }}>
                 <input type="radio" name="school_id" value={school.id} required defaultChecked={i === 0} />
+                <span className="school-swatch" style={brandStyle(school.brandColor)} aria-hidden="true" />
                 {school.name}
               </label>
             ))}
