@@ -11,7 +11,7 @@ const tsx = path.join(root, "node_modules/.bin/tsx");
 function loadConfig(phase: string, env: Record<string, string>) {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "production" };
   const script = `import("./next.config.ts").then((m) => { m.default(${JSON.stringify(phase)}); console.log("config ok"); })`;
-  const r = spawnSync(tsx, ["-e", script], { cwd: root, env: { ...base, ...env } as unknown as NodeJS.ProcessEnv, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(tsx, ["-e", script], { cwd: root, env: { ...base, ...env }, encoding: "utf8", timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
