@@ -59,7 +59,30 @@ test("an admin's agent finds a course, creates, updates and cancels a subscripti
   const mcpUrl = `${baseURL}/mcp`;
   const client = await connect(mcpUrl, await signInAgent(browser, mcpUrl, "admin@schoolhouse.test"));
   const { tools } = await client.listTools();
-  expect(tools).toHaveLength(11);
+  // Every tool, the webhook management tools (issue 14) included: the server lists all of them and
+  // each call checks the caller's scope and role.
+  expect(tools.map((t) => t.name).sort()).toEqual(
+    [
+      "search_catalog",
+      "get_page",
+      "list_membership_plans",
+      "get_my_profile",
+      "list_my_subscriptions",
+      "list_my_enrollments",
+      "list_subscriptions",
+      "create_subscription",
+      "update_subscription",
+      "cancel_subscription",
+      "enroll_student",
+      "list_webhook_endpoints",
+      "create_webhook_endpoint",
+      "update_webhook_endpoint",
+      "delete_webhook_endpoint",
+      "rotate_webhook_secret",
+      "list_webhook_deliveries",
+      "redeliver_webhook_event",
+    ].sort(),
+  );
 
   const found = await call(client, "search_catalog", { query: "sql", kind: "course" });
   const course = (found.structuredContent as { results: Array<{ slug: string; url: string }> }).results.find((r) => r.slug === "intro-to-sql")!;

@@ -32,6 +32,8 @@ function start(): Promise<ChildProcess> {
       REDIS_URL: "",
       KV_REST_API_URL: "",
       KV_REST_API_TOKEN: "",
+      // The demo seed runs on its own only on the embedded database (issue 12): ask for it here.
+      SEED_ON_START: "1",
       DEMO_API_KEY: KEY,
       WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
     },
