@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test, type Browser } from "@playwright/test";
 import { RecordingAuthProvider } from "../helpers/mcp-auth-provider";
+import { MCP_TOOLS } from "../helpers/mcp-tools";
 
 // What the README promises: an MCP client added with {origin}/mcp signs the member in (the SDK's
 // auth() with Chromium doing login, school choice and consent), then uses the tools.
@@ -61,28 +62,7 @@ test("an admin's agent finds a course, creates, updates and cancels a subscripti
   const { tools } = await client.listTools();
   // Every tool, the webhook management tools (issue 14) included: the server lists all of them and
   // each call checks the caller's scope and role.
-  expect(tools.map((t) => t.name).sort()).toEqual(
-    [
-      "search_catalog",
-      "get_page",
-      "list_membership_plans",
-      "get_my_profile",
-      "list_my_subscriptions",
-      "list_my_enrollments",
-      "list_subscriptions",
-      "create_subscription",
-      "update_subscription",
-      "cancel_subscription",
-      "enroll_student",
-      "list_webhook_endpoints",
-      "create_webhook_endpoint",
-      "update_webhook_endpoint",
-      "delete_webhook_endpoint",
-      "rotate_webhook_secret",
-      "list_webhook_deliveries",
-      "redeliver_webhook_event",
-    ].sort(),
-  );
+  expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
 
   const found = await call(client, "search_catalog", { query: "sql", kind: "course" });
   const course = (found.structuredContent as { results: Array<{ slug: string; url: string }> }).results.find((r) => r.slug === "intro-to-sql")!;

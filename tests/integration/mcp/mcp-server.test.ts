@@ -5,6 +5,7 @@ import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS
 import { seedDemo } from "@/lib/db/seed/seed";
 import { adminRateLimiter } from "@/lib/rate-limit";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { MCP_TOOLS } from "../../helpers/mcp-tools";
 import { form, signIn } from "../oauth/helpers";
 import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./helpers";
 
@@ -18,27 +19,6 @@ let adminToken: string;
 
 /** A published course of the demo school, by slug. */
 const course = (slug: string) => db().course.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, slug } });
-
-const TOOLS = [
-  "search_catalog",
-  "get_page",
-  "list_membership_plans",
-  "get_my_profile",
-  "list_my_subscriptions",
-  "list_my_enrollments",
-  "list_subscriptions",
-  "create_subscription",
-  "update_subscription",
-  "cancel_subscription",
-  "enroll_student",
-  "list_webhook_endpoints",
-  "create_webhook_endpoint",
-  "update_webhook_endpoint",
-  "delete_webhook_endpoint",
-  "rotate_webhook_secret",
-  "list_webhook_deliveries",
-  "redeliver_webhook_event",
-];
 
 beforeAll(async () => {
   await seedDemo({ prisma: db() });
@@ -129,7 +109,7 @@ describe("as a student", () => {
   it("lists every tool with input and output schemas and truthful annotations", async () => {
     const client = await mcpClient(app, studentToken);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");

@@ -1,0 +1,21 @@
+// Every tool the MCP server lists, by name: pinned once for the integration and browser suites.
+export const MCP_TOOLS = [
+  "search_catalog",
+  "get_page",
+  "list_membership_plans",
+  "get_my_profile",
+  "list_my_subscriptions",
+  "list_my_enrollments",
+  "list_subscriptions",
+  "create_subscription",
+  "update_subscription",
+  "cancel_subscription",
+  "enroll_student",
+  "list_webhook_endpoints",
+  "create_webhook_endpoint",
+  "update_webhook_endpoint",
+  "delete_webhook_endpoint",
+  "rotate_webhook_secret",
+  "list_webhook_deliveries",
+  "redeliver_webhook_event",
+] as const;
