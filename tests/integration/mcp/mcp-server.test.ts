@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setNow } from "@/lib/clock";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { adminRateLimiter } from "@/lib/rate-limit";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { adminAppForSuite } from "../admin-api/helpers";
 import { MCP_TOOLS } from "../../helpers/mcp-tools";
 import { form, signIn } from "../oauth/helpers";
 import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./helpers";
@@ -13,7 +11,8 @@ import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./hel
 // API key, on the bare host (the demo school), with the clock frozen like the Admin API suites.
 const NOW = new Date("2026-11-21T12:00:00Z");
 const T = NOW.getTime() / 1000;
-let app: AppServer;
+// Demo data, the frozen clock and the HTTP server, as in the Admin API suites.
+const app = adminAppForSuite({ now: NOW });
 let studentToken: string;
 let adminToken: string;
 
@@ -21,15 +20,8 @@ let adminToken: string;
 const course = (slug: string) => db().course.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, slug } });
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(NOW);
-  app = await startAppServer();
   studentToken = await mcpToken(app, await signIn(app, "student@schoolhouse.test"), { schoolId: DEMO_IDS.school });
   adminToken = await mcpToken(app, await signIn(app, "admin@schoolhouse.test"), { schoolId: DEMO_IDS.school });
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
 });
 
 describe("discovery and authorization (RFC 9728, RFC 6750)", () => {

@@ -1,10 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setNow } from "@/lib/clock";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { adminAppForSuite } from "../admin-api/helpers";
 import { signIn } from "../oauth/helpers";
 import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./helpers";
 
@@ -13,7 +11,8 @@ import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./hel
 const NOW = new Date("2026-11-21T12:00:00Z");
 const T = NOW.getTime() / 1000;
 const URL_A = "https://hooks.example.com/in";
-let app: AppServer;
+// Demo data, the frozen clock and the HTTP server, as in the Admin API suites.
+const app = adminAppForSuite({ now: NOW });
 let studentToken: string;
 let adminToken: string;
 
@@ -22,15 +21,8 @@ type Delivery = { id: string; endpointId: string; eventId: string; eventType: st
 const structured = <T>(r: { structuredContent?: unknown }) => r.structuredContent as T;
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  setNow(NOW);
-  app = await startAppServer();
   studentToken = await mcpToken(app, await signIn(app, "student@schoolhouse.test"), { schoolId: DEMO_IDS.school });
   adminToken = await mcpToken(app, await signIn(app, "admin@schoolhouse.test"), { schoolId: DEMO_IDS.school });
-});
-afterAll(async () => {
-  setNow(null);
-  await app.close();
 });
 
 async function withClient<T>(bearer: string, fn: (c: Client) => Promise<T>): Promise<T> {
