@@ -14,7 +14,7 @@ import { benchPids, gitInfo, machineInfo, OtherLoad } from "./machine";
 import type { PreparedCredentials } from "./prepare-db";
 import { summariseProfile } from "./profile";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
-import { BenchServer, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
+import { BenchServer, benchOrigin, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
 import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
 import { baseline, FLOORS, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
@@ -185,12 +185,12 @@ function serverEnv(backend: Backend): Record<string, string> {
   };
 }
 
-function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, env: Record<string, string> = {}): PreparedCredentials {
+function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}): PreparedCredentials {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
   const out = path.join(dir, "creds.json");
   try {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-    const r = spawnSync(process.execPath, [tsx, "scripts/bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens)], {
+    const r = spawnSync(process.execPath, [tsx, "scripts/bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin], {
       env: { ...process.env, ...serverEnv(backend), ...env },
       encoding: "utf8",
     });
@@ -203,14 +203,17 @@ function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: n
 
 // Every PGlite backend starts from a copy of one prepared directory: preparing costs seconds of
 // WASM start-up and seeding, copying 40 MB does not.
-let pgliteTemplate: { dir: string; creds: PreparedCredentials } | undefined;
+// The refresh tokens in it are bound to the origin (port) they were prepared for, so a backend on
+// another port prepares a new template.
+let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
 
-function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number): PreparedCredentials {
-  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens);
-  if (!pgliteTemplate) {
+function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string): PreparedCredentials {
+  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin);
+  if (pgliteTemplate?.origin !== origin) {
+    removePgliteTemplate();
     const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-template-"));
-    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
-    pgliteTemplate = { dir, creds };
+    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
+    pgliteTemplate = { dir, creds, origin };
   }
   cpSync(path.join(pgliteTemplate.dir, "pglite"), backend.env.PGLITE_DATA_DIR!, { recursive: true });
   return pgliteTemplate.creds;
@@ -265,7 +268,7 @@ const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: r
 async function measureBackend(backend: Backend, port: number, otherLoad: OtherLoad): Promise<BackendReport> {
   const tokensNeeded = settings.connections * (settings.rounds + 3) + 16;
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
-  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded);
+  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port));
   log(`[${backend.name}] starting next start on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
   try {
@@ -457,7 +460,7 @@ async function profile(id: string, port: number): Promise<void> {
   const dir = path.resolve("bench/results");
   const profDir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-prof-"));
   try {
-    const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16);
+    const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16, benchOrigin(port));
     const server = await BenchServer.start({ port, env: serverEnv(backend!), cpuProfileDir: profDir });
     const workload = id === "baseline" ? baseline : ALL.find((w) => w.id === id)!;
     let loadWindowUs: [number, number] | undefined;

@@ -97,7 +97,7 @@ describe("schema.prisma and the migrations agree", () => {
     });
     const vendor = await p.vendorPlatform.create({ data: { name: "MigVendor", scope: "openid" } });
     const client = await p.oAuthClient.create({ data: { clientId: "mig-client", name: "Mig", scope: "openid", vendorPlatformId: vendor.id, schoolId: school.id } });
-    const grant = await p.oAuthGrant.create({ data: { clientId: client.clientId, userId: user.id, schoolId: school.id, scope: "openid" } });
+    const grant = await p.oAuthGrant.create({ data: { clientId: client.clientId, userId: user.id, schoolId: school.id, scope: "openid", issuer: "http://demo.localhost" } });
     const code = await p.oAuthAuthorizationCode.create({
       data: { codeHash: "c", grantId: grant.id, clientId: client.clientId, redirectUri: "http://127.0.0.1/cb", scope: "openid", codeChallenge: "x", codeChallengeMethod: "S256", expiresAt: now },
     });
