@@ -3,7 +3,7 @@
 // (The window cannot be moved forward here: Redis keeps its own time.)
 import { afterAll, describe, expect, it } from "vitest";
 import { adminAppForSuite, freshEmail, gql } from "../integration/admin-api/helpers";
-import { expectAllRefusedUnclaimed, expectOneExecution, fillMutationWindow, restoreLimits, sendConcurrently, useLimits } from "../integration/admin-api/keyed-concurrency";
+import { expectAllRefusedUnclaimed, expectOneExecution, fillMutationWindow, restoreLimits, sendConcurrently, applyLimits } from "../integration/admin-api/keyed-concurrency";
 import { redisUrl } from "./redis-test-env";
 
 const app = adminAppForSuite();
@@ -16,7 +16,7 @@ afterAll(() => restoreLimits(SETTINGS));
  * counting for 5 s, which is not what these tests are about).
  */
 async function onRedis(mutations: number) {
-  await useLimits({ RATE_LIMIT_STORE: "redis", REDIS_URL: redisUrl(), RATE_LIMIT_MUTATIONS: String(mutations), RATE_LIMIT_STORE_TIMEOUT_MS: "500" });
+  await applyLimits({ RATE_LIMIT_STORE: "redis", REDIS_URL: redisUrl(), RATE_LIMIT_MUTATIONS: String(mutations), RATE_LIMIT_STORE_TIMEOUT_MS: "500" });
   expect((await gql(app, "{ __typename }")).status).toBe(200);
 }
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { CREATE, FULL_KEY, PLANS, adminAppForSuite, freshEmail, gql } from "./helpers";
-import { expectAllRefusedUnclaimed, expectOneExecution, fillMutationWindow, restoreLimits, sendConcurrently, useLimits } from "./keyed-concurrency";
+import { expectAllRefusedUnclaimed, expectOneExecution, fillMutationWindow, restoreLimits, sendConcurrently, applyLimits } from "./keyed-concurrency";
 
 const app = adminAppForSuite();
 const SETTINGS = ["RATE_LIMIT_MUTATIONS", "RATE_LIMIT_QUERIES"];
@@ -13,13 +13,13 @@ afterAll(() => restoreLimits(SETTINGS));
 
 describe("concurrent requests with one Idempotency-Key", () => {
   it("with an open window: one execution, the others a replay, a 409 with Retry-After or the limiter's 429; never a 500", async () => {
-    await useLimits({ RATE_LIMIT_MUTATIONS: "200" });
+    await applyLimits({ RATE_LIMIT_MUTATIONS: "200" });
     const { email, responses } = await sendConcurrently(app, "concurrent-open");
     await expectOneExecution(email, responses);
   });
 
   it("with a full window: all refused by the limiter before any key is claimed; once the window opens, one execution", async () => {
-    await useLimits({ RATE_LIMIT_MUTATIONS: "5" });
+    await applyLimits({ RATE_LIMIT_MUTATIONS: "5" });
     await fillMutationWindow(app, 5);
     const email = freshEmail("full-window");
     const refused = await sendConcurrently(app, "concurrent-full", email);
@@ -32,7 +32,7 @@ describe("concurrent requests with one Idempotency-Key", () => {
 
 describe("replays are requests", () => {
   it("counts a replay and answers it with the budget state after its own charge", async () => {
-    await useLimits({ RATE_LIMIT_MUTATIONS: "4" });
+    await applyLimits({ RATE_LIMIT_MUTATIONS: "4" });
     const vars = { input: { email: freshEmail("replay-count"), name: "R", planId: PLANS.monthly } };
     const send = () => gql(app, CREATE, vars, { headers: { "idempotency-key": "replay-count" } });
     const first = await send();
@@ -58,7 +58,7 @@ describe("replays are requests", () => {
 
 describe("one operation-type classifier", () => {
   it("`query A {…} mutation B {…}` run as B is a mutation for the limiter and for idempotency", async () => {
-    await useLimits({ RATE_LIMIT_MUTATIONS: "200" });
+    await applyLimits({ RATE_LIMIT_MUTATIONS: "200" });
     const email = freshEmail("classifier");
     const query = `query A { membershipPlans { id } }
       mutation B($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`;

@@ -11,7 +11,7 @@ import type { AppServer } from "../../helpers/app-server";
 import { CREATE, PLANS, freshEmail, gql, type GqlResult } from "./helpers";
 
 /** Rebuilds the process's limiter from these settings (a fresh key prefix: empty windows). */
-export async function useLimits(settings: Record<string, string>): Promise<void> {
+export async function applyLimits(settings: Record<string, string>): Promise<void> {
   Object.assign(process.env, { RATE_LIMIT_KEY_PREFIX: `test:i11:${randomUUID().slice(0, 8)}`, ...settings });
   resetEnvCache();
   await resetAdminRateLimiter();
