@@ -16,7 +16,7 @@ import { summariseProfile } from "./profile";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
 import { BenchServer, benchOrigin, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
 import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
-import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
+import { baseline, FLOORS, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 const USAGE = `usage: npm run bench -- [options]
   --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
@@ -30,7 +30,8 @@ const USAGE = `usage: npm run bench -- [options]
   --port <n>           first port for the bench servers (default: a free port)
   --out <file>         JSON output (default bench/results/latest.json)
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
-Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}`;
+Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
+Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}`;
 
 const { values: args } = parseArgs({
   options: {
@@ -74,16 +75,22 @@ const settings = {
 };
 const outFile = path.resolve(args.out ?? "bench/results/latest.json");
 const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
+const ALL = [...FLOORS, ...WORKLOADS];
 for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
-  if (id !== "baseline" && !WORKLOADS.some((w) => w.id === id)) {
+  if (id !== "baseline" && !ALL.some((w) => w.id === id)) {
     console.error(`unknown workload ${id}\n\n${USAGE}`);
     process.exit(2);
   }
 }
-// A workload compared with another (limiter-on with limiter-off) brings that one along.
-const wanted = new Set(only ?? WORKLOADS.map((w) => w.id));
-for (const w of WORKLOADS) if (wanted.has(w.id) && w.targetAgainst) wanted.add(w.targetAgainst);
-const selected = args.profile ? [] : WORKLOADS.filter((w) => wanted.has(w.id));
+// A workload compared with another (limiter-on with limiter-off) brings that one along, and every
+// workload brings its floor (the floors run first, so the table reads floors, then workloads).
+const wanted = new Set(only ?? ALL.map((w) => w.id));
+for (const w of WORKLOADS) {
+  if (!wanted.has(w.id)) continue;
+  if (w.target && w.target.against !== "baseline") wanted.add(w.target.against);
+  if (w.floor) wanted.add(w.floor);
+}
+const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const startedAt = new Date();
@@ -163,6 +170,9 @@ function serverEnv(backend: Backend): Record<string, string> {
     TRUST_PROXY: "",
     AUTH_SECRET: BENCH_AUTH_SECRET,
     SEED_ON_START: "0",
+    // The floor routes (app/api/bench/floor-*) write to the database: on only for the bench's own
+    // server on its scratch database.
+    BENCH_FLOOR_ROUTES: "1",
     // Per-minute counters still run, but far above what a load generator sends: the bench measures
     // the limiter's cost, not its 429s (docs/benchmarks.md).
     RATE_LIMIT_MUTATIONS: "1000000000",
@@ -220,6 +230,10 @@ interface WorkloadReport {
   id: string;
   title: string;
   endpoint: string;
+  /** A floor: the raw driver's cost of a hot path's database work, reference of the floor ratios. */
+  isFloor: boolean;
+  /** The floor this workload is also reported against; null for the floors themselves. */
+  floor: string | null;
   target: number | null;
   targetAgainst: string;
   status: "ok" | "errors" | "unavailable";
@@ -228,6 +242,8 @@ interface WorkloadReport {
   measurement?: Measurement & { requests: number; failures: number; statusCodes: Record<string, number> };
   reference?: Measurement;
   ratios?: Ratios;
+  /** Ratios to the floor: (workload ÷ its adjacent baselines) ÷ (floor ÷ its adjacent baselines). */
+  floorRatios?: Ratios;
   /** For targets against another workload: this workload's ratios to that one, measured head to head. */
   comparison?: Ratios;
   comparisonMethod?: string;
@@ -267,8 +283,10 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
         id: w.id,
         title: w.title,
         endpoint: w.endpoint,
-        target: w.target ?? null,
-        targetAgainst: w.targetAgainst ?? "baseline",
+        isFloor: w.isFloor === true,
+        floor: w.floor ?? null,
+        target: w.target ? w.target[backend.database] : null,
+        targetAgainst: w.target?.against ?? "baseline",
         status: "unavailable",
       };
       reports.set(w.id, report);
@@ -343,6 +361,16 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
         report.reason = `${failures} of ${report.measurement.requests} responses failed (status codes ${JSON.stringify(statusCodes)})${sample ? `; e.g. ${sample}` : ""}`;
       }
     }
+    // Ratios to the floor, derived from the two baseline-normalised ratios: each was measured between
+    // its own adjacent baselines, so drift in machine load cancels out of both.
+    for (const report of reports.values()) {
+      const floor = report.floor ? reports.get(report.floor) : undefined;
+      if (!report.ratios || !floor?.ratios) continue;
+      const r = report.ratios;
+      const f = floor.ratios;
+      report.floorRatios = roundR({ throughput: r.throughput / f.throughput, p50: r.p50 / f.p50, p99: r.p99 / f.p99 });
+    }
+
     // Targets against another workload (limiter on vs off): a small effect (3%) on a noisy machine,
     // so besides the baseline sequence the pair runs head to head, other, w, other, w, other, and
     // each w segment is compared with the two around it. Falls back to the baseline-normalised
@@ -351,6 +379,10 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       if (report.target === null || !report.ratios) continue;
       if (report.targetAgainst === "baseline") {
         report.targetMet = report.ratios.throughput >= report.target;
+        continue;
+      }
+      if (report.targetAgainst === report.floor) {
+        report.targetMet = report.floorRatios ? report.floorRatios.throughput >= report.target : null;
         continue;
       }
       const other = reports.get(report.targetAgainst);
@@ -430,7 +462,7 @@ async function profile(id: string, port: number): Promise<void> {
   try {
     const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16, benchOrigin(port));
     const server = await BenchServer.start({ port, env: serverEnv(backend!), cpuProfileDir: profDir });
-    const workload = id === "baseline" ? baseline : WORKLOADS.find((w) => w.id === id)!;
+    const workload = id === "baseline" ? baseline : ALL.find((w) => w.id === id)!;
     let loadWindowUs: [number, number] | undefined;
     try {
       const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
@@ -473,38 +505,57 @@ async function profile(id: string, port: number): Promise<void> {
 
 const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 
+/** "0.74 (0.31 vs floor-write)"-style target cell pieces. */
+function targetText(w: WorkloadReport, md: boolean): string {
+  if (w.target === null) return md ? "–" : "";
+  const against = w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`;
+  const met = w.targetMet === true ? " met" : w.targetMet === false ? (md ? " **missed**" : " MISSED") : md ? "" : " ?";
+  return `≥ ${w.target}${against}${met}`;
+}
+
+/** The throughput ×floor cell; for a head-to-head target, the comparison too. */
+function floorCell(w: WorkloadReport): string {
+  const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
+  if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
+  return parts.join(" ");
+}
+
 function table(reports: BackendReport[]): string {
   const lines: string[] = [];
   for (const b of reports) {
     lines.push(
       `\n${b.name} (database ${b.database}, limiter store ${b.limiterStore}); baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB`,
+      "×base: ratio to the bare route; ×floor: ratio to the workload's floor (floor-write for writes, floor-read for reads). Throughput: higher is better; latency: lower is better.",
     );
-    const header = ["workload", "req/s", "×base", "target", "p50 ms", "×base", "p99 ms", "×base", "RSS MB", "status"];
+    const header = ["workload", "req/s", "×base", "×floor", "target", "p50 ms", "×base", "×floor", "p99 ms", "×base", "×floor", "RSS MB", "status"];
     const rows: string[][] = [];
     for (const w of b.workloads) {
       if (w.status === "unavailable") {
-        rows.push([w.id, "", "", w.target === null ? "" : `≥${w.target}`, "", "", "", "", "", `unavailable: ${w.reason}`]);
+        rows.push([w.id, "", "", "", targetText(w, false), "", "", "", "", "", "", "", `unavailable: ${w.reason}`]);
         continue;
       }
       const m = w.measurement!;
       const r = w.ratios!;
-      const against = w.targetAgainst === "baseline" ? "" : ` (${fmt(w.comparison?.throughput)} vs ${w.targetAgainst})`;
-      const target = w.target === null ? "" : `≥${w.target} ${w.targetMet ? "met" : w.targetMet === false ? "MISSED" : "?"}`;
+      const f = w.floorRatios;
       rows.push([
-        w.id,
+        w.isFloor ? `${w.id} (floor)` : w.floor ? `${w.id} [${w.floor.replace("floor-", "")}]` : w.id,
         fmt(m.requestsPerSec, 0),
-        fmt(r.throughput) + against,
-        target,
+        fmt(r.throughput),
+        floorCell(w),
+        targetText(w, false),
         fmt(m.p50Ms),
         fmt(r.p50),
+        w.isFloor ? "" : fmt(f?.p50),
         fmt(m.p99Ms),
         fmt(r.p99),
+        w.isFloor ? "" : fmt(f?.p99),
         fmt(w.peakRssMb, 0),
         w.status === "ok" ? "ok" : `errors: ${w.reason}`,
       ]);
     }
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[9]!.startsWith("unavailable") || i === 0).map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    const last = header.length - 1;
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[last]!.startsWith("unavailable") || i === 0).map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
     const rt = b.redisRoundTrips;
@@ -529,21 +580,21 @@ function markdown(result: { finishedAt: string; mode: string; machine: ReturnTyp
       "",
       `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB.`,
       "",
-      "| Workload | req/s | Throughput ×baseline | Target | p50 ms (×base) | p99 ms (×base) | Peak RSS MB |",
-      "|---|---:|---:|---|---:|---:|---:|",
+      "| Workload | Floor | req/s | ×bare | ×floor | Target | p50 ms (×bare, ×floor) | p99 ms (×bare, ×floor) | Peak RSS MB |",
+      "|---|---|---:|---:|---:|---|---:|---:|---:|",
     );
     for (const w of b.workloads) {
-      const target = w.target === null ? "–" : `≥ ${w.target}${w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`}`;
+      const floor = w.isFloor ? "(floor)" : (w.floor ?? "–");
       if (w.status === "unavailable") {
-        out.push(`| ${w.id} | – | unavailable: ${w.reason} | ${target} | – | – | – |`);
+        out.push(`| ${w.id} | ${floor} | – | unavailable: ${w.reason} | – | ${targetText(w, true)} | – | – | – |`);
         continue;
       }
       const r = w.ratios!;
-      const t = w.comparison ? `${fmt(r.throughput)} (${fmt(w.comparison.throughput)} vs ${w.targetAgainst})` : fmt(r.throughput);
-      const met = w.targetMet === true ? " met" : w.targetMet === false ? " **missed**" : "";
+      const f = w.floorRatios;
       const errs = w.status === "errors" ? ` (errors: ${w.measurement!.failures})` : "";
+      const lat = (ms: number, base: number, fl: number | undefined) => `${fmt(ms)} (${fmt(base)}${w.isFloor ? "" : `, ${fmt(fl)}`})`;
       out.push(
-        `| ${w.id} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${t}${errs} | ${target}${met} | ${fmt(w.measurement!.p50Ms)} (${fmt(r.p50)}) | ${fmt(w.measurement!.p99Ms)} (${fmt(r.p99)}) | ${fmt(w.peakRssMb, 0)} |`,
+        `| ${w.id} | ${floor} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${fmt(r.throughput)}${errs} | ${floorCell(w)} | ${targetText(w, true)} | ${lat(w.measurement!.p50Ms, r.p50, f?.p50)} | ${lat(w.measurement!.p99Ms, r.p99, f?.p99)} | ${fmt(w.peakRssMb, 0)} |`,
       );
     }
     const rt = b.redisRoundTrips;
