@@ -230,6 +230,13 @@ describe("Client ID Metadata Documents", () => {
     expect(hits.get(path)).toBeUndefined();
   });
 
+  it("the service documentation states the caching rules when CIMD is enabled", async () => {
+    const docs = await (await app.fetch("/oauth/docs")).text();
+    expect(docs).toContain("Client ID Metadata Document on a host this server allows");
+    expect(docs).toContain("a document that failed is fetched again after 30 seconds");
+    expect(docs).not.toContain("not accepted by this server");
+  });
+
   it("a CIMD client at the token endpoint with a secret is invalid_client", async () => {
     const path = "/tok.json";
     const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=60" } });
