@@ -45,6 +45,8 @@ describe("discovery (RFC 8414)", () => {
       response_modes_supported: ["query"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
+      // The values /oauth/authorize honours (tests/integration/oauth/prompt.test.ts).
+      prompt_values_supported: ["none", "login", "consent"],
       scopes_supported: ["openid", "profile", "email", "offline_access", "courses:read", "students:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"],
       subject_types_supported: ["public"],
       claims_supported: ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"],
