@@ -107,6 +107,9 @@ describe("discovery (RFC 8414)", () => {
     // States only what this configuration does: no CIMD host is allowed by default.
     expect(docs).toContain("Client ID Metadata Documents are not accepted by this server.");
     expect(docs).toContain("previous secret keeps working for 24 hours");
+    // Issue 12: the issuer binding and the prompt values, as the server does them.
+    expect(docs).toContain("Codes and tokens work only at the address that issued them (http://demo.localhost:3000)");
+    expect(docs).toContain("`prompt` at the authorize endpoint: `none`");
   });
 });
 
