@@ -1,6 +1,7 @@
 import { generateApiKey, parseApiKey } from "../credentials/api-key";
 import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../credentials/permissions";
 import { db } from "../db/client";
+import { forgetApiKeys } from "./api-key-cache";
 import { isUuid } from "../membership/ids";
 
 /** A problem with an `npm run apikey` command; printed as one line. */
@@ -80,5 +81,7 @@ export async function revokeApiKey(options: { ref: string; now: Date }) {
   if (!row) throw new ApiKeyCommandError(`no API key with id or prefix "${ref}"`);
   if (row.revokedAt) return { id: row.id, prefix: row.prefix, revokedAt: row.revokedAt, alreadyRevoked: true };
   const updated = await db().apiKey.update({ where: { id: row.id }, data: { revokedAt: options.now } });
+  // Every instance drops it within the cache's bound (the trigger bumps CredentialVersion); this one at once.
+  forgetApiKeys();
   return { id: updated.id, prefix: updated.prefix, revokedAt: updated.revokedAt!, alreadyRevoked: false };
 }

@@ -52,22 +52,23 @@ export const typeDefs = /* GraphQL */ `
     webhookDeliveries(endpointId: String, eventId: String, status: String, first: Int): [WebhookDelivery!]
   }
 
+  "Each mutation runs alone, in its own transaction, and reports its failures in its payload. The payloads are nullable so that an unexpected error nulls only its own field (with a top-level error at its path), never what an aliased sibling committed."
   type Mutation {
-    createSubscription(input: AdminCreateSubscriptionInput!): AdminCreateSubscriptionPayload!
-    updateSubscription(input: AdminUpdateSubscriptionInput!): AdminUpdateSubscriptionPayload!
-    cancelSubscription(input: AdminCancelSubscriptionInput!): AdminCancelSubscriptionPayload!
+    createSubscription(input: AdminCreateSubscriptionInput!): AdminCreateSubscriptionPayload
+    updateSubscription(input: AdminUpdateSubscriptionInput!): AdminUpdateSubscriptionPayload
+    cancelSubscription(input: AdminCancelSubscriptionInput!): AdminCancelSubscriptionPayload
     "Enrolls a user (created when new) in a course. Enrolling twice returns the same enrollment."
-    enrollStudentToCourse(input: EnrollStudentToCourseInput!): EnrollStudentToCoursePayload!
+    enrollStudentToCourse(input: EnrollStudentToCourseInput!): EnrollStudentToCoursePayload
     "Registers an endpoint. The payload's secret (whsec_…) is shown this once: store it to verify signatures."
-    createWebhookEndpoint(input: CreateWebhookEndpointInput!): CreateWebhookEndpointPayload!
+    createWebhookEndpoint(input: CreateWebhookEndpointInput!): CreateWebhookEndpointPayload
     "Changes url, events, description; enabled: false disables, true re-enables (pending deliveries resume)."
-    updateWebhookEndpoint(input: UpdateWebhookEndpointInput!): WebhookEndpointPayload!
+    updateWebhookEndpoint(input: UpdateWebhookEndpointInput!): WebhookEndpointPayload
     "Deletes an endpoint and its delivery history."
-    deleteWebhookEndpoint(input: WebhookEndpointIdInput!): DeleteWebhookEndpointPayload!
+    deleteWebhookEndpoint(input: WebhookEndpointIdInput!): DeleteWebhookEndpointPayload
     "New secret, shown this once; the previous one keeps signing beside it for 24 hours (previousSecretExpiresAt)."
-    rotateWebhookSecret(input: WebhookEndpointIdInput!): CreateWebhookEndpointPayload!
+    rotateWebhookSecret(input: WebhookEndpointIdInput!): CreateWebhookEndpointPayload
     "Queues an event again now, to one endpoint or to every enabled endpoint receiving its type. Same webhook-id."
-    redeliverWebhookEvent(input: RedeliverWebhookEventInput!): RedeliverWebhookEventPayload!
+    redeliverWebhookEvent(input: RedeliverWebhookEventInput!): RedeliverWebhookEventPayload
   }
 
   input CreateWebhookEndpointInput {

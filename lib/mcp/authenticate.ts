@@ -42,11 +42,12 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const sameResource = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
 
 /**
- * Who is calling, from `Authorization: Bearer`: an OAuth access token issued for this school and
- * for this resource (`audience` = `{origin}/mcp`, RFC 8707), or an Admin API key of this school.
+ * Who is calling, from `Authorization: Bearer`: an OAuth access token issued on this origin
+ * (`issuer`), for this school and for this resource (`audience` = `{origin}/mcp`, RFC 8707), or an
+ * Admin API key of this school.
  */
-export async function authenticateMcp(options: { headers: Headers; schoolId: string; resource: string; now: Date }): Promise<McpCaller> {
-  const { headers, schoolId, resource, now } = options;
+export async function authenticateMcp(options: { headers: Headers; schoolId: string; issuer: string; resource: string; now: Date }): Promise<McpCaller> {
+  const { headers, schoolId, issuer, resource, now } = options;
   const header = headers.get("authorization");
   if (!header) throw new McpAuthError(401, null, "Sign in: send Authorization: Bearer <access token> (or an Admin API key).");
   const m = BEARER.exec(header);
@@ -64,7 +65,7 @@ export async function authenticateMcp(options: { headers: Headers; schoolId: str
     }
   }
 
-  const row = await findActiveAccessToken(db(), token, now);
+  const row = await findActiveAccessToken(db(), { token, issuer, now });
   if (!row) throw new McpAuthError(401, "invalid_token", "The access token is invalid, expired or revoked.");
   const { grant } = row;
   // A token issued for another school or another resource must not work here (confused deputy).

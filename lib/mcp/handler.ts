@@ -65,7 +65,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
 
     let caller: McpCaller;
     try {
-      caller = await authenticateMcp({ headers: request.headers, schoolId: school.id, resource: mcpResource(origin), now });
+      caller = await authenticateMcp({ headers: request.headers, schoolId: school.id, issuer: origin, resource: mcpResource(origin), now });
     } catch (err) {
       if (err instanceof McpAuthError) return authErrorResponse(err, origin);
       throw err;

@@ -14,11 +14,19 @@ interface Cursor {
 const encodeCursor = (s: { createdAt: Date; id: string }) =>
   Buffer.from(JSON.stringify({ c: s.createdAt.toISOString(), i: s.id } satisfies Cursor)).toString("base64url");
 
+// The form encodeCursor writes (Date#toISOString) for years 0001 to 9999. Anything else is not a
+// cursor of ours: JS dates reach ±275,760 years, beyond what the database can compare (a
+// "+275760-09-13…" or "-000001-…" cursor used to be an INTERNAL_SERVER_ERROR).
+const CURSOR_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function decodeCursor(raw: string): { createdAt: Date; id: string } {
   try {
     const v = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as Cursor;
-    const createdAt = new Date(v.c);
-    if (typeof v.i === "string" && isUuid(v.i) && !Number.isNaN(createdAt.getTime())) return { createdAt, id: v.i };
+    const createdAt = typeof v.c === "string" && CURSOR_TIME.test(v.c) ? new Date(v.c) : null;
+    // Round trip: "2026-02-31T…" parses (as March 3) but is not a time we wrote.
+    if (typeof v.i === "string" && isUuid(v.i) && createdAt && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === v.c) {
+      return { createdAt, id: v.i };
+    }
   } catch {
     // fall through
   }

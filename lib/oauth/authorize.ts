@@ -230,7 +230,7 @@ export async function nextAuthorizeStep(options: {
   if (!school) return { kind: "pick-school", location: withParams(SELECT_SCHOOL_PATH, request.params) };
   const scope = formatScope(request.grantedScopes);
   if (await consentIsRemembered({ userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope })) {
-    const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, now });
+    const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, issuer, now });
     return { kind: "redirect", location: redirectWith(request.redirectUri, { code, state: request.state }, issuer) };
   }
   const params = new URLSearchParams(request.params);
@@ -273,23 +273,27 @@ export async function decideConsent(options: {
     create: { userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope, createdAt: now },
     update: {},
   });
-  const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, now });
+  const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, issuer, now });
   return redirectWith(request.redirectUri, { code, state: request.state }, issuer);
 }
 
-/** A new grant and its single-use code, bound to client, redirect URI, PKCE challenge, user, school, scopes and resource. */
+/**
+ * A new grant and its single-use code, bound to client, redirect URI, PKCE challenge, user, school,
+ * scopes, resource and the issuing origin (the code and its tokens work only there).
+ */
 export async function issueAuthorizationCode(options: {
   request: ValidatedAuthorization;
   userId: string;
   schoolId: string;
+  issuer: string;
   now: Date;
 }): Promise<string> {
-  const { request, userId, schoolId, now } = options;
+  const { request, userId, schoolId, issuer, now } = options;
   const code = CODE_PREFIX + randomToken(32);
   const scope = formatScope(request.grantedScopes);
   await db().$transaction(async (tx) => {
     const grant = await tx.oAuthGrant.create({
-      data: { clientId: request.client.clientId, userId, schoolId, scope, resource: request.resource, createdAt: now },
+      data: { clientId: request.client.clientId, userId, schoolId, scope, resource: request.resource, issuer, createdAt: now },
     });
     await tx.oAuthAuthorizationCode.create({
       data: {

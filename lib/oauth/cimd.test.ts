@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ClientMetadataError, checkClientIdUrl, fetchClientMetadata, parseClientMetadata } from "./cimd";
+import { CIMD_DEFAULT_TTL_SECONDS, CIMD_MAX_TTL_SECONDS, ClientMetadataError, checkClientIdUrl, fetchClientMetadata, parseClientMetadata, ttlFromHeaders } from "./cimd";
 
 const policy = { allowedHosts: ["meta.example"], allowLoopbackForTests: false };
 const fakeDns = (address: string) => (async () => [{ address, family: address.includes(":") ? 6 : 4 }]) as never;
@@ -74,5 +74,25 @@ describe("parseClientMetadata", () => {
 
   it("refuses non-JSON", () => {
     expect(() => parseClientMetadata(id, "<html>")).toThrow(/JSON/);
+  });
+});
+
+describe("ttlFromHeaders (RFC 9111 freshness, as a shared cache)", () => {
+  const at = Date.parse("2026-11-23T08:00:00Z");
+  it.each([
+    ["no caching headers", {}, CIMD_DEFAULT_TTL_SECONDS],
+    ["max-age", { "cache-control": "public, max-age=120" }, 120],
+    ["s-maxage before max-age", { "cache-control": "max-age=600, s-maxage=60" }, 60],
+    ["Age already spent", { "cache-control": "max-age=120", age: "100" }, 20],
+    ["Age beyond the lifetime", { "cache-control": "max-age=120", age: "500" }, 0],
+    ["Expires", { expires: new Date(at + 90_000).toUTCString() }, 90],
+    ["Expires in the past", { expires: new Date(at - 90_000).toUTCString() }, 0],
+    ["max-age before Expires", { "cache-control": "max-age=30", expires: new Date(at + 90_000).toUTCString() }, 30],
+    ["no-store", { "cache-control": "no-store, max-age=600" }, 0],
+    ["no-cache", { "cache-control": "no-cache" }, 0],
+    ["private", { "cache-control": "private, max-age=600" }, 0],
+    ["a lifetime above the cap", { "cache-control": "max-age=99999999" }, CIMD_MAX_TTL_SECONDS],
+  ])("%s", (_name, headers, ttl) => {
+    expect(ttlFromHeaders(headers, at)).toBe(ttl);
   });
 });

@@ -1,7 +1,9 @@
 import type { lookup as dnsLookup } from "node:dns/promises";
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
+import { now } from "../clock";
 import { isLoopbackTestUrl, safeRequest, SafeFetchError } from "../net/safe-fetch";
+import { BoundedTtlCache } from "./cimd-cache";
 import { InvalidClientError } from "./errors";
 import { isAcceptableRedirectUri } from "./redirect-uri";
 
@@ -13,7 +15,14 @@ export const CIMD_TIMEOUT_MS = 3_000;
 /** Without caching headers a document is kept this long; headers can only shorten it, up to a cap. */
 export const CIMD_DEFAULT_TTL_SECONDS = 300;
 export const CIMD_MAX_TTL_SECONDS = 24 * 60 * 60;
-const CACHE_LIMIT = 1_000;
+/**
+ * A document that failed (unreachable, HTTP error, invalid) is not fetched again for this long: long
+ * enough that a burst of authorize requests naming it costs its host one request, short enough that
+ * a fixed document works again within half a minute.
+ */
+export const CIMD_FAILURE_TTL_SECONDS = 30;
+/** Documents and failures held at most (least recently used dropped first). */
+export const CIMD_CACHE_LIMIT = 1_000;
 
 export class ClientMetadataError extends InvalidClientError {}
 
@@ -53,14 +62,18 @@ const documentSchema = z
   })
   .passthrough();
 
-interface CacheEntry {
-  metadata: ClientMetadata;
-  expires: number;
-}
-const cache = new Map<string, CacheEntry>();
+type Outcome = { ok: true; metadata: ClientMetadata } | { ok: false; message: string };
+const cache = new BoundedTtlCache<Outcome>(CIMD_CACHE_LIMIT);
+/** Fetches under way, by client_id: identical concurrent requests share one (single flight). */
+const inFlight = new Map<string, Promise<Outcome>>();
 
 export function clearCimdCache(): void {
   cache.clear();
+}
+
+/** Entries held (documents and failures); for tests of the bound. */
+export function cimdCacheSize(): number {
+  return cache.size;
 }
 
 /** Is this client_id a metadata document URL (as opposed to a registered client's id)? */
@@ -87,14 +100,27 @@ export function checkClientIdUrl(clientId: string, policy: CimdPolicy): URL {
   return url;
 }
 
-function ttlFromHeaders(headers: IncomingHttpHeaders, nowMs: number): number {
+/**
+ * Seconds a document stays fresh (RFC 9111 §4.2.1, as a shared cache: this server keeps one copy for
+ * every member): no-store, no-cache and private are not kept; s-maxage, then max-age, then Expires,
+ * less the Age the document already has; without any of them the default; never above the cap.
+ */
+export function ttlFromHeaders(headers: IncomingHttpHeaders, nowMs: number): number {
   const cc = String(headers["cache-control"] ?? "").toLowerCase();
   if (/(^|,)\s*(no-store|no-cache|private)\b/.test(cc)) return 0;
-  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/.exec(cc);
-  if (maxAge) return Math.min(Number(maxAge[1]), CIMD_MAX_TTL_SECONDS);
-  const expires = headers.expires ? Date.parse(String(headers.expires)) : NaN;
-  if (!Number.isNaN(expires)) return Math.max(0, Math.min(Math.floor((expires - nowMs) / 1000), CIMD_MAX_TTL_SECONDS));
-  return CIMD_DEFAULT_TTL_SECONDS;
+  const directive = (name: string) => {
+    const m = new RegExp(`(?:^|,)\\s*${name}\\s*=\\s*"?(\\d+)`).exec(cc);
+    return m ? Number(m[1]) : null;
+  };
+  const age = Number(/^\d+$/.test(String(headers.age ?? "").trim()) ? headers.age : 0);
+  const lifetime = directive("s-maxage") ?? directive("max-age");
+  let ttl: number;
+  if (lifetime !== null) ttl = lifetime - age;
+  else {
+    const expires = headers.expires ? Date.parse(String(headers.expires)) : NaN;
+    ttl = Number.isNaN(expires) ? CIMD_DEFAULT_TTL_SECONDS : Math.floor((expires - nowMs) / 1000);
+  }
+  return Math.max(0, Math.min(ttl, CIMD_MAX_TTL_SECONDS));
 }
 
 const FETCH_MESSAGES: Record<SafeFetchError["reason"], string> = {
@@ -109,7 +135,7 @@ const FETCH_MESSAGES: Record<SafeFetchError["reason"], string> = {
 
 /** The document, through the shared SSRF-safe fetch (lib/net/safe-fetch.ts), as a ClientMetadataError on any failure. */
 async function download(url: URL, policy: CimdPolicy, resolve: typeof dnsLookup | undefined): Promise<{ body: string; ttl: number }> {
-  const started = Date.now();
+  const started = now().getTime();
   let res;
   try {
     res = await safeRequest({
@@ -167,18 +193,42 @@ export interface FetchOptions {
   resolve?: typeof dnsLookup;
 }
 
-/** The validated metadata of a CIMD client, from cache or a bounded, SSRF-safe fetch. Failures are not cached. */
+/**
+ * The validated metadata of a CIMD client, from cache or a bounded, SSRF-safe fetch. Documents are
+ * kept as their HTTP caching headers say (within CIMD_MAX_TTL_SECONDS), failures for
+ * CIMD_FAILURE_TTL_SECONDS, and concurrent requests for one client_id share a single fetch. The
+ * client_id URL itself (allowlist, scheme) is checked on every call, so a policy change applies at once.
+ */
 export async function fetchClientMetadata(options: FetchOptions): Promise<ClientMetadata> {
   const { clientId, policy } = options;
   const url = checkClientIdUrl(clientId, policy);
-  const hit = cache.get(clientId);
-  if (hit && hit.expires > Date.now()) return hit.metadata;
-  cache.delete(clientId);
-  const { body, ttl } = await download(url, policy, options.resolve);
-  const metadata = parseClientMetadata(clientId, body);
-  if (ttl > 0) {
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(clientId, { metadata, expires: Date.now() + ttl * 1000 });
+  const outcome = cache.get(clientId, now().getTime()) ?? (await sharedFetch(clientId, () => fetchOutcome(url, clientId, options)));
+  if (!outcome.ok) throw new ClientMetadataError(outcome.message);
+  return outcome.metadata;
+}
+
+function sharedFetch(clientId: string, fetchOnce: () => Promise<Outcome>): Promise<Outcome> {
+  let pending = inFlight.get(clientId);
+  if (!pending) {
+    pending = fetchOnce().finally(() => inFlight.delete(clientId));
+    inFlight.set(clientId, pending);
   }
-  return metadata;
+  return pending;
+}
+
+/** One fetch, its outcome cached: a document for its HTTP lifetime, a failure briefly. */
+async function fetchOutcome(url: URL, clientId: string, options: FetchOptions): Promise<Outcome> {
+  let outcome: Outcome;
+  let ttl: number;
+  try {
+    const downloaded = await download(url, options.policy, options.resolve);
+    outcome = { ok: true, metadata: parseClientMetadata(clientId, downloaded.body) };
+    ttl = downloaded.ttl;
+  } catch (err) {
+    if (!(err instanceof ClientMetadataError)) throw err;
+    outcome = { ok: false, message: err.message };
+    ttl = CIMD_FAILURE_TTL_SECONDS;
+  }
+  if (ttl > 0) cache.set(clientId, outcome, now().getTime() + ttl * 1000);
+  return outcome;
 }

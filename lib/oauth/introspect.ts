@@ -7,13 +7,15 @@ import { findActiveAccessToken } from "./tokens";
 
 /**
  * POST /api/oauth/introspect (RFC 7662). The caller authenticates as a client and may only learn
- * about its own access tokens: anything else (unknown, expired, revoked, another client's, a
- * refresh token) is `{"active": false}` and nothing more.
+ * about its own access tokens issued on this origin: anything else (unknown, expired, revoked,
+ * another client's, another origin's, a refresh token) is `{"active": false}` and nothing more.
+ * `iss` and `aud` are the token's own: the origin that issued it and the resource it was issued
+ * for (the issuer when none was named).
  */
 export function handleIntrospectRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     const { token, client } = await readTokenManagementRequest(request);
-    const row = await findActiveAccessToken(db(), token, clockNow());
+    const row = await findActiveAccessToken(db(), { token, issuer: issuerFor(request), now: clockNow() });
     if (!row || row.clientId !== client.clientId) return jsonResponse({ active: false });
     return jsonResponse({
       active: true,
@@ -23,8 +25,8 @@ export function handleIntrospectRequest(request: Request): Promise<Response> {
       exp: toUnixSeconds(row.expiresAt),
       iat: toUnixSeconds(row.createdAt),
       sub: row.grant.userId,
-      aud: row.audience ?? issuerFor(request),
-      iss: issuerFor(request),
+      aud: row.audience ?? row.grant.issuer,
+      iss: row.grant.issuer,
       school_id: row.grant.schoolId,
     });
   });

@@ -3,7 +3,8 @@ import { hashSecret } from "../credentials/secret";
 import { db } from "../db/client";
 import { handleOAuth, jsonResponse } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
-import { revokeGrant } from "./tokens";
+import { issuedBy, revokeGrant } from "./tokens";
+import { issuerFor } from "./context";
 
 type Hint = "access_token" | "refresh_token";
 
@@ -11,6 +12,7 @@ type Hint = "access_token" | "refresh_token";
  * POST /api/oauth/revoke (RFC 7009). The client must authenticate; after that the answer is
  * always 200 with an empty JSON object, whether or not the token existed, so it reveals nothing.
  * A refresh token ends its whole grant (every access token from it); an access token ends only itself.
+ * Tokens issued on another origin are unknown here and left alone (issuer binding).
  */
 export function handleRevokeRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
@@ -20,17 +22,18 @@ export function handleRevokeRequest(request: Request): Promise<Response> {
     const order: Hint[] = hint === "access_token" ? ["access_token", "refresh_token"] : ["refresh_token", "access_token"];
     const hash = hashSecret(token);
     const now = clockNow();
+    const issuer = issuerFor(request);
     for (const kind of order) {
       if (kind === "refresh_token") {
-        const row = await db().oAuthRefreshToken.findUnique({ where: { tokenHash: hash } });
+        const row = await db().oAuthRefreshToken.findUnique({ where: { tokenHash: hash }, include: { grant: { select: { issuer: true } } } });
         if (row) {
-          if (row.clientId === client.clientId) await db().$transaction((tx) => revokeGrant(tx, row.grantId, now));
+          if (row.clientId === client.clientId && issuedBy(row.grant, issuer)) await db().$transaction((tx) => revokeGrant(tx, row.grantId, now));
           break;
         }
       } else {
-        const row = await db().oAuthAccessToken.findUnique({ where: { tokenHash: hash } });
+        const row = await db().oAuthAccessToken.findUnique({ where: { tokenHash: hash }, include: { grant: { select: { issuer: true } } } });
         if (row) {
-          if (row.clientId === client.clientId) {
+          if (row.clientId === client.clientId && issuedBy(row.grant, issuer)) {
             await db().oAuthAccessToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
           }
           break;

@@ -1,6 +1,6 @@
 import { now as clockNow } from "../clock";
 import { authenticateClient } from "./client-auth";
-import { hostSchool } from "./context";
+import { hostSchool, issuerFor } from "./context";
 import { InvalidRequestError, UnauthorizedClientError, UnsupportedGrantTypeError } from "./errors";
 import { exchangeAuthorizationCode } from "./grants/authorization-code";
 import { exchangeRefreshToken } from "./grants/refresh-token";
@@ -21,7 +21,8 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     if (!Object.hasOwn(GRANTS, grantType)) throw new UnsupportedGrantTypeError();
     const client = await authenticateClient(clientCredentials(request, form));
     if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
-    const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, now: clockNow() });
+    // Codes and refresh tokens are redeemable only on the origin that issued them.
+    const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, issuer: issuerFor(request), now: clockNow() });
     return jsonResponse(body);
   });
 }

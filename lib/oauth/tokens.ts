@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashSecret, randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
 import { env } from "../env";
+import { securityEvent } from "../security/events";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 
 export type Tx = Prisma.TransactionClient | PrismaClient;
@@ -116,13 +117,30 @@ export function tokenResponseBody(tokens: IssuedTokens, grant: { scope: string; 
   };
 }
 
-/** An access token that is live right now (not expired, not revoked, its grant not revoked), or null. */
-export async function findActiveAccessToken(db: Tx, token: string, now: Date) {
+/**
+ * An access token that is live right now (not expired, not revoked, its grant not revoked) and was
+ * issued by `issuer` (the origin the request came to), or null. A token of another origin is
+ * unknown here, like a token that never existed (issuer binding, docs/decisions.md).
+ */
+export async function findActiveAccessToken(db: Tx, options: { token: string; issuer: string; now: Date }) {
+  const { token, issuer, now } = options;
   if (!token || token.length > 512) return null;
   const row = await db.oAuthAccessToken.findUnique({
     where: { tokenHash: hashSecret(token) },
     include: { grant: { include: { school: true, user: true } } },
   });
   if (!row || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
+  if (!issuedBy(row.grant, issuer)) {
+    securityEvent("oauth.issuer_mismatch", { kind: "access_token", client_id: row.clientId, grant_id: row.grantId });
+    return null;
+  }
   return row;
+}
+
+/**
+ * Whether a grant (and so its code and tokens) was made on `issuer`. Grants from before the issuer
+ * was recorded carry '' and match nothing; an empty issuer never matches either.
+ */
+export function issuedBy(grant: { issuer: string }, issuer: string): boolean {
+  return grant.issuer !== "" && grant.issuer === issuer;
 }

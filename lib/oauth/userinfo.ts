@@ -1,7 +1,7 @@
 import { now as clockNow } from "../clock";
 import { db } from "../db/client";
 import type { User } from "../db/generated/client";
-import { hostSchool } from "./context";
+import { hostSchool, issuerFor } from "./context";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
 import { sortRoles } from "./roles";
@@ -28,7 +28,7 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     await hostSchool(request.headers);
     const token = bearer(request);
     if (!token) throw new InvalidTokenError("An access token is required (Authorization: Bearer <token>)");
-    const row = await findActiveAccessToken(db(), token, clockNow());
+    const row = await findActiveAccessToken(db(), { token, issuer: issuerFor(request), now: clockNow() });
     if (!row) throw new InvalidTokenError();
     const scopes = new Set(parseScope(row.scope));
     if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);

@@ -1,3 +1,4 @@
+import { forgetApiKeys } from "../admin-api/api-key-cache";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { SchoolCommandError } from "./errors";
@@ -27,6 +28,8 @@ export async function setSchoolEnabled(options: { db: Db; school: string; enable
     where: { id: school.id },
     data: { disabledAt: options.enabled ? null : options.now },
   });
+  // A disabled school's API keys fail at once here (elsewhere within the key cache's bound).
+  forgetApiKeys();
   return { school: updated, changed: true };
 }
 

@@ -1,11 +1,13 @@
 // Security events as structured log lines: one JSON object per line on stderr, so a log pipeline can
 // alert on them (code replay, refresh-token reuse, login throttling, failed client authentication,
-// session revocation) without parsing prose.
+// session revocation, tokens presented to another origin) without parsing prose.
 
 export type SecurityEvent =
   | "oauth.code_replay"
   | "oauth.refresh_token_reuse"
   | "oauth.client_auth_failed"
+  // A code or token presented on an origin other than the one that issued it (issue 12).
+  | "oauth.issuer_mismatch"
   | "login.throttled"
   | "session.revoked";
 

@@ -9,8 +9,10 @@
 // - Refresh tokens: the rows a completed authorization of `demo-public-app` by the demo student
 //   would leave (a grant and its refresh token, stored hashed), so the refresh-grant workload does
 //   not have to drive the login and consent pages in a browser. Each token is used exactly once.
+//   The grants record the bench server's origin as their issuer: refresh tokens are redeemable only
+//   on the origin that issued them (issue 12).
 //
-// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens>
+// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../../lib/db/client";
@@ -34,9 +36,9 @@ export interface PreparedCredentials {
 export const BENCH_OAUTH_CLIENT = "demo-public-app";
 const BENCH_SCOPE = "openid profile email offline_access courses:read";
 
-const [out, keysArg, tokensArg] = process.argv.slice(2);
-if (!out) {
-  console.error("usage: prepare-db.ts <out.json> <keysPerKind> <refreshTokens>");
+const [out, keysArg, tokensArg, issuer] = process.argv.slice(2);
+if (!out || !issuer) {
+  console.error("usage: prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>");
   process.exit(2);
 }
 const keysPerKind = Number(keysArg ?? 8);
@@ -70,7 +72,7 @@ await runCli(async () => {
     const refreshTokens = Array.from({ length: tokenCount }, () => randomToken());
     const grantIds = refreshTokens.map(() => randomUUID());
     await prisma.oAuthGrant.createMany({
-      data: grantIds.map((id) => ({ id, clientId: BENCH_OAUTH_CLIENT, userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: BENCH_SCOPE })),
+      data: grantIds.map((id) => ({ id, clientId: BENCH_OAUTH_CLIENT, userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: BENCH_SCOPE, issuer })),
     });
     await prisma.oAuthRefreshToken.createMany({
       data: refreshTokens.map((token, i) => ({

@@ -15,9 +15,9 @@ import { benchPids, gitInfo, machineInfo, OtherLoad } from "./machine";
 import type { PreparedCredentials } from "./prepare-db";
 import { summariseProfile } from "./profile";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
-import { BenchServer, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
+import { BenchServer, benchOrigin, buildApp, buildIsFresh, freePort, RssMeter } from "./server";
 import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
-import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
+import { baseline, FLOORS, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 const USAGE = `usage: npm run bench -- [options]
   --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
@@ -32,6 +32,7 @@ const USAGE = `usage: npm run bench -- [options]
   --out <file>         JSON output (default bench/results/latest.json)
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
+Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
 Scenario: fairness (one key abuses, another key and /api/health are timed; scripts/bench/fairness.ts)`;
 
 const { values: args } = parseArgs({
@@ -77,17 +78,23 @@ const settings = {
 const outFile = path.resolve(args.out ?? "bench/results/latest.json");
 const FAIRNESS = "fairness";
 const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
+const ALL = [...FLOORS, ...WORKLOADS];
 for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
-  if (id !== "baseline" && id !== FAIRNESS && !WORKLOADS.some((w) => w.id === id)) {
+  if (id !== "baseline" && id !== FAIRNESS && !ALL.some((w) => w.id === id)) {
     console.error(`unknown workload ${id}\n\n${USAGE}`);
     process.exit(2);
   }
 }
-// A workload compared with another (limiter-on with limiter-off) brings that one along.
-const wanted = new Set(only ?? WORKLOADS.map((w) => w.id));
-for (const w of WORKLOADS) if (wanted.has(w.id) && w.targetAgainst) wanted.add(w.targetAgainst);
-const selected = args.profile ? [] : WORKLOADS.filter((w) => wanted.has(w.id));
-const wantFairness = !args.profile && wanted.has(FAIRNESS);
+// A workload compared with another (limiter-on with limiter-off) brings that one along, and every
+// workload brings its floor (the floors run first, so the table reads floors, then workloads).
+const wanted = new Set(only ?? ALL.map((w) => w.id));
+for (const w of WORKLOADS) {
+  if (!wanted.has(w.id)) continue;
+  if (w.target && w.target.against !== "baseline") wanted.add(w.target.against);
+  if (w.floor) wanted.add(w.floor);
+}
+const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
+const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const startedAt = new Date();
@@ -167,6 +174,9 @@ function serverEnv(backend: Backend): Record<string, string> {
     TRUST_PROXY: "",
     AUTH_SECRET: BENCH_AUTH_SECRET,
     SEED_ON_START: "0",
+    // The floor routes (app/api/bench/floor-*) write to the database: on only for the bench's own
+    // server on its scratch database.
+    BENCH_FLOOR_ROUTES: "1",
     // Per-minute counters still run, but far above what a load generator sends: the bench measures
     // the limiter's cost, not its 429s (docs/benchmarks.md).
     RATE_LIMIT_MUTATIONS: "1000000000",
@@ -179,12 +189,12 @@ function serverEnv(backend: Backend): Record<string, string> {
   };
 }
 
-function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, env: Record<string, string> = {}): PreparedCredentials {
+function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}): PreparedCredentials {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
   const out = path.join(dir, "creds.json");
   try {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-    const r = spawnSync(process.execPath, [tsx, "scripts/bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens)], {
+    const r = spawnSync(process.execPath, [tsx, "scripts/bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin], {
       env: { ...process.env, ...serverEnv(backend), ...env },
       encoding: "utf8",
     });
@@ -197,14 +207,17 @@ function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: n
 
 // Every PGlite backend starts from a copy of one prepared directory: preparing costs seconds of
 // WASM start-up and seeding, copying 40 MB does not.
-let pgliteTemplate: { dir: string; creds: PreparedCredentials } | undefined;
+// The refresh tokens in it are bound to the origin (port) they were prepared for, so a backend on
+// another port prepares a new template.
+let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
 
-function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number): PreparedCredentials {
-  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens);
-  if (!pgliteTemplate) {
+function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string): PreparedCredentials {
+  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin);
+  if (pgliteTemplate?.origin !== origin) {
+    removePgliteTemplate();
     const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-template-"));
-    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
-    pgliteTemplate = { dir, creds };
+    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
+    pgliteTemplate = { dir, creds, origin };
   }
   cpSync(path.join(pgliteTemplate.dir, "pglite"), backend.env.PGLITE_DATA_DIR!, { recursive: true });
   return pgliteTemplate.creds;
@@ -221,6 +234,10 @@ interface WorkloadReport {
   id: string;
   title: string;
   endpoint: string;
+  /** A floor: the raw driver's cost of a hot path's database work, reference of the floor ratios. */
+  isFloor: boolean;
+  /** The floor this workload is also reported against; null for the floors themselves. */
+  floor: string | null;
   target: number | null;
   targetAgainst: string;
   status: "ok" | "errors" | "unavailable";
@@ -229,6 +246,8 @@ interface WorkloadReport {
   measurement?: Measurement & { requests: number; failures: number; statusCodes: Record<string, number> };
   reference?: Measurement;
   ratios?: Ratios;
+  /** Ratios to the floor: (workload ÷ its adjacent baselines) ÷ (floor ÷ its adjacent baselines). */
+  floorRatios?: Ratios;
   /** For targets against another workload: this workload's ratios to that one, measured head to head. */
   comparison?: Ratios;
   comparisonMethod?: string;
@@ -254,7 +273,7 @@ const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: r
 async function measureBackend(backend: Backend, port: number, otherLoad: OtherLoad): Promise<BackendReport> {
   const tokensNeeded = settings.connections * (settings.rounds + 3) + 16;
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
-  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded);
+  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port));
   log(`[${backend.name}] starting next start on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
   try {
@@ -269,8 +288,10 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
         id: w.id,
         title: w.title,
         endpoint: w.endpoint,
-        target: w.target ?? null,
-        targetAgainst: w.targetAgainst ?? "baseline",
+        isFloor: w.isFloor === true,
+        floor: w.floor ?? null,
+        target: w.target ? w.target[backend.database] : null,
+        targetAgainst: w.target?.against ?? "baseline",
         status: "unavailable",
       };
       reports.set(w.id, report);
@@ -345,6 +366,16 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
         report.reason = `${failures} of ${report.measurement.requests} responses failed (status codes ${JSON.stringify(statusCodes)})${sample ? `; e.g. ${sample}` : ""}`;
       }
     }
+    // Ratios to the floor, derived from the two baseline-normalised ratios: each was measured between
+    // its own adjacent baselines, so drift in machine load cancels out of both.
+    for (const report of reports.values()) {
+      const floor = report.floor ? reports.get(report.floor) : undefined;
+      if (!report.ratios || !floor?.ratios) continue;
+      const r = report.ratios;
+      const f = floor.ratios;
+      report.floorRatios = roundR({ throughput: r.throughput / f.throughput, p50: r.p50 / f.p50, p99: r.p99 / f.p99 });
+    }
+
     // Targets against another workload (limiter on vs off): a small effect (3%) on a noisy machine,
     // so besides the baseline sequence the pair runs head to head, other, w, other, w, other, and
     // each w segment is compared with the two around it. Falls back to the baseline-normalised
@@ -353,6 +384,10 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       if (report.target === null || !report.ratios) continue;
       if (report.targetAgainst === "baseline") {
         report.targetMet = report.ratios.throughput >= report.target;
+        continue;
+      }
+      if (report.targetAgainst === report.floor) {
+        report.targetMet = report.floorRatios ? report.floorRatios.throughput >= report.target : null;
         continue;
       }
       const other = reports.get(report.targetAgainst);
@@ -443,9 +478,9 @@ async function profile(id: string, port: number): Promise<void> {
   const dir = path.resolve("bench/results");
   const profDir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-prof-"));
   try {
-    const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16);
+    const creds = prepareBackendDatabase(backend!, settings.connections * 2, settings.connections * 8 + 16, benchOrigin(port));
     const server = await BenchServer.start({ port, env: serverEnv(backend!), cpuProfileDir: profDir });
-    const workload = id === "baseline" ? baseline : WORKLOADS.find((w) => w.id === id)!;
+    const workload = id === "baseline" ? baseline : ALL.find((w) => w.id === id)!;
     let loadWindowUs: [number, number] | undefined;
     try {
       const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
@@ -488,38 +523,57 @@ async function profile(id: string, port: number): Promise<void> {
 
 const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 
+/** "0.74 (0.31 vs floor-write)"-style target cell pieces. */
+function targetText(w: WorkloadReport, md: boolean): string {
+  if (w.target === null) return md ? "–" : "";
+  const against = w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`;
+  const met = w.targetMet === true ? " met" : w.targetMet === false ? (md ? " **missed**" : " MISSED") : md ? "" : " ?";
+  return `≥ ${w.target}${against}${met}`;
+}
+
+/** The throughput ×floor cell; for a head-to-head target, the comparison too. */
+function floorCell(w: WorkloadReport): string {
+  const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
+  if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
+  return parts.join(" ");
+}
+
 function table(reports: BackendReport[]): string {
   const lines: string[] = [];
   for (const b of reports) {
     lines.push(
       `\n${b.name} (database ${b.database}, limiter store ${b.limiterStore}); baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB`,
+      "×base: ratio to the bare route; ×floor: ratio to the workload's floor (floor-write for writes, floor-read for reads). Throughput: higher is better; latency: lower is better.",
     );
-    const header = ["workload", "req/s", "×base", "target", "p50 ms", "×base", "p99 ms", "×base", "RSS MB", "status"];
+    const header = ["workload", "req/s", "×base", "×floor", "target", "p50 ms", "×base", "×floor", "p99 ms", "×base", "×floor", "RSS MB", "status"];
     const rows: string[][] = [];
     for (const w of b.workloads) {
       if (w.status === "unavailable") {
-        rows.push([w.id, "", "", w.target === null ? "" : `≥${w.target}`, "", "", "", "", "", `unavailable: ${w.reason}`]);
+        rows.push([w.id, "", "", "", targetText(w, false), "", "", "", "", "", "", "", `unavailable: ${w.reason}`]);
         continue;
       }
       const m = w.measurement!;
       const r = w.ratios!;
-      const against = w.targetAgainst === "baseline" ? "" : ` (${fmt(w.comparison?.throughput)} vs ${w.targetAgainst})`;
-      const target = w.target === null ? "" : `≥${w.target} ${w.targetMet ? "met" : w.targetMet === false ? "MISSED" : "?"}`;
+      const f = w.floorRatios;
       rows.push([
-        w.id,
+        w.isFloor ? `${w.id} (floor)` : w.floor ? `${w.id} [${w.floor.replace("floor-", "")}]` : w.id,
         fmt(m.requestsPerSec, 0),
-        fmt(r.throughput) + against,
-        target,
+        fmt(r.throughput),
+        floorCell(w),
+        targetText(w, false),
         fmt(m.p50Ms),
         fmt(r.p50),
+        w.isFloor ? "" : fmt(f?.p50),
         fmt(m.p99Ms),
         fmt(r.p99),
+        w.isFloor ? "" : fmt(f?.p99),
         fmt(w.peakRssMb, 0),
         w.status === "ok" ? "ok" : `errors: ${w.reason}`,
       ]);
     }
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[9]!.startsWith("unavailable") || i === 0).map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    const last = header.length - 1;
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[last]!.startsWith("unavailable") || i === 0).map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
     if (b.fairness) lines.push(fairnessLine(b.fairness));
@@ -545,21 +599,21 @@ function markdown(result: { finishedAt: string; mode: string; machine: ReturnTyp
       "",
       `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB.`,
       "",
-      "| Workload | req/s | Throughput ×baseline | Target | p50 ms (×base) | p99 ms (×base) | Peak RSS MB |",
-      "|---|---:|---:|---|---:|---:|---:|",
+      "| Workload | Floor | req/s | ×bare | ×floor | Target | p50 ms (×bare, ×floor) | p99 ms (×bare, ×floor) | Peak RSS MB |",
+      "|---|---|---:|---:|---:|---|---:|---:|---:|",
     );
     for (const w of b.workloads) {
-      const target = w.target === null ? "–" : `≥ ${w.target}${w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`}`;
+      const floor = w.isFloor ? "(floor)" : (w.floor ?? "–");
       if (w.status === "unavailable") {
-        out.push(`| ${w.id} | – | unavailable: ${w.reason} | ${target} | – | – | – |`);
+        out.push(`| ${w.id} | ${floor} | – | unavailable: ${w.reason} | – | ${targetText(w, true)} | – | – | – |`);
         continue;
       }
       const r = w.ratios!;
-      const t = w.comparison ? `${fmt(r.throughput)} (${fmt(w.comparison.throughput)} vs ${w.targetAgainst})` : fmt(r.throughput);
-      const met = w.targetMet === true ? " met" : w.targetMet === false ? " **missed**" : "";
+      const f = w.floorRatios;
       const errs = w.status === "errors" ? ` (errors: ${w.measurement!.failures})` : "";
+      const lat = (ms: number, base: number, fl: number | undefined) => `${fmt(ms)} (${fmt(base)}${w.isFloor ? "" : `, ${fmt(fl)}`})`;
       out.push(
-        `| ${w.id} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${t}${errs} | ${target}${met} | ${fmt(w.measurement!.p50Ms)} (${fmt(r.p50)}) | ${fmt(w.measurement!.p99Ms)} (${fmt(r.p99)}) | ${fmt(w.peakRssMb, 0)} |`,
+        `| ${w.id} | ${floor} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${fmt(r.throughput)}${errs} | ${floorCell(w)} | ${targetText(w, true)} | ${lat(w.measurement!.p50Ms, r.p50, f?.p50)} | ${lat(w.measurement!.p99Ms, r.p99, f?.p99)} | ${fmt(w.peakRssMb, 0)} |`,
       );
     }
     if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));

@@ -62,6 +62,9 @@ export interface StartOptions {
   cpuProfileDir?: string;
 }
 
+/** The origin a bench server on `port` is reached at (and so the issuer of the tokens it accepts). */
+export const benchOrigin = (port: number): string => `http://127.0.0.1:${port}`;
+
 export class BenchServer {
   private output = "";
   private exited = false;
@@ -80,7 +83,7 @@ export class BenchServer {
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return benchOrigin(this.port);
   }
 
   get pid(): number {

@@ -18,17 +18,35 @@ export interface WorkloadContext {
 
 export type Prepared = { spec: LoadSpec; note?: string } | { unavailable: string };
 
+/** The floors (raw-driver baselines, app/api/bench/floor-*): every workload is also reported against one. */
+export type FloorId = "floor-write" | "floor-read";
+export const FLOOR_IDS: FloorId[] = ["floor-write", "floor-read"];
+
+/** Which database a backend runs: targets differ between the embedded PGlite and a Postgres server. */
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface Target {
+  /** Whose throughput the target compares to: the bare route, a floor, or another workload (limiter on vs off). */
+  against: "baseline" | FloorId | string;
+  /** Minimum throughput ratio from the issue, per database. */
+  pglite: number;
+  postgres: number;
+}
+
 export interface Workload {
   id: string;
   title: string;
   /** Method and path, for the table. */
   endpoint: string;
-  /** Minimum throughput ratio from the issue; undefined when the issue sets none. */
-  target?: number;
-  /** Whose throughput the target compares to: the baseline, or another workload (limiter on vs off). */
-  targetAgainst?: string;
+  /** A floor is measured like a workload and is the reference of the second ratio column. */
+  isFloor?: boolean;
+  /** The floor this workload is reported against besides the bare route. */
+  floor?: FloorId;
+  target?: Target;
   prepare(ctx: WorkloadContext): Promise<Prepared>;
 }
+
+const both = (against: Target["against"], min: number): Target => ({ against, pglite: min, postgres: min });
 
 // ---------------------------------------------------------------- probing helpers
 
@@ -124,13 +142,104 @@ async function fieldsOf(ctx: WorkloadContext, key: string, typeName: string) {
   return { probe: p, fields: t?.fields };
 }
 
+// ---------------------------------------------------------------- floors
+
+/** A floor route answers 404 unless the server runs with BENCH_FLOOR_ROUTES=1 (the bench's does). */
+const floorWorkload = (id: FloorId, title: string, method: "GET" | "POST"): Workload => ({
+  id,
+  title,
+  endpoint: `${method} /api/bench/${id}`,
+  isFloor: true,
+  async prepare(ctx) {
+    const path = `/api/bench/${id}`;
+    const p = await probe(ctx, path, { method });
+    if (p.status !== 200) return { unavailable: `${describe(method, path, p)}${p.status === 404 ? "; the server needs BENCH_FLOOR_ROUTES=1" : ""}` };
+    return { spec: { request: { method, path }, check: (status) => status === 200 } };
+  },
+});
+
+export const FLOORS: Workload[] = [
+  floorWorkload("floor-write", "Floor: createSubscription's writes through the raw driver (user, subscription, commit)", "POST"),
+  floorWorkload("floor-read", "Floor: one indexed select through the raw driver", "GET"),
+];
+
+// ---------------------------------------------------------------- MCP
+
+const MCP_PATH = "/mcp";
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+
+interface ToolResult {
+  isError?: boolean;
+  structuredContent?: unknown;
+  content?: { type: string; text?: string }[];
+}
+
+function toolResult(body: unknown): ToolResult | undefined {
+  return (body as { result?: ToolResult } | undefined)?.result;
+}
+
+/**
+ * An MCP tool call (stateless Streamable HTTP, JSON responses), authenticated with an Admin API key
+ * as a Bearer token (the MCP server accepts either an OAuth access token or a key of the school).
+ * Keys are leased like the Admin workloads', since the same per-credential limits apply.
+ */
+function mcpWorkload(o: {
+  id: string;
+  title: string;
+  tool: string;
+  target: Target;
+  floor: FloorId;
+  args: (ctx: WorkloadContext, n: number) => Record<string, unknown>;
+  ok: (r: ToolResult) => boolean;
+}): Workload {
+  return {
+    id: o.id,
+    title: o.title,
+    endpoint: `POST ${MCP_PATH} tools/call ${o.tool}`,
+    target: o.target,
+    floor: o.floor,
+    async prepare(ctx) {
+      let n = 0;
+      const body = () => JSON.stringify({ jsonrpc: "2.0", id: ++n, method: "tools/call", params: { name: o.tool, arguments: o.args(ctx, n) } });
+      const check = (b: unknown) => {
+        const r = toolResult(b);
+        return !!r && r.isError !== true && o.ok(r);
+      };
+      const key = ctx.creds.countedKeys[0]!;
+      const first = await probe(ctx, MCP_PATH, { method: "POST", headers: { ...MCP_HEADERS, authorization: `Bearer ${key}` }, body: body() });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", MCP_PATH, first) };
+      if (first.status !== 200 || !check(json(first.body))) {
+        const r = toolResult(json(first.body));
+        const why = r?.content?.[0]?.text ?? first.body.slice(0, 200);
+        return { unavailable: `${o.tool} probe failed: ${first.status} ${why}` };
+      }
+      const leases = keyLeases(ctx.creds.countedKeys);
+      const request: AutocannonRequest = {
+        method: "POST",
+        path: MCP_PATH,
+        setupRequest: (req, context) => {
+          const k = leases.take();
+          context.key = k;
+          return { ...req, headers: { ...MCP_HEADERS, authorization: `Bearer ${k}` }, body: body() };
+        },
+        onResponse: (_status, _body, context) => leases.give(context.key as string),
+      };
+      return {
+        spec: { request, check: (status, b) => status === 200 && check(json(b)), reset: () => leases.reset() },
+        note: "Admin API keys (limits counted only) as Bearer tokens",
+      };
+    },
+  };
+}
+
 // ---------------------------------------------------------------- the workloads
 
 const getWorkload = (o: {
   id: string;
   title: string;
   path: string;
-  target?: number;
+  target?: Target;
+  floor?: FloorId;
   accept: string;
   expect: (p: Probe) => string | undefined;
 }): Workload => ({
@@ -138,6 +247,7 @@ const getWorkload = (o: {
   title: o.title,
   endpoint: `GET ${o.path}`,
   target: o.target,
+  floor: o.floor,
   async prepare(ctx) {
     const p = await probe(ctx, o.path, { headers: { accept: o.accept } });
     if (p.status !== 200) return { unavailable: describe("GET", o.path, p) };
@@ -165,7 +275,8 @@ export const WORKLOADS: Workload[] = [
     id: "md-course",
     title: "Course as markdown",
     path: `/api/md/courses/${COURSE_SLUG}`,
-    target: 0.9,
+    target: both("baseline", 0.95),
+    floor: "floor-read",
     accept: "text/markdown",
     expect: (p) => (p.contentType.startsWith("text/markdown") ? undefined : `content-type ${p.contentType}, expected text/markdown`),
   }),
@@ -173,7 +284,8 @@ export const WORKLOADS: Workload[] = [
     id: "llms-full",
     title: "llms-full.txt",
     path: "/llms-full.txt",
-    target: 0.8,
+    target: both("baseline", 0.9),
+    floor: "floor-read",
     accept: "text/plain",
     expect: (p) => (p.body.includes("Intro to SQL") ? undefined : "the bundle does not contain the demo course"),
   }),
@@ -181,6 +293,8 @@ export const WORKLOADS: Workload[] = [
     id: "html-course",
     title: "Course page (HTML)",
     path: `/courses/${COURSE_SLUG}`,
+    target: both("baseline", 0.7),
+    floor: "floor-read",
     accept: "text/html",
     expect: (p) =>
       !p.contentType.startsWith("text/html")
@@ -193,7 +307,8 @@ export const WORKLOADS: Workload[] = [
     id: "create-subscription",
     title: "Admin createSubscription (fresh user each)",
     endpoint: `POST ${GRAPHQL} createSubscription`,
-    target: 0.5,
+    target: { against: "floor-write", pglite: 0.5, postgres: 0.7 },
+    floor: "floor-write",
     async prepare(ctx) {
       const key = ctx.creds.countedKeys[0]!;
       const { probe: ip, fields } = await fieldsOf(ctx, key, "Mutation");
@@ -225,7 +340,8 @@ export const WORKLOADS: Workload[] = [
     id: "courses-query",
     title: "Admin query courses(first: 50)",
     endpoint: `POST ${GRAPHQL} courses(first: 50)`,
-    target: 0.6,
+    target: both("baseline", 0.6),
+    floor: "floor-read",
     async prepare(ctx) {
       const key = ctx.creds.countedKeys[0]!;
       const { probe: ip, fields } = await fieldsOf(ctx, key, "Query");
@@ -259,7 +375,8 @@ export const WORKLOADS: Workload[] = [
     id: "token-refresh",
     title: "OAuth refresh_token grant",
     endpoint: "POST /api/oauth/token refresh_token",
-    target: 0.6,
+    target: { against: "floor-write", pglite: 0.6, postgres: 0.8 },
+    floor: "floor-write",
     async prepare(ctx) {
       // Refresh tokens rotate: each is used once, and the new one from each response goes back
       // into the pool. A request cut off at the end of a segment loses its token, never replays it.
@@ -298,8 +415,26 @@ export const WORKLOADS: Workload[] = [
       };
     },
   },
-  limiterWorkload("limiter-off", "Admin query, limits counted only", (c) => c.countedKeys),
-  limiterWorkload("limiter-on", "Admin query, limits enforced", (c) => c.enforcedKeys, 0.97, "limiter-off"),
+  limiterWorkload("limiter-off", "Admin query, limits counted only", (c) => c.countedKeys, both("baseline", 0.7)),
+  limiterWorkload("limiter-on", "Admin query, limits enforced", (c) => c.enforcedKeys, both("limiter-off", 0.97)),
+  mcpWorkload({
+    id: "mcp-search-catalog",
+    title: "MCP tools/call search_catalog",
+    tool: "search_catalog",
+    target: both("baseline", 0.6),
+    floor: "floor-read",
+    args: () => ({ query: "sql" }),
+    ok: (r) => Array.isArray((r.structuredContent as { results?: unknown[] } | undefined)?.results),
+  }),
+  mcpWorkload({
+    id: "mcp-create-subscription",
+    title: "MCP tools/call create_subscription (fresh user each)",
+    tool: "create_subscription",
+    target: both("floor-write", 0.5),
+    floor: "floor-write",
+    args: (ctx, n) => ({ email: `bench-mcp-${ctx.runId}-${n}@bench.schoolhouse.test`, name: `Bench MCP User ${n}`, planId: MONTHLY_PLAN_ID }),
+    ok: (r) => !!(r.structuredContent as { subscription?: { id?: string } } | undefined)?.subscription?.id,
+  }),
 ];
 
 /** The cheapest Admin query, so the limiter's share of the work is as visible as it can be. */
@@ -309,15 +444,14 @@ function limiterWorkload(
   id: string,
   title: string,
   keys: (c: PreparedCredentials) => string[],
-  target?: number,
-  targetAgainst?: string,
+  target: Target,
 ): Workload {
   return {
     id,
     title,
     endpoint: `POST ${GRAPHQL} { __typename }`,
     target,
-    targetAgainst,
+    floor: "floor-read",
     async prepare(ctx) {
       const p = await graphql(ctx, keys(ctx.creds)[0]!, "query BenchLimiter { __typename }");
       if (p.status === 404 || p.status === 405) return { unavailable: describe("POST", GRAPHQL, p) };

@@ -8,6 +8,8 @@ import { expect, test } from "@playwright/test";
 // build this suite made), start its own server on a scratch database, probe every workload, measure
 // what is available and write the JSON. Timings are not asserted: CI machines vary.
 const WORKLOAD_IDS = [
+  "floor-write",
+  "floor-read",
   "md-course",
   "llms-full",
   "html-course",
@@ -16,6 +18,8 @@ const WORKLOAD_IDS = [
   "token-refresh",
   "limiter-off",
   "limiter-on",
+  "mcp-search-catalog",
+  "mcp-create-subscription",
 ];
 
 function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -76,6 +80,13 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
           expect(w.measurement.requests).toBeGreaterThan(0);
           expect(Number.isFinite(w.ratios.throughput)).toBe(true);
           expect(Number.isFinite(w.measurement.p50Ms)).toBe(true);
+          // Every workload is reported against its floor too (the floors run on every backend).
+          if (w.isFloor) expect(w.floor).toBeNull();
+          else {
+            expect(["floor-write", "floor-read"]).toContain(w.floor);
+            expect(Number.isFinite(w.floorRatios.throughput)).toBe(true);
+            expect(Number.isFinite(w.floorRatios.p99)).toBe(true);
+          }
         }
       }
       const redis = backend.redisRoundTrips;
@@ -89,6 +100,7 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
     // The printed table names every workload, and the JSON on stdout is the file's content.
     for (const id of WORKLOAD_IDS) expect(stdout).toContain(id);
     expect(stdout).toContain("req/s");
+    expect(stdout).toContain("×floor");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -97,7 +97,7 @@ describe("schema.prisma and the migrations agree", () => {
     });
     const vendor = await p.vendorPlatform.create({ data: { name: "MigVendor", scope: "openid" } });
     const client = await p.oAuthClient.create({ data: { clientId: "mig-client", name: "Mig", scope: "openid", vendorPlatformId: vendor.id, schoolId: school.id } });
-    const grant = await p.oAuthGrant.create({ data: { clientId: client.clientId, userId: user.id, schoolId: school.id, scope: "openid" } });
+    const grant = await p.oAuthGrant.create({ data: { clientId: client.clientId, userId: user.id, schoolId: school.id, scope: "openid", issuer: "http://demo.localhost" } });
     const code = await p.oAuthAuthorizationCode.create({
       data: { codeHash: "c", grantId: grant.id, clientId: client.clientId, redirectUri: "http://127.0.0.1/cb", scope: "openid", codeChallenge: "x", codeChallengeMethod: "S256", expiresAt: now },
     });
@@ -119,6 +119,8 @@ describe("schema.prisma and the migrations agree", () => {
     const attempt = await p.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptedAt: now, durationMs: 5, statusCode: 204, succeeded: true } });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
+    // The same for the credential version (api-key-cache.test.ts).
+    const credentialVersion = await p.credentialVersion.findUniqueOrThrow({ where: { id: 1 } });
 
     const created: Record<Prisma.ModelName, unknown> = {
       School: school, User: user, SchoolRole: role, SchoolMembership: membership, MembershipPlan: plan, Subscription: sub,
@@ -126,7 +128,7 @@ describe("schema.prisma and the migrations agree", () => {
       Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
-      ContentVersion: contentVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
+      ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());

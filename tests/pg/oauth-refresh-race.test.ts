@@ -9,6 +9,7 @@ import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
 
 const RACES = 1_000;
 const PARALLEL_RACES = 25;
+const ISSUER = "http://demo.localhost";
 let client: OAuthClientInfo;
 
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe("refresh token rotation on Postgres", () => {
     const tokens = Array.from({ length: RACES }, () => `shr_${randomToken(32)}`);
     const grants = tokens.map(() => crypto.randomUUID());
     await db().oAuthGrant.createMany({
-      data: grants.map((id) => ({ id, clientId: client.clientId, userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "openid" })),
+      data: grants.map((id) => ({ id, clientId: client.clientId, userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "openid", issuer: ISSUER })),
     });
     await db().oAuthRefreshToken.createMany({
       data: tokens.map((t, i) => ({ tokenHash: hashSecret(t), grantId: grants[i]!, clientId: client.clientId, scope: "openid", expiresAt: new Date(now.getTime() + 3_600_000) })),
@@ -30,7 +31,7 @@ describe("refresh token rotation on Postgres", () => {
 
     const outcome = { won: 0, lost: 0, other: [] as unknown[] };
     const race = async (token: string) => {
-      const results = await Promise.allSettled([0, 1].map(() => exchangeRefreshToken({ client, form: new Map([["refresh_token", token]]), now })));
+      const results = await Promise.allSettled([0, 1].map(() => exchangeRefreshToken({ client, form: new Map([["refresh_token", token]]), issuer: ISSUER, now })));
       const wins = results.filter((r) => r.status === "fulfilled").length;
       for (const r of results) if (r.status === "rejected" && !(r.reason instanceof InvalidGrantError)) outcome.other.push(r.reason);
       if (wins === 1) outcome.won++;

@@ -4,15 +4,17 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
 import { isValidCodeVerifier, verifyPkce } from "../pkce";
 import { securityEvent } from "../../security/events";
-import { issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
+import { issuedBy, issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /** authorization_code grant (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.6). */
 export async function exchangeAuthorizationCode(options: {
   client: OAuthClientInfo;
   form: Map<string, string>;
+  /** The origin the token request came to: the code must have been issued there. */
+  issuer: string;
   now: Date;
 }): Promise<TokenResponseBody> {
-  const { client, form, now } = options;
+  const { client, form, issuer, now } = options;
   const code = form.get("code");
   const redirectUri = form.get("redirect_uri");
   const verifier = form.get("code_verifier");
@@ -26,6 +28,12 @@ export async function exchangeAuthorizationCode(options: {
     include: { grant: { include: { school: true } } },
   });
   if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The authorization code is invalid");
+  // A code from another origin is unknown here: nothing is consumed or revoked on its behalf, so one
+  // school's token endpoint cannot act on another's codes (RFC 9700 §4.4 mix-up; issuer binding).
+  if (!issuedBy(row.grant, issuer)) {
+    securityEvent("oauth.issuer_mismatch", { kind: "authorization_code", client_id: client.clientId, grant_id: row.grantId });
+    throw new InvalidGrantError("The authorization code is invalid");
+  }
   if (row.consumedAt) {
     // RFC 6749 §4.1.2: a code used twice means it leaked; end everything issued from it.
     await revokeGrant(db(), row.grantId, now);

@@ -4,7 +4,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { revokeGrant, rotateRefreshToken, tokenResponseBody, type TokenResponseBody } from "../tokens";
+import { issuedBy, revokeGrant, rotateRefreshToken, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
  * A rotated refresh token presented again within this many seconds is answered invalid_grant but
@@ -17,9 +17,11 @@ export const REFRESH_REPLAY_GRACE_SECONDS = 10;
 export async function exchangeRefreshToken(options: {
   client: OAuthClientInfo;
   form: Map<string, string>;
+  /** The origin the token request came to: the refresh token must have been issued there. */
+  issuer: string;
   now: Date;
 }): Promise<TokenResponseBody> {
-  const { client, form, now } = options;
+  const { client, form, issuer, now } = options;
   const presented = form.get("refresh_token");
   if (!presented) throw new InvalidRequestError("refresh_token is required");
   const row = await db().oAuthRefreshToken.findUnique({
@@ -27,6 +29,12 @@ export async function exchangeRefreshToken(options: {
     include: { grant: { include: { school: true } } },
   });
   if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The refresh token is invalid");
+  // Another origin's refresh token is unknown here: not rotated, and no replay check that could
+  // revoke the grant from a foreign origin.
+  if (!issuedBy(row.grant, issuer)) {
+    securityEvent("oauth.issuer_mismatch", { kind: "refresh_token", client_id: client.clientId, grant_id: row.grantId });
+    throw new InvalidGrantError("The refresh token is invalid");
+  }
   if (row.rotatedAt) {
     const replay = now.getTime() - row.rotatedAt.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000;
     if (replay) await revokeGrant(db(), row.grantId, now);

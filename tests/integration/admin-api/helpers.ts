@@ -1,9 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
-import { setNow } from "@/lib/clock";
-import { db } from "@/lib/db/client";
 import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
+import type { AppServer } from "../../helpers/app-server";
 
 export const FULL_KEY = DEFAULT_DEMO_API_KEY;
 export const NO_PERMISSIONS_KEY = DEFAULT_DEMO_API_KEY_NO_PERMISSIONS;
@@ -19,28 +16,7 @@ export const TEST_NOW = new Date("2026-11-21T12:00:00Z");
  * The returned server forwards to the one started before the suite.
  */
 export function adminAppForSuite(options: { now?: Date | null } = {}): AppServer {
-  const now = options.now === undefined ? TEST_NOW : options.now;
-  let server: AppServer | undefined;
-  const started = () => {
-    if (!server) throw new Error("the app server starts in beforeAll");
-    return server;
-  };
-  beforeAll(async () => {
-    await seedDemo({ prisma: db() });
-    if (now) setNow(now);
-    server = await startAppServer();
-  });
-  afterAll(async () => {
-    setNow(null);
-    await server?.close();
-  });
-  return {
-    get url() {
-      return started().url;
-    },
-    fetch: (pathOrUrl, init) => started().fetch(pathOrUrl, init),
-    close: () => started().close(),
-  };
+  return appForSuite({ now: options.now === undefined ? TEST_NOW : options.now });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
-import { clearCimdCache } from "@/lib/oauth/cimd";
+import { advance, setNow } from "@/lib/clock";
+import { CIMD_CACHE_LIMIT, CIMD_FAILURE_TTL_SECONDS, cimdCacheSize, clearCimdCache, fetchClientMetadata } from "@/lib/oauth/cimd";
+import { cimdPolicy } from "@/lib/oauth/clients";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { authorizeUrl, exchangeCode, getCode, signIn } from "./helpers";
 
@@ -115,13 +117,76 @@ describe("Client ID Metadata Documents", () => {
     expect(hits.get(path)).toBe(2);
   });
 
-  it("errors are not cached", async () => {
-    const path = "/flaky.json";
-    const clientId = serve(path, { status: 500, body: "{}" });
-    await expectErrorPage(await start(clientId), /HTTP 500/);
-    serve(path, { body: doc(path), headers: { "cache-control": "max-age=600" } });
-    expect((await start(clientId)).status).toBe(303);
+  it("a failing document is fetched once per 30 seconds, then again", async () => {
+    setNow(Date.parse("2026-11-23T08:00:00Z"));
+    try {
+      const path = "/flaky.json";
+      const clientId = serve(path, { status: 500, body: "{}" });
+      await expectErrorPage(await start(clientId), /HTTP 500/);
+      // Fixed at its host meanwhile, but the failure is remembered for CIMD_FAILURE_TTL_SECONDS.
+      serve(path, { body: doc(path), headers: { "cache-control": "max-age=600" } });
+      advance((CIMD_FAILURE_TTL_SECONDS - 1) * 1000);
+      await expectErrorPage(await start(clientId), /HTTP 500/);
+      await expectErrorPage(await start(clientId), /HTTP 500/);
+      expect(hits.get(path)).toBe(1);
+      advance(1000);
+      expect((await start(clientId)).status).toBe(303);
+      expect(hits.get(path)).toBe(2);
+    } finally {
+      setNow(null);
+    }
   });
+
+  it("an unreachable host and an invalid document are remembered as failures too", async () => {
+    const path = "/invalid.json";
+    const clientId = serve(path, { body: doc(path, { redirect_uris: ["javascript:alert(1)"] }) });
+    for (let i = 0; i < 3; i++) await expectErrorPage(await start(clientId), /redirect_uris must be https/);
+    expect(hits.get(path)).toBe(1);
+    // A port nobody listens on: connection refused, asked once.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const gone = `http://127.0.0.1:${port}/gone.json`;
+    await expectErrorPage(await start(gone), /could not be fetched/);
+    const started = Date.now();
+    await expectErrorPage(await start(gone), /could not be fetched/);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("identical concurrent authorize requests share one fetch", async () => {
+    const path = "/busy.json";
+    // no-store: nothing is cached, so only coalescing can explain a single fetch.
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "no-store" }, delayMs: 300 });
+    const answers = await Promise.all(Array.from({ length: 12 }, () => start(clientId)));
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(303));
+    expect(hits.get(path)).toBe(1);
+    // Settled: the next request fetches again (no-store is honoured).
+    await start(clientId);
+    expect(hits.get(path)).toBe(2);
+  });
+
+  it("identical concurrent requests for a failing document share one fetch and one answer", async () => {
+    const path = "/busy-failing.json";
+    const clientId = serve(path, { status: 503, body: "{}", delayMs: 300 });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => start(clientId)));
+    for (const res of answers) await expectErrorPage(res, /HTTP 503/);
+    expect(hits.get(path)).toBe(1);
+  });
+
+  it("the cache is bounded: documents and failures beyond CIMD_CACHE_LIMIT evict the least recently used", async () => {
+    const first = serve("/bounded-0.json", { body: doc("/bounded-0.json") });
+    await start(first);
+    for (let i = 1; i <= CIMD_CACHE_LIMIT; i++) {
+      const path = `/bounded-${i}.json`;
+      // Half documents, half failures: both count against the bound.
+      serve(path, i % 2 ? { body: doc(path) } : { status: 404, body: "{}" });
+      await fetchClientMetadata({ clientId: `${origin}${path}`, policy: cimdPolicy() }).catch(() => {});
+    }
+    expect(cimdCacheSize()).toBe(CIMD_CACHE_LIMIT);
+    await start(first);
+    expect(hits.get("/bounded-0.json")).toBe(2);
+  }, 60_000);
 
   it.each([
     ["a redirect", { status: 302, headers: { location: "https://elsewhere.example/" } }, /redirects/],
@@ -163,6 +228,13 @@ describe("Client ID Metadata Documents", () => {
     process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "1";
     resetEnvCache();
     expect(hits.get(path)).toBeUndefined();
+  });
+
+  it("the service documentation states the caching rules when CIMD is enabled", async () => {
+    const docs = await (await app.fetch("/oauth/docs")).text();
+    expect(docs).toContain("Client ID Metadata Document on a host this server allows");
+    expect(docs).toContain("a document that failed is fetched again after 30 seconds");
+    expect(docs).not.toContain("not accepted by this server");
   });
 
   it("a CIMD client at the token endpoint with a secret is invalid_client", async () => {

@@ -102,6 +102,9 @@ describe("discovery (RFC 8414)", () => {
     // Agents learn the resource server from the docs too (issue 13).
     expect(docs).toContain("- Endpoint: http://demo.localhost:3000/mcp ");
     expect(docs).toContain("http://demo.localhost:3000/.well-known/oauth-protected-resource/mcp");
+    // States only what this configuration does: no CIMD host is allowed by default.
+    expect(docs).toContain("Client ID Metadata Documents are not accepted by this server.");
+    expect(docs).toContain("previous secret keeps working for 24 hours");
   });
 });
 

@@ -1,18 +1,11 @@
 // Issue 12, attack 5: X-Forwarded-Proto/-Host were obeyed without TRUST_PROXY, so one request
 // could make every generated link (and a shared cache's copy of it) point at https or elsewhere.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { afterEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost:3000" });
-});
-afterAll(() => app.close());
+const app = appForSuite({ host: "demo.localhost:3000" });
 afterEach(() => {
   delete process.env.TRUST_PROXY;
   resetEnvCache();

@@ -1,20 +1,14 @@
 // Issue 12, attack 4: login timing told which emails have accounts, and five wrong passwords locked
 // anyone (the owner included) out for 15 minutes. Now unknown and known emails do the same work and
 // failures slow further attempts progressively, per account and per client address, never locking.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { THROTTLE_RULES, waitSeconds } from "@/lib/auth/login-throttle";
 import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { postLogin } from "../oauth/helpers";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
-});
-afterAll(() => app.close());
+const app = appForSuite({ host: "demo.localhost" });
 afterEach(async () => {
   setNow(null);
   vi.restoreAllMocks();

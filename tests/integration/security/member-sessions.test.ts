@@ -2,22 +2,16 @@
 // kept after sign-out, one replayed on another school's host, or one past its absolute lifetime
 // reaches neither consent nor anything else.
 import { encode } from "@auth/core/jwt";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { authSecret } from "@/lib/auth/auth-secret";
 import { SESSION_LIFETIME_SECONDS } from "@/lib/auth/member-sessions";
 import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { authorizeUrl, csrf, mergeCookies, signIn } from "../oauth/helpers";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost:3000" });
-});
-afterAll(() => app.close());
+const app = appForSuite({ host: "demo.localhost:3000" });
 afterEach(() => {
   setNow(null);
   vi.restoreAllMocks();

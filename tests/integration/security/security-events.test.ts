@@ -1,20 +1,15 @@
 // Security events are structured log lines (one JSON object per line) a log pipeline can alert on.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
 import { advance, setNow } from "@/lib/clock";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { exchangeCode, form, getCode, signIn, tokensFor } from "../oauth/helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 let cookie: string;
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
   cookie = await signIn(app, "student@schoolhouse.test");
 });
-afterAll(() => app.close());
 afterEach(() => {
   setNow(null);
   vi.restoreAllMocks();

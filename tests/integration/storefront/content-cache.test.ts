@@ -1,21 +1,15 @@
 // The storefront's content cache through HTTP, on the database the run uses (PGlite, and Postgres in
 // integration-pg): the content version triggers, exact invalidation, and expiry without a write.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { DEMO_HOST } from "./helpers";
 
-let server: AppServer;
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST });
 afterEach(() => setNow(null));
 
 const version = async () => (await db().contentVersion.findUniqueOrThrow({ where: { id: 1 } })).version;

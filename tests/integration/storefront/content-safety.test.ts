@@ -6,23 +6,17 @@ import fc from "fast-check";
 import type { Nodes, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { toString } from "mdast-util-to-string";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { safeHref } from "@/lib/storefront/safe-url";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { DEMO_HOST, ORIGIN, parseMarkdown } from "./helpers";
 import { parseLlmsTxtReference } from "./llms-reference";
 
-let server: AppServer;
+const server = appForSuite({ host: DEMO_HOST });
 const schoolId = DEMO_IDS.school;
-
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
 
 const HOSTILE = [
   "Summary line\n\n# Injected H1",

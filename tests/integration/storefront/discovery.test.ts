@@ -1,20 +1,13 @@
 // Content-Signal from the school's setting, robots.txt and sitemap.xml, through HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, DEMO_MARKDOWN_PATHS, ORIGIN, SECRET, parseMarkdown, seedUnpublished } from "./helpers";
 
-let server: AppServer;
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  await seedUnpublished();
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST, prepare: seedUnpublished });
 
 const setSignals = async (data: { contentSignalSearch?: boolean; contentSignalAiInput?: boolean; contentSignalAiTrain?: boolean }) => {
   await db().school.update({ where: { id: DEMO_IDS.school }, data });

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, ORIGIN, SECRET, parseMarkdown, seedUnpublished } from "./helpers";
 import { parseLlmsTxtReference } from "./llms-reference";
 import { LLMS_FULL_BUDGET } from "@/lib/storefront/llms";
 
-let server: AppServer;
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  await seedUnpublished();
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST, prepare: seedUnpublished });
 
 interface LlmsTxt {
   title: string;

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, DEMO_MARKDOWN_PATHS, ORIGIN, SECRET, UNPUBLISHED_PATHS, parseMarkdown, seedUnpublished } from "./helpers";
 
-let server: AppServer;
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  await seedUnpublished();
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST, prepare: seedUnpublished });
 
 const get = async (path: string, init: RequestInit = {}) => {
   const res = await server.fetch(path, init);

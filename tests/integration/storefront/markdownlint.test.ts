@@ -1,12 +1,10 @@
 // Every markdown document the storefront serves for the demo schools passes markdownlint with the
 // rule set below (docs/decisions.md, issue 18): the /api/md/* twins, found by following every
 // markdown link from llms.txt, llms.txt itself, llms-full.txt and a markdown error document.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lint } from "markdownlint/promise";
 import type { Configuration } from "markdownlint";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST } from "./helpers";
 
 /**
@@ -26,12 +24,7 @@ export const GENERATED_MARKDOWN_RULES: Configuration = {
   MD024: { siblings_only: true },
 };
 
-let server: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST });
 
 async function get(path: string, host: string): Promise<string> {
   const res = await server.fetch(path, { headers: { host } });

@@ -1,21 +1,14 @@
 import { validate, compileErrors } from "@readme/openapi-parser";
 import Ajv from "ajv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { STOREFRONT_ROUTES } from "@/lib/storefront/routes";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, ORIGIN } from "./helpers";
 
-let server: AppServer;
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  server = await startAppServer({ host: DEMO_HOST });
-});
-afterAll(() => server.close());
+const server = appForSuite({ host: DEMO_HOST });
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
 type Doc = {

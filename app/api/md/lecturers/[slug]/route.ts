@@ -2,11 +2,4 @@ import { markdownRoute } from "@/lib/storefront/markdown-route";
 
 export const dynamic = "force-dynamic";
 
-const route = markdownRoute("lecturer");
-export const GET = route.GET;
-export const HEAD = route.HEAD;
-export const OPTIONS = route.OPTIONS;
-export const POST = route.POST;
-export const PUT = route.PUT;
-export const PATCH = route.PATCH;
-export const DELETE = route.DELETE;
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = markdownRoute("lecturer");
