@@ -56,16 +56,18 @@ describe("Admin API batching (no N+1)", () => {
     expect(nodes.filter((n: { payments: unknown[] }) => n.payments.length === 2).length).toBeGreaterThanOrEqual(100);
   });
 
-  it("aliases of pages share one lookup per kind", async () => {
+  it("aliases of the same page share one lookup per kind", async () => {
+    // Each alias reads its page (on Postgres they finish in any order); the plan, user and payments
+    // of its rows are read once for all three.
     const query = `{
       a: subscriptions(first: 100) { nodes { id plan { name } user { email } payments { id } } }
-      b: subscriptions(first: 100) { nodes { id plan { name } user { email } payments { id } } }
-      c: subscriptions(first: 50) { nodes { id plan { name } user { email } payments { id } } }
+      b: subscriptions(first: 100) { nodes { id plan { id } user { name } payments { amount } } }
+      c: subscriptions(first: 100) { nodes { id isCancellable user { id } payments { state } } }
     }`;
     const { result, sql } = await statementsOf(LANE, () => gql(app, query));
     expect(result.status).toBe(200);
-    expect(result.body.data.a.nodes).toHaveLength(100);
-    expect(result.body.data.c.nodes).toHaveLength(50);
+    for (const alias of ["a", "b", "c"]) expect(result.body.data[alias].nodes).toHaveLength(100);
+    expect(selectsFrom(sql, "Subscription")).toHaveLength(3);
     expect(selectsFrom(sql, "Payment")).toHaveLength(1);
     expect(selectsFrom(sql, "User")).toHaveLength(1);
     expect(selectsFrom(sql, "MembershipPlan")).toHaveLength(1);
