@@ -45,6 +45,12 @@ ${Object.entries(SCOPE_DESCRIPTIONS)
   .join("\n")}
 
 Access tokens last ${accessTokenTtlSeconds()} seconds. Refresh tokens rotate on every use.
+Codes and tokens work only at the address that issued them (${issuer}): use this school's own
+endpoints for the token, UserInfo, introspection, revocation and /mcp.
+
+\`prompt\` at the authorize endpoint: \`none\` (answer without any page: login_required,
+interaction_required or consent_required), \`login\` (sign in again first), \`consent\` (ask
+again even if allowed before).
 `;
   return new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": "public, max-age=300" } });
 }
