@@ -5,6 +5,7 @@ import { failure, isUniqueViolation, success, type Payload, type SubscriptionRec
 import { recordEvent } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
+import { subscribeNewMember } from "./subscribe-new-member";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
@@ -31,8 +32,8 @@ type Periods = Pick<SubscriptionRecord, "startAt" | "currentPeriodStart" | "curr
  * Subscribes a user (created when new) to one of the school's plans, in one transaction.
  * Checks in order: email, plan, plan type vs expireAt/initialChargeAt, dates, name for new users,
  * one live subscription per user and plan (the partial unique index, so concurrent calls cannot
- * both succeed). A new user's call is six statements: user, membership, member.created event,
- * subscription, subscription.created event, commit.
+ * both succeed). A new user's call is one statement after the plan look-up (subscribe-new-member.ts);
+ * an existing user's runs in a transaction: user, membership, settle check, subscription, events.
  */
 export async function createSubscription(options: {
   schoolId: string;
@@ -78,6 +79,14 @@ export async function createSubscription(options: {
     case "lifetime":
       periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: null, endAt: null, nextChargeDate: null };
       break;
+  }
+
+  // The usual case, a new person with a name: one statement through the raw driver. Nothing is
+  // written when the email is taken; the general path below then handles the existing user.
+  const name = input.name?.trim();
+  if (name && !dryRun) {
+    const record = await subscribeNewMember({ schoolId, email, name: name.slice(0, 200), plan, periods, now });
+    if (record) return success(record);
   }
 
   try {
