@@ -6,8 +6,10 @@
 // transaction holding PGlite's lock between them. Here the same rows are written by one statement
 // of data-modifying CTEs: atomic on its own (no transaction to open), one round trip on Postgres.
 //
-// Everything is written only when the user insert wins. When the email already exists (or a
-// concurrent call created it first), nothing is written and the caller takes the general path
+// Everything is written only when the user insert wins, and it runs only while ContentVersion still
+// equals the version the caller read the plan at (lib/membership/plan-cache.ts), so a plan cached in
+// process is never used after it changed. When the email already exists (or a concurrent call
+// created it first) or the plan may have changed, nothing is written and the caller takes the general path
 // (lib/membership/create-subscription.ts), which handles existing users, settling and the live
 // subscription rule. A brand-new user has no subscriptions, so neither applies here.
 import { randomUUID } from "node:crypto";
@@ -24,7 +26,8 @@ type Periods = Pick<Subscription, "startAt" | "currentPeriodStart" | "currentPer
 const SQL = `
 WITH u AS (
   INSERT INTO "User" ("id", "email", "name", "emailVerified", "createdAt", "updatedAt")
-  VALUES ($1::uuid, $2, $3, false, $4, $4)
+  SELECT $1::uuid, $2, $3, false, $4, $4
+   WHERE (SELECT "version" FROM "ContentVersion" WHERE "id" = 1) = $15::bigint
   ON CONFLICT ("email") DO NOTHING
   RETURNING "id"
 ), m AS (
@@ -55,7 +58,7 @@ SELECT (SELECT count(*) FROM s)::int AS "created", (SELECT count(*) FROM e)::int
 /**
  * Creates the user, their membership of the school (role student), the subscription and the
  * member.created and subscription.created events in one statement. Null when a user with this
- * email exists: nothing was written.
+ * email exists, or content (the plan among it) changed since `contentVersion`: nothing was written.
  */
 export async function subscribeNewMember(options: {
   schoolId: string;
@@ -64,6 +67,8 @@ export async function subscribeNewMember(options: {
   plan: MembershipPlan;
   periods: Periods;
   now: Date;
+  /** The content version the plan was read at: nothing is written unless it is still current. */
+  contentVersion: bigint;
 }): Promise<SubscriptionRecord | null> {
   const { schoolId, email, name, plan, periods, now } = options;
   // As Prisma's @default(now()) / @updatedAt would: the user row's own timestamps are wall-clock.
@@ -106,11 +111,13 @@ export async function subscribeNewMember(options: {
     periods.nextChargeDate,
     now,
     JSON.stringify(events),
+    options.contentVersion.toString(),
   ];
   const driver = dbHandle().driver;
   const rows =
     driver.kind === "pglite"
       ? (await driver.pglite.query<{ created: number }>(SQL, params)).rows
-      : (await driver.pool.query<{ created: number }>(SQL, params)).rows;
+      : // Named: each pooled connection parses and plans it once, then only binds and executes.
+        (await driver.pool.query<{ created: number }>({ name: "subscribe-new-member", text: SQL, values: params })).rows;
   return rows[0]?.created === 1 ? record : null;
 }
