@@ -18,8 +18,9 @@ export interface AdminServerContext {
 /** The GraphQL context every resolver and plugin sees. */
 export interface AdminContext extends YogaInitialContext, AdminServerContext {
   /**
-   * "mutation" when the query string starts with `mutation` after GraphQL's ignored tokens (the
-   * spec's rule, implemented once in lib/rate-limit/operation-type.ts), else "query".
+   * "mutation" when the operation that runs is a mutation (for a one-operation document: the query
+   * string starts with `mutation` after GraphQL's ignored tokens, the spec's rule), else "query".
+   * Set at execution by the classifier the per-minute limiter uses (lib/rate-limit/operation-type.ts).
    */
   operationType: "mutation" | "query";
 }

@@ -20,9 +20,32 @@ function unavailableError(path?: GraphQLError["path"]): GraphQLError {
 const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> => typeof v === "object" && v !== null && Symbol.asyncIterator in v;
 
 /**
+ * The errors of a result as the client gets them when the database went away: each error an outage
+ * caused becomes SERVICE_UNAVAILABLE (at its path) and the response a 503 with Retry-After. Fields
+ * that did complete keep their data: with aliased mutations, a committed one is still reported,
+ * and only the ones the outage cut carry the error. Also used for the Idempotency-Key replay copy.
+ */
+export function withUnavailableErrors(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  let cut = false;
+  const errors = result.errors.map((e) => {
+    if (!asDatabaseUnavailable(e.originalError ?? e)) return e;
+    cut = true;
+    return unavailableError(e.path);
+  });
+  if (!cut) return result;
+  const extensions = (result.extensions ?? {}) as Record<string, unknown> & { http?: HttpExtension };
+  const previous = extensions.http ?? {};
+  return {
+    ...result,
+    errors,
+    extensions: { ...extensions, http: { ...previous, status: 503, headers: { ...previous.headers, ...http().headers } } },
+  };
+}
+
+/**
  * Must be the last plugin (the outermost execute wrapper), so it also sees what the rate-limit and
- * idempotency wrappers throw. Fields that did complete keep their data: with aliased mutations, a
- * committed one is still reported, and only the ones the outage cut carry the error.
+ * idempotency wrappers throw.
  */
 export function databaseUnavailablePlugin(): Plugin<AdminContext> {
   return {
@@ -35,21 +58,7 @@ export function databaseUnavailablePlugin(): Plugin<AdminContext> {
           if (!asDatabaseUnavailable(err)) throw err;
           return { errors: [unavailableError()], extensions: { http: http() } };
         }
-        if (isAsyncIterable(result) || !result.errors?.length) return result;
-        let cut = false;
-        const errors = result.errors.map((e) => {
-          if (!asDatabaseUnavailable(e.originalError ?? e)) return e;
-          cut = true;
-          return unavailableError(e.path);
-        });
-        if (!cut) return result;
-        const extensions = (result.extensions ?? {}) as Record<string, unknown> & { http?: HttpExtension };
-        const previous = extensions.http ?? {};
-        return {
-          ...result,
-          errors,
-          extensions: { ...extensions, http: { ...previous, status: 503, headers: { ...previous.headers, ...http().headers } } },
-        };
+        return isAsyncIterable(result) ? result : withUnavailableErrors(result);
       });
     },
   };

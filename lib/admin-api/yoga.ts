@@ -2,7 +2,7 @@ import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } 
 import type { AdminContext, AdminServerContext } from "./context";
 import { idempotencyPlugin } from "./idempotency";
 import { operationLimitsPlugin } from "./operation-limits";
-import { operationTypeOfQuery } from "../rate-limit/operation-type";
+import { operationTypeOfDocument } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
 import { databaseUnavailablePlugin } from "./unavailable";
 
@@ -12,10 +12,11 @@ export interface CreateAdminYogaOptions {
   /**
    * Extra envelop/yoga plugins (e.g. rate limits). By the time their onExecute hooks run, the
    * request is authenticated (`context.credential`), its API-Version accepted, and the operation
-   * parsed and validated; `context.operationType` says mutation or query. They run before the
-   * idempotency wrapper and execution, may stop execution with setResultAndStopExecution (an error
-   * with `extensions.http.status`/`headers` sets the response status and headers), and may set
-   * headers on every response in `onResponse`.
+   * parsed and validated; `context.operationType` says mutation or query. Their execute wrappers
+   * run outside the idempotency wrapper (so a limiter decides before a key is claimed and sees
+   * every replay), may stop execution with setResultAndStopExecution (an error with
+   * `extensions.http.status`/`headers` sets the response status and headers), and may set headers
+   * on every response in `onResponse`.
    */
   plugins?: Plugin<AdminContext>[];
 }
@@ -31,18 +32,31 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     landingPage: false,
     // CORS is answered by the handler (lib/admin-api/cors.ts), the same on every response.
     cors: false,
-    // The same classification the per-minute limiter uses, so idempotency and limits agree.
-    context: ({ params }) =>
-      ({ operationType: operationTypeOfQuery(params.query ?? "") === "mutations" ? "mutation" : "query" }) as Partial<AdminContext> as AdminContext,
-    // Execute wrappers nest in order: the last one listed is the outermost.
+    // Execute wrappers nest in order: the last one listed is the outermost. So execution runs
+    // inside idempotency, inside the extra plugins (rate limits), inside the outage mapping.
     plugins: [
       missingQueryIs400(),
+      operationTypePlugin(),
       operationLimitsPlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
-      ...(options.plugins ?? []),
       idempotencyPlugin(),
+      ...(options.plugins ?? []),
       databaseUnavailablePlugin(),
     ],
   });
+}
+
+/**
+ * `context.operationType` from the operation that runs, by the per-minute limiter's classifier
+ * (lib/rate-limit/operation-type.ts): one rule for the limiter and for idempotency, so
+ * `query A {…} mutation B {…}` run as B is a mutation for both.
+ */
+function operationTypePlugin(): Plugin<AdminContext> {
+  return {
+    onExecute({ args }) {
+      const ctx = args.contextValue as AdminContext;
+      ctx.operationType = operationTypeOfDocument(args.document, args.operationName) === "mutations" ? "mutation" : "query";
+    },
+  };
 }
 
 /**

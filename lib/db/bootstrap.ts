@@ -99,7 +99,7 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
     if (found.length) {
       throw new StartupError(
         `refusing to serve production: the database accepts the README's demo credentials (${found.join(", ")}); ` +
-          "revoke or rotate them (npm run apikey) or use a fresh database",
+          "revoke or rotate them (npm run apikey, npm run oauth-client -- rotate) or use a fresh database",
       );
     }
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db } from "../db/client";
+import { withoutDbCancellation } from "../db/lane";
 import { isUniqueViolation } from "../membership/records";
 
 // The Idempotency-Key mechanism shared by the Admin API (header on mutations) and the MCP server
@@ -25,7 +26,9 @@ const FOLLOW_UP_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000, 15_000, 30_0
  * Runs a bookkeeping write now, and if the database refuses it, again in the background until it
  * succeeds or the delays run out (the claim lease is the backstop after that).
  */
-async function followUp(write: () => Promise<unknown>): Promise<void> {
+async function followUp(bookkeeping: () => Promise<unknown>): Promise<void> {
+  // Recorded even when the operation was cut at its time limit (its database lane is cancelled then).
+  const write = () => withoutDbCancellation(bookkeeping);
   try {
     await write();
     return;
@@ -59,54 +62,95 @@ function ownerWhere(owner: IdempotencyOwner, key: string) {
   return "apiKeyId" in owner ? { apiKeyId_key: { apiKeyId: owner.apiKeyId, key } } : { grantId_key: { grantId: owner.grantId, key } };
 }
 
+/** How long a repeat waits for the first request with its key before answering in_progress. */
+export const IDEMPOTENCY_WAIT_MS = 1_000;
+const WAIT_STEPS_MS = [10, 20, 40, 80, 160, 250];
+// Claim attempts before a repeat that keeps losing races is told the key is in use.
+const CLAIM_ATTEMPTS = 8;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Claim = { kind: "claimed"; id: string } | { kind: "wait" } | Exclude<Once<never>, { kind: "executed" }>;
+
+/**
+ * One attempt to claim (owner, key): inserted, or what the existing row says. Every race ends in
+ * an answer, never in the unique violation itself: a row that vanishes between the insert and the
+ * read (released by a failed first request, or expired) is a reason to try again.
+ */
+async function claim(options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date }): Promise<Claim | null> {
+  const { schoolId, owner, key, requestHash, now } = options;
+  try {
+    const claimed = await db().idempotencyKey.create({
+      data: {
+        schoolId,
+        ...owner,
+        key,
+        requestHash,
+        responseStatus: IN_PROGRESS,
+        responseBody: "",
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      },
+    });
+    return { kind: "claimed", id: claimed.id };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  const prior = await db().idempotencyKey.findUnique({ where: ownerWhere(owner, key) });
+  if (!prior) return null;
+  if (prior.expiresAt <= now) {
+    await db().idempotencyKey.deleteMany({ where: { id: prior.id, expiresAt: { lte: now } } });
+    return null;
+  }
+  if (prior.requestHash !== requestHash) return { kind: "reused" };
+  if (prior.responseStatus === IN_PROGRESS && prior.createdAt.getTime() + IDEMPOTENCY_CLAIM_LEASE_MS <= now.getTime()) {
+    await db().idempotencyKey.deleteMany({ where: { id: prior.id, responseStatus: IN_PROGRESS } });
+    return null;
+  }
+  if (prior.responseStatus === IN_PROGRESS) return { kind: "wait" };
+  return { kind: "replayed", body: prior.responseBody };
+}
+
 /**
  * Runs `execute` once per (owner, key). `execute` returns the value and the body to store, or
- * `body: null` when the outcome must not be replayed (an unexpected failure): the key is then
- * released so a retry with it executes. A thrown error releases the key too. A release or
- * finalize the database refused (an outage) is retried in the background, and a claim left in
- * progress longer than IDEMPOTENCY_CLAIM_LEASE_MS is taken over.
+ * `body: null` when the outcome must not be replayed (an unexpected failure that changed nothing):
+ * the key is then released so a retry with it executes. A thrown error releases the key too. A
+ * repeat while the first request still runs waits for it up to `waitMs` (IDEMPOTENCY_WAIT_MS)
+ * and then replays its result, executes itself if the first released the key, or answers
+ * in_progress. A release or finalize the database refused (an outage) is retried in the
+ * background, and a claim left in progress longer than IDEMPOTENCY_CLAIM_LEASE_MS is taken over.
  */
 export async function runOnce<T>(
-  options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date },
+  options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date; waitMs?: number },
   execute: () => Promise<{ value: T; body: string | null }>,
 ): Promise<Once<T>> {
-  const { schoolId, owner, key, requestHash, now } = options;
-  let claimId: string;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const claimed = await db().idempotencyKey.create({
-        data: {
-          schoolId,
-          ...owner,
-          key,
-          requestHash,
-          responseStatus: IN_PROGRESS,
-          responseBody: "",
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-        },
-      });
-      claimId = claimed.id;
-      break;
-    } catch (err) {
-      if (!isUniqueViolation(err) || attempt > 0) throw err;
-      const prior = await db().idempotencyKey.findUnique({ where: ownerWhere(owner, key) });
-      if (!prior) continue;
-      if (prior.expiresAt <= now) {
-        await db().idempotencyKey.deleteMany({ where: { id: prior.id, expiresAt: { lte: now } } });
-        continue;
+  const waitMs = options.waitMs ?? IDEMPOTENCY_WAIT_MS;
+  // Real time, not the service clock: tests freeze that one, and the wait is for another request.
+  const deadline = performance.now() + waitMs;
+  let claimId: string | undefined;
+  for (let attempt = 0, step = 0; claimId === undefined; ) {
+    const claimed = await claim(options);
+    if (claimed === null) {
+      if (++attempt >= CLAIM_ATTEMPTS) return { kind: "in_progress" };
+      continue;
+    }
+    switch (claimed.kind) {
+      case "claimed":
+        claimId = claimed.id;
+        break;
+      case "wait": {
+        const left = deadline - performance.now();
+        if (left <= 0) return { kind: "in_progress" };
+        await sleep(Math.min(left, WAIT_STEPS_MS[Math.min(step++, WAIT_STEPS_MS.length - 1)]!));
+        break;
       }
-      if (prior.requestHash !== requestHash) return { kind: "reused" };
-      if (prior.responseStatus === IN_PROGRESS && prior.createdAt.getTime() + IDEMPOTENCY_CLAIM_LEASE_MS <= now.getTime()) {
-        await db().idempotencyKey.deleteMany({ where: { id: prior.id, responseStatus: IN_PROGRESS } });
-        continue;
-      }
-      if (prior.responseStatus === IN_PROGRESS) return { kind: "in_progress" };
-      return { kind: "replayed", body: prior.responseBody };
+      default:
+        return claimed;
     }
   }
   // By the claim's id: a background retry must never touch a later request's claim of the key.
-  const release = () => db().idempotencyKey.deleteMany({ where: { id: claimId, responseStatus: IN_PROGRESS } });
+  const id = claimId;
+  const release = () => db().idempotencyKey.deleteMany({ where: { id, responseStatus: IN_PROGRESS } });
   let outcome: { value: T; body: string | null };
   try {
     outcome = await execute();
@@ -123,7 +167,7 @@ export async function runOnce<T>(
   }
   // The write committed: report it even if recording the result has to wait for the database
   // (until then a retry with this key is told the request is still in progress).
-  await followUp(() => db().idempotencyKey.updateMany({ where: { id: claimId, responseStatus: IN_PROGRESS }, data: { responseStatus: 200, responseBody: body } }));
+  await followUp(() => db().idempotencyKey.updateMany({ where: { id, responseStatus: IN_PROGRESS }, data: { responseStatus: 200, responseBody: body } }));
   return { kind: "executed", value };
 }
 

@@ -1,7 +1,10 @@
-import { hashSecret, safeEqual } from "../credentials/secret";
+import { now } from "../clock";
 import { securityEvent } from "../security/events";
+import { matchClientSecret } from "./client-secret";
 import { findClient, type OAuthClientInfo } from "./clients";
 import { InvalidClientError, InvalidRequestError } from "./errors";
+
+const NO_SECRETS = { clientSecretHash: null, previousClientSecretHash: null, previousClientSecretExpiresAt: null };
 
 export interface ClientCredentials {
   clientId: string | undefined;
@@ -10,19 +13,24 @@ export interface ClientCredentials {
 
 /**
  * Authenticates the client of a token, revocation or introspection request: public clients
- * (method none) send only client_id; confidential clients must send the
- * right secret. A public client that sends a secret is refused too: it was not issued one.
+ * (method none) send only client_id; confidential clients must send the right secret, the current
+ * one or, for CLIENT_SECRET_OVERLAP_MS after a rotation, the previous one (salted hashes compared
+ * in constant time). A public client that sends a secret is refused too: it was not issued one.
  */
 export async function authenticateClient(creds: ClientCredentials): Promise<OAuthClientInfo> {
   if (!creds.clientId) throw new InvalidRequestError("client_id is required");
   const client = await findClient(creds.clientId);
-  // The secret is hashed even for an unknown client so timing does not reveal which ids exist.
-  const presented = creds.clientSecret === undefined ? null : hashSecret(creds.clientSecret);
-  if (!client) throw failed(creds.clientId, "unknown_client", "Unknown client");
+  const presented = creds.clientSecret ?? null;
+  if (!client) {
+    // The secret is hashed (twice, like a known client's) even for an unknown client so timing does
+    // not reveal which ids exist.
+    if (presented !== null) matchClientSecret(presented, NO_SECRETS, now());
+    throw failed(creds.clientId, "unknown_client", "Unknown client");
+  }
   // A confidential client may authenticate with client_secret_basic or client_secret_post: RFC 6749
   // §2.3.1 requires servers to accept Basic, whatever method the client registered.
   if (client.tokenEndpointAuthMethod !== "none") {
-    if (presented === null || !client.clientSecretHash || !safeEqual(presented, client.clientSecretHash)) {
+    if (presented === null || !matchClientSecret(presented, client, now())) {
       throw failed(client.clientId, "wrong_secret", "Client authentication failed: client_secret is missing or wrong");
     }
     return client;

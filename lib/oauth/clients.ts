@@ -11,7 +11,10 @@ export interface OAuthClientInfo {
   grantTypes: string[];
   responseTypes: string[];
   tokenEndpointAuthMethod: "none" | "client_secret_basic" | "client_secret_post";
+  /** Salted hashes of the issued secrets (lib/oauth/client-secret.ts); the previous one only until it expires. */
   clientSecretHash: string | null;
+  previousClientSecretHash: string | null;
+  previousClientSecretExpiresAt: Date | null;
   /** Scopes the client may be granted. */
   scope: string;
   /** Null: usable with every school. */
@@ -40,13 +43,16 @@ export async function findClient(clientId: string | null | undefined): Promise<O
       responseTypes: doc.responseTypes,
       tokenEndpointAuthMethod: "none",
       clientSecretHash: null,
+      previousClientSecretHash: null,
+      previousClientSecretExpiresAt: null,
       scope: doc.scope ? formatScope(doc.scope.split(" ").filter((s) => SUPPORTED_SCOPES.includes(s))) : formatScope(SUPPORTED_SCOPES),
       schoolId: null,
       isMetadataDocument: true,
     };
   }
   const row = await db().oAuthClient.findUnique({ where: { clientId } });
-  if (!row) return null;
+  // A revoked client is unknown everywhere (its grants and tokens were revoked with it).
+  if (!row || row.revokedAt) return null;
   return {
     clientId: row.clientId,
     name: row.name,
@@ -56,6 +62,8 @@ export async function findClient(clientId: string | null | undefined): Promise<O
     tokenEndpointAuthMethod:
       row.tokenEndpointAuthMethod === "client_secret_post" || row.tokenEndpointAuthMethod === "client_secret_basic" ? row.tokenEndpointAuthMethod : "none",
     clientSecretHash: row.clientSecretHash,
+    previousClientSecretHash: row.previousClientSecretHash,
+    previousClientSecretExpiresAt: row.previousClientSecretExpiresAt,
     scope: row.scope,
     schoolId: row.schoolId,
     isMetadataDocument: false,

@@ -53,7 +53,7 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
     const grantTypes = sorted(input.grant_types ?? GRANT_TYPES);
     const responseTypes = ["code"];
 
-    const candidates = await db().oAuthClient.findMany({ where: { vendorPlatformId: platform.id }, orderBy: { createdAt: "asc" } });
+    const candidates = await db().oAuthClient.findMany({ where: { vendorPlatformId: platform.id, revokedAt: null }, orderBy: { createdAt: "asc" } });
     let client = candidates.find((c) => sameSet(c.redirectUris, redirectUris) && sameSet(c.grantTypes, grantTypes));
     client ??= await db().oAuthClient.create({
       data: {

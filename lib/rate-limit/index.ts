@@ -12,7 +12,7 @@ import { rateLimitPlugin } from "./yoga-plugin";
 
 export { RateLimiter } from "./limiter";
 export { rateLimitPlugin, withRateLimitState } from "./yoga-plugin";
-export { operationTypeOfDocument, operationTypeOfQuery } from "./operation-type";
+export { operationTypeOfDocument } from "./operation-type";
 export * from "./wire";
 export type { RateLimitState } from "./state";
 export type { Limits, OperationType, RateLimitStore } from "./types";

@@ -2,6 +2,7 @@
 // examples work; production on DATABASE_URL refuses them (lib/env.ts, lib/db/demo-secrets-check.ts)
 // and seeds random ones instead (randomDemoCredentials).
 import { randomBytes } from "node:crypto";
+import { generateClientSecret } from "../../oauth/client-secret";
 
 export const DEFAULT_DEMO_PASSWORD = "schoolhouse-demo";
 export const DEFAULT_DEMO_API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
@@ -43,6 +44,6 @@ export function randomDemoCredentials(): DemoCredentials {
     apiKey: `sh_demofull_${random(32)}`,
     apiKeyNoPermissions: `sh_demonone_${random(32)}`,
     acmeApiKey: `sh_acmefull_${random(32)}`,
-    confidentialClientSecret: random(32),
+    confidentialClientSecret: generateClientSecret(),
   };
 }

@@ -1,6 +1,8 @@
 import { verifyPassword } from "../../auth/password";
 import { apiKeyHash, parseApiKey } from "../../credentials/api-key";
-import { hashSecret, safeEqual } from "../../credentials/secret";
+import { safeEqual } from "../../credentials/secret";
+import { now } from "../../clock";
+import { matchClientSecret } from "../../oauth/client-secret";
 import type { PrismaClient } from "../generated/client";
 import { README_DEMO_CREDENTIALS } from "./demo-credentials";
 import { DEMO_USERS } from "./demo-data";
@@ -19,7 +21,8 @@ export async function findReadmeDemoSecrets(prisma: PrismaClient): Promise<strin
     if (row && !row.revokedAt && safeEqual(row.secretHash, apiKeyHash(key))) found.push(`API key ${key}`);
   }
   const client = await prisma.oAuthClient.findUnique({ where: { clientId: "demo-confidential-app" } });
-  if (client?.clientSecretHash && (await clientSecretMatches(c.confidentialClientSecret, client.clientSecretHash))) {
+  // The current secret, or a previous one still inside its rotation overlap.
+  if (client && !client.revokedAt && matchClientSecret(c.confidentialClientSecret, client, now())) {
     found.push("the demo-confidential-app client secret");
   }
   const users = await prisma.user.findMany({ where: { email: { in: DEMO_USERS.map((u) => u.email) } }, select: { email: true, passwordHash: true } });
@@ -30,8 +33,4 @@ export async function findReadmeDemoSecrets(prisma: PrismaClient): Promise<strin
     }
   }
   return found;
-}
-
-async function clientSecretMatches(secret: string, stored: string): Promise<boolean> {
-  return safeEqual(hashSecret(secret), stored);
 }

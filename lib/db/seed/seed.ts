@@ -1,7 +1,7 @@
 import { hashPassword } from "../../auth/password";
 import { apiKeyHash, parseApiKey } from "../../credentials/api-key";
 import { ADMIN_OPERATIONS } from "../../credentials/permissions";
-import { hashSecret } from "../../credentials/secret";
+import { hashClientSecret } from "../../oauth/client-secret";
 import path from "node:path";
 import { readContentFolder } from "../../content/read-folder";
 import { syncContent } from "../../content/sync-content";
@@ -43,7 +43,7 @@ export async function seedDemo(options: SeedOptions): Promise<void> {
   }
   // Hashing is slow on purpose and files are read once; both before the transaction holds locks.
   const passwordHash = await hashPassword(password);
-  const clientSecretHash = hashSecret(credentials.confidentialClientSecret);
+  const clientSecretHash = hashClientSecret(credentials.confidentialClientSecret);
   const folders = await Promise.all(data.DEMO_SCHOOLS.map((s) => readContentFolder(demoContentDir(s.contentDir))));
 
   await options.prisma.$transaction(
@@ -119,7 +119,8 @@ async function seedOAuth(tx: Tx, clientSecretHash: string) {
     await tx.vendorPlatform.upsert({ where: { id: v.id }, create: v, update: v });
   }
   for (const { confidential, ...c } of data.DEMO_OAUTH_CLIENTS) {
-    const fields = { ...c, clientSecretHash: confidential ? clientSecretHash : null };
+    // A re-seed restores the demo client: one secret, no rotation overlap, not revoked.
+    const fields = { ...c, clientSecretHash: confidential ? clientSecretHash : null, previousClientSecretHash: null, previousClientSecretExpiresAt: null, revokedAt: null };
     await tx.oAuthClient.upsert({ where: { id: c.id }, create: fields, update: fields });
   }
 }

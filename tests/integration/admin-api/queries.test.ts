@@ -64,6 +64,22 @@ describe("subscription(id) and subscriptions", () => {
     expect(bad.body.errors[0].message).toBe("after is not a valid cursor");
   });
 
+  it("a cursor whose time the database cannot hold is a BAD_USER_INPUT error, never an internal one (issue 11)", async () => {
+    const Q = `query($after: String) { subscriptions(first: 1, after: $after) { nodes { id } } }`;
+    const cursor = (c: unknown) => Buffer.from(JSON.stringify({ c, i: "5c400000-0000-4000-8000-000000000001" })).toString("base64url");
+    for (const c of ["+275760-09-13T00:00:00.000Z", "-271821-04-20T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z", "2026-02-31T00:00:00.000Z", "2026-11-21", 8.64e15, null]) {
+      const r = await gql(app, Q, { after: cursor(c) });
+      expect(r.body.data?.subscriptions ?? null, String(c)).toBeNull();
+      expect(r.body.errors, String(c)).toEqual([expect.objectContaining({ message: "after is not a valid cursor", extensions: { code: "BAD_USER_INPUT" } })]);
+    }
+    // The extremes of what we write are cursors like any other.
+    for (const c of ["0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) {
+      const r = await gql(app, Q, { after: cursor(c) });
+      expect(r.body.errors, c).toBeUndefined();
+      expect(r.body.data.subscriptions.nodes.length, c).toBe(c.startsWith("0001") ? 1 : 0);
+    }
+  });
+
   it("filters by email and state, and only lists the key's school", async () => {
     const s = await subscribe(app, PLANS.bootcamp);
     const r = await gql(app, `query($email: String) { subscriptions(email: $email) { nodes { id user { email } } } }`, { email: s.user.email.toUpperCase() });

@@ -95,7 +95,21 @@ const text = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme-composite", maxLength: 20 }) },
 );
+// `subscriptions(after:)` cursors: base64url JSON of a time and an id, as the service writes them,
+// with times JS can hold but the database cannot (years past 9999 or before 1), invalid dates and
+// other types (an out-of-range date used to be INTERNAL_SERVER_ERROR).
+const cursorTime = fc.oneof(
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.constantFrom("+275760-09-13T00:00:00.000Z", "-271821-04-20T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2026-02-31T00:00:00.000Z", "Infinity"),
+  fc.double(),
+  text,
+);
+const cursor = fc
+  .tuple(cursorTime, fc.oneof(fc.uuid(), text))
+  .map(([c, i]) => Buffer.from(JSON.stringify({ c, i })).toString("base64url"));
+
 const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 1, arbitrary: cursor },
   { weight: 4, arbitrary: text },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double() },
@@ -164,6 +178,7 @@ const MUTATIONS = [
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),
+  cursor.map((c) => JSON.stringify(c)),
   fc.integer({ min: -5, max: 1000 }).map(String),
   fc.constantFrom("null", "true", "$v", "[1,2]", "{a: 1}", "1.5", '"""block"""', "ENUM_VALUE"),
 );

@@ -230,6 +230,29 @@ describe("Client ID Metadata Documents", () => {
     expect(hits.get(path)).toBeUndefined();
   });
 
+  it("a cached document does not outlive the allowlist: narrowing OAUTH_CIMD_ALLOWED_HOSTS refuses it at once", async () => {
+    const path = "/cached-then-banned.json";
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=600" } });
+    expect((await start(clientId)).status).toBe(303);
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "agent.example";
+    resetEnvCache();
+    try {
+      await expectErrorPage(await start(clientId), /not accepted/);
+    } finally {
+      process.env.OAUTH_CIMD_ALLOWED_HOSTS = "127.0.0.1";
+      resetEnvCache();
+    }
+    expect((await start(clientId)).status).toBe(303);
+    expect(hits.get(path)).toBe(1);
+  });
+
+  it("the service documentation states the caching rules when CIMD is enabled", async () => {
+    const docs = await (await app.fetch("/oauth/docs")).text();
+    expect(docs).toContain("Client ID Metadata Document on a host this server allows");
+    expect(docs).toContain("a document that failed is fetched again after 30 seconds");
+    expect(docs).not.toContain("not accepted by this server");
+  });
+
   it("a CIMD client at the token endpoint with a secret is invalid_client", async () => {
     const path = "/tok.json";
     const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=60" } });

@@ -11,10 +11,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
+import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
+import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { RecordingAuthProvider } from "../../helpers/mcp-auth-provider";
 import { postConsent, signIn } from "./helpers";
@@ -102,6 +105,42 @@ describe("oauth4webapi (strict standards client)", () => {
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
     const inactive = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, refreshed.access_token, insecure));
     expect(inactive).toEqual({ active: false });
+  });
+});
+
+describe("oauth4webapi with a client issued by npm run oauth-client (client_secret_basic, issue 12)", () => {
+  it("authenticates with the issued secret by Basic and by post, and with the previous secret during a rotation's overlap", async () => {
+    const issuer = new URL(app.url);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
+    expect(as.token_endpoint_auth_methods_supported).toContain("client_secret_basic");
+    const created = await createOAuthClient({
+      db: db(), school: "acme-training", name: "Acme Reports", redirectUris: ["http://127.0.0.1/callback"], scope: "openid profile offline_access", confidential: true,
+    });
+    const client: oauth.Client = { client_id: created.client.clientId };
+    const redirectUri = "http://127.0.0.1:53683/callback";
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const authorizationUrl = new URL(as.authorization_endpoint!);
+    authorizationUrl.search = new URLSearchParams({
+      client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", scope: "openid offline_access", state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    }).toString();
+    const params = oauth.validateAuthResponse(as, client, await browse(authorizationUrl, DEMO_IDS.acmeSchool), state);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(created.secret!), params, redirectUri, verifier, insecure),
+    );
+
+    const rotated = await rotateClientSecret({ db: db(), clientId: client.client_id, now: now() });
+    const introspect = async (clientAuth: oauth.ClientAuth) =>
+      oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, tokens.access_token, insecure));
+    for (const clientAuth of [oauth.ClientSecretBasic(created.secret!), oauth.ClientSecretBasic(rotated.secret), oauth.ClientSecretPost(rotated.secret)]) {
+      expect(await introspect(clientAuth)).toMatchObject({ active: true, client_id: client.client_id });
+    }
+    await expect(introspect(oauth.ClientSecretBasic("ocs_not-the-secret"))).rejects.toMatchObject({ error: "invalid_client" });
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(rotated.secret), tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.access_token).toBeTruthy();
   });
 });
 

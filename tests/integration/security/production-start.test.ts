@@ -3,13 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { apiKeyMatches } from "@/lib/credentials/api-key";
-import { hashSecret } from "@/lib/credentials/secret";
 import { bootstrap, StartupError } from "@/lib/db/bootstrap";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS, DEMO_USERS } from "@/lib/db/seed/demo-data";
-import { README_DEMO_CREDENTIALS } from "@/lib/db/seed/demo-credentials";
+import { README_DEMO_CREDENTIALS, randomDemoCredentials } from "@/lib/db/seed/demo-credentials";
 import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
+import { hashClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret";
 
 const saved = { ...process.env };
 function productionEnv(extra: Record<string, string> = {}) {
@@ -49,7 +49,8 @@ describe("production start on DATABASE_URL", { timeout: 120_000 }, () => {
     expect(await verifyPassword(value("password"), owner.passwordHash!)).toBe(true);
     expect(await verifyPassword(README_DEMO_CREDENTIALS.password, owner.passwordHash!)).toBe(false);
     const client = await db().oAuthClient.findUniqueOrThrow({ where: { clientId: "demo-confidential-app" } });
-    expect(client.clientSecretHash).not.toBe(hashSecret(README_DEMO_CREDENTIALS.confidentialClientSecret));
+    expect(verifyClientSecret(value("demo-confidential-app_secret"), client.clientSecretHash)).toBe(true);
+    expect(verifyClientSecret(README_DEMO_CREDENTIALS.confidentialClientSecret, client.clientSecretHash)).toBe(false);
 
     // Shown once: a restart prints no credentials.
     const again: string[] = [];
@@ -64,5 +65,19 @@ describe("production start on DATABASE_URL", { timeout: 120_000 }, () => {
     expect(err).toBeInstanceOf(StartupError);
     expect((err as Error).message).toMatch(/README's demo credentials/);
     expect((err as Error).message).toContain(README_DEMO_CREDENTIALS.apiKey);
+  });
+
+  it("refuses a demo client that still accepts the README secret as the previous one of a rotation", async () => {
+    await seedDemo({ prisma: db(), credentials: randomDemoCredentials() });
+    productionEnv();
+    const until = new Date(Date.now() + 60 * 60 * 1000);
+    const where = { clientId: "demo-confidential-app" };
+    await db().oAuthClient.update({ where, data: { previousClientSecretHash: hashClientSecret(README_DEMO_CREDENTIALS.confidentialClientSecret), previousClientSecretExpiresAt: until } });
+    const err = await bootstrap({ log: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartupError);
+    expect((err as Error).message).toMatch(/demo-confidential-app client secret/);
+    // Once the overlap is over the README secret is refused by the token endpoint, and start-up goes on.
+    await db().oAuthClient.update({ where, data: { previousClientSecretExpiresAt: new Date(Date.now() - 1000) } });
+    await expect(bootstrap({ log: () => {} })).resolves.toBeUndefined();
   });
 });

@@ -1,0 +1,37 @@
+import type { Db } from "../../db/client";
+import { CLIENT_SECRET_OVERLAP_MS, generateClientSecret, hashClientSecret } from "../client-secret";
+import { OAuthClientCommandError } from "./errors";
+
+export interface RotateClientSecretOptions {
+  db: Pick<Db, "oAuthClient">;
+  clientId: string;
+  now: Date;
+  /** false: the old secret stops working at once (it leaked); default: it works for CLIENT_SECRET_OVERLAP_MS. */
+  overlap?: boolean;
+}
+
+/**
+ * Issues a new secret for a confidential client, returned once. The old one keeps working until the
+ * overlap ends so a deployment can switch without downtime; a secret from an earlier rotation
+ * still in its overlap is replaced (only the last one before the new secret is kept).
+ */
+export async function rotateClientSecret(options: RotateClientSecretOptions) {
+  const { db, clientId, now } = options;
+  const row = await db.oAuthClient.findUnique({ where: { clientId } });
+  if (!row) throw new OAuthClientCommandError(`no OAuth client "${clientId}"`);
+  if (row.revokedAt) throw new OAuthClientCommandError(`OAuth client ${clientId} is revoked`);
+  if (row.tokenEndpointAuthMethod === "none") throw new OAuthClientCommandError(`OAuth client ${clientId} is public: it has no secret to rotate`);
+  const secret = generateClientSecret();
+  const overlapUntil = options.overlap === false || !row.clientSecretHash ? null : new Date(now.getTime() + CLIENT_SECRET_OVERLAP_MS);
+  // Conditional on the hash read above: two rotations at once cannot both keep "their" previous secret.
+  const updated = await db.oAuthClient.updateMany({
+    where: { id: row.id, clientSecretHash: row.clientSecretHash, revokedAt: null },
+    data: {
+      clientSecretHash: hashClientSecret(secret),
+      previousClientSecretHash: overlapUntil ? row.clientSecretHash : null,
+      previousClientSecretExpiresAt: overlapUntil,
+    },
+  });
+  if (updated.count !== 1) throw new OAuthClientCommandError(`OAuth client ${clientId} changed meanwhile; run the command again`);
+  return { clientId, secret, previousValidUntil: overlapUntil };
+}
