@@ -13,7 +13,7 @@
 // (lib/membership/create-subscription.ts), which handles existing users, settling and the live
 // subscription rule. A brand-new user has no subscriptions, so neither applies here.
 import { randomUUID } from "node:crypto";
-import { dbHandle } from "../db/client";
+import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
 import { outboxRows } from "../webhooks/outbox";
 import { presentSubscription, presentUser } from "./presenter";
@@ -113,11 +113,6 @@ export async function subscribeNewMember(options: {
     JSON.stringify(events),
     options.contentVersion.toString(),
   ];
-  const driver = dbHandle().driver;
-  const rows =
-    driver.kind === "pglite"
-      ? (await driver.pglite.query<{ created: number }>(SQL, params)).rows
-      : // Named: each pooled connection parses and plans it once, then only binds and executes.
-        (await driver.pool.query<{ created: number }>({ name: "subscribe-new-member", text: SQL, values: params })).rows;
+  const rows = await rawQuery<{ created: number }>(SQL, params, { name: "subscribe-new-member" });
   return rows[0]?.created === 1 ? record : null;
 }
