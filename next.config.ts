@@ -8,6 +8,15 @@ const config: NextConfig = {
   // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
   outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
   poweredByHeader: false,
+  // Storefront pages are rendered once per key into Next's incremental cache (app/%5Fsite,
+  // lib/storefront/page-cache.ts). Keys change with content, so old renderings are never read
+  // again: keep them in the bounded in-memory LRU only, never as files that pile up on disk.
+  cacheMaxMemorySize: 32 * 1024 * 1024,
+  experimental: { isrFlushToDisk: false },
+  // Next hashes every cached page's HTML in JavaScript on every response for an ETag (13% of the
+  // CPU serving html-course, docs/benchmarks.md). Pages are sent no-store, so nothing revalidates
+  // with it; the markdown and text routes set their own strong ETags and are not affected.
+  generateEtags: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
   // Pages that take credentials or consent must never render inside another site's frame

@@ -11,9 +11,11 @@ import { unavailablePage } from "@/lib/oauth/html";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
-import { pageDocumentIsStale } from "@/lib/storefront/page-check";
+import { pageDocument } from "@/lib/storefront/page-check";
+import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
-import { matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
+import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
+import { authSecret } from "@/lib/auth/auth-secret";
 import { requestContext } from "@/lib/tenancy/request-context";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
@@ -24,11 +26,16 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
 // database is unavailable, pages built before are served stale (marked with Warning) and others
 // answer 503 (lib/db/unavailable.ts).
+// Storefront HTML pages are served from Next's incremental cache through an internal route
+// (/_site/<render key>/…, lib/storefront/page-cache.ts): rendered once per school version, origin
+// and document, after the gate has let the request through. Outside requests for that route are
+// refused: only this proxy's rewrites, made after the gate, reach it.
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
+  if (isRenderPath(request.nextUrl.pathname)) return NextResponse.rewrite(internalUrl(request, NOT_FOUND_PATH));
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);
@@ -69,18 +76,42 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   }
 
   if (wantsMarkdown) {
-    const res = NextResponse.rewrite(new URL(page.markdownPath, request.url));
+    const res = NextResponse.rewrite(internalUrl(request, page.markdownPath));
     res.headers.set("vary", "Accept");
     return res;
   }
   if (!school) return NextResponse.next();
-  const stale = (await pageDocumentIsStale({ headers: request.headers, school, page })) || staleSchool;
-  // Next sets its own Cache-Control on pages (never stored by shared caches): only the warning,
-  // the school's Content-Signal and the Link to the markdown twin (agents follow it).
   const { origin } = requestContext(request);
+  const found = await pageDocument({ origin, school, page });
+  const stale = (found?.stale ?? false) || staleSchool;
+  // The warning, the school's Content-Signal and the Link to the markdown twin (agents follow it).
   const headers: Record<string, string> = { link: markdownAlternateLink(origin + page.markdownPath), "content-signal": contentSignal(school) };
-  return NextResponse.next({ headers: stale ? { ...headers, warning: STALE_HEADERS.warning! } : headers });
+  if (stale) headers.warning = STALE_HEADERS.warning!;
+  // Malformed or unknown slugs: the dynamic page renders the 404 (nothing worth caching).
+  if (!found?.doc || (request.method !== "GET" && request.method !== "HEAD")) return NextResponse.next({ headers });
+  rememberSchool(school);
+  const target = internalUrl(request, renderPath({ school, origin, doc: found.doc, htmlPath: htmlPathOf(page.route.kind, page.slug), secret: authSecret() }));
+  // Next would mark a cached page storable by shared caches for a year; a storefront page stays
+  // out of every cache as before (a gated school's page must never reach a shared one).
+  return NextResponse.rewrite(target, { headers: { ...headers, "cache-control": PAGE_CACHE_CONTROL } });
 }
+
+/**
+ * A rewrite target on this server. Next resolves rewrites against the address it listens on; with
+ * `next start -H <address>` other than localhost, Next 16 builds the proxy's request.url on
+ * "localhost" anyway, sees a rewrite to another origin and proxies it over HTTP back into the
+ * server (docs/benchmarks.md): start it without -H, or with -H localhost.
+ */
+function internalUrl(request: NextRequest, pathname: string) {
+  const url = request.nextUrl.clone();
+  url.pathname = pathname;
+  return url;
+}
+
+/** What Next sends for a dynamically rendered page: no cache may keep it. */
+const PAGE_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalidate";
+/** No route has this path: rewriting to it renders the app's 404 page. */
+const NOT_FOUND_PATH = "/_not-a-page";
 
 export const config = {
   // Everything but Next's own build assets: the edge guard covers every route.

@@ -2,6 +2,8 @@ import { now as clockNow } from "../clock";
 import { resolveApiVersion, type ApiVersion } from "./api-version";
 import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
+import { credentialKey } from "../credentials/credential";
+import { withDbLane } from "../db/lane";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
@@ -43,9 +45,10 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
       if (asDatabaseUnavailable(err)) return new ServiceUnavailableError().toResponse();
       throw err;
     }
-    yoga ??= createAdminYoga(options);
+    const admin = (yoga ??= createAdminYoga(options));
     const context: AdminServerContext = { credential, apiVersion, notes: {} };
-    const response = await yoga.fetch(request, context);
+    // The credential's database work shares connections fairly with everyone else's (lib/db/fair-gate.ts).
+    const response = await withDbLane(credentialKey(credential), () => admin.fetch(request, context));
     response.headers.set("api-version", apiVersion);
     if (context.notes.idempotentReplay) response.headers.set("idempotent-replayed", "true");
     return response;

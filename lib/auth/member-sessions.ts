@@ -13,6 +13,8 @@ export interface LiveSession {
   userId: string;
   email: string;
   name: string;
+  /** When the member signed in (the row's creation): `prompt=login` needs a sign-in after a given time. */
+  signedInAt: Date;
 }
 
 /** A new server-side session for a member who just signed in on `origin` (the only origin it works on). */
@@ -31,10 +33,10 @@ export async function findLiveSession(options: { sessionId: string; origin: stri
   if (!/^[0-9a-f-]{36}$/.test(options.sessionId)) return null;
   const row = await db().memberSession.findUnique({
     where: { id: options.sessionId },
-    select: { id: true, origin: true, expiresAt: true, revokedAt: true, user: { select: { id: true, email: true, name: true } } },
+    select: { id: true, origin: true, createdAt: true, expiresAt: true, revokedAt: true, user: { select: { id: true, email: true, name: true } } },
   });
   if (!row || row.revokedAt || row.expiresAt <= now || row.origin !== options.origin) return null;
-  return { sessionId: row.id, userId: row.user.id, email: row.user.email, name: row.user.name };
+  return { sessionId: row.id, userId: row.user.id, email: row.user.email, name: row.user.name, signedInAt: row.createdAt };
 }
 
 /** Ends a session for every copy of its cookie (sign-out). */

@@ -10,6 +10,8 @@ export interface MemberSession {
   email: string;
   name: string;
   sessionId: string;
+  /** When the member signed in on this session. */
+  signedInAt: Date;
 }
 
 /**

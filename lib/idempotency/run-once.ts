@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db } from "../db/client";
+import { withoutDbCancellation } from "../db/lane";
 import { isUniqueViolation } from "../membership/records";
 
 // The Idempotency-Key mechanism shared by the Admin API (header on mutations) and the MCP server
@@ -25,7 +26,9 @@ const FOLLOW_UP_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000, 15_000, 30_0
  * Runs a bookkeeping write now, and if the database refuses it, again in the background until it
  * succeeds or the delays run out (the claim lease is the backstop after that).
  */
-async function followUp(write: () => Promise<unknown>): Promise<void> {
+async function followUp(bookkeeping: () => Promise<unknown>): Promise<void> {
+  // Recorded even when the operation was cut at its time limit (its database lane is cancelled then).
+  const write = () => withoutDbCancellation(bookkeeping);
   try {
     await write();
     return;

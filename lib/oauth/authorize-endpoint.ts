@@ -9,6 +9,7 @@ import {
   AuthorizeRedirectError,
   decideConsent,
   errorRedirect,
+  loginRequired,
   nextAuthorizeStep,
   resolveClientAndRedirect,
   validateAuthorization,
@@ -43,6 +44,9 @@ async function run(request: Request, params: URLSearchParams, answer: ConsentAns
       // The page showed another account than the one signed in now (a sign-in in another tab):
       // the answer was given for that account, so start over and ask the current one.
       if (answer.shownAccount !== session.userId) return redirect(`${AUTHORIZE_PATH}?${validated.params.toString()}`);
+      // prompt=login not yet satisfied (a consent form reached without the new sign-in): sign in first.
+      const login = loginRequired(validated, session, clockNow());
+      if (login) return redirect(login);
       return redirect(await decideConsent({ request: validated, session, approve, issuer, now: clockNow() }));
     }
     const step = await nextAuthorizeStep({ request: validated, session, issuer, now: clockNow() });

@@ -6,13 +6,17 @@ import { ClientMetadataError } from "./cimd";
 import { findClient, type OAuthClientInfo } from "./clients";
 import {
   AccessDeniedError,
+  ConsentRequiredError,
+  InteractionRequiredError,
   InvalidRequestError,
   InvalidScopeError,
   InvalidTargetError,
+  LoginRequiredError,
   OAuthError,
   UnauthorizedClientError,
   UnsupportedResponseTypeError,
 } from "./errors";
+import { createLoginTicket, LOGIN_TICKET_PARAM, loginTicketTime } from "./login-ticket";
 import { isValidCodeChallenge } from "./pkce";
 import { findRedirectUri } from "./redirect-uri";
 import { formatScope, grantableScopes, parseScope, unknownScopes } from "./scopes";
@@ -34,7 +38,14 @@ export const AUTHORIZE_PARAMS = [
   "school_id",
   "resource",
   "nonce",
+  "prompt",
+  // Ours, not the client's: set when prompt=login sent the member to sign in (login-ticket.ts).
+  LOGIN_TICKET_PARAM,
 ] as const;
+
+/** The `prompt` values honoured (OpenID Connect Core §3.1.2.1), as discovery states them. */
+export const PROMPT_VALUES = ["none", "login", "consent"] as const;
+export type PromptValue = (typeof PROMPT_VALUES)[number];
 
 /** An authorization request that cannot safely redirect back: shown as an error page. */
 export class AuthorizePageError extends Error {
@@ -73,6 +84,10 @@ export interface ValidatedAuthorization {
   resource: string | null;
   /** The school fixed by school_id or by the host; null when the member must pick one. */
   school: School | null;
+  /** `prompt` values (empty when none was given). */
+  prompt: ReadonlySet<PromptValue>;
+  /** The login ticket a prompt=login left in the callback, if any. */
+  loginTicket: string | null;
   /** The request's own parameters, to carry through login, picker and consent. */
   params: URLSearchParams;
 }
@@ -135,6 +150,9 @@ export async function validateAuthorization(options: {
   if (responseType !== "code" || !client.responseTypes.includes("code")) fail(new UnsupportedResponseTypeError());
   if (!client.grantTypes.includes("authorization_code")) fail(new UnauthorizedClientError("This client may not use the authorization code grant"));
 
+  const prompt = parsePrompt(single(params, "prompt"));
+  if (prompt instanceof OAuthError) fail(prompt);
+
   const challenge = single(params, "code_challenge");
   const method = single(params, "code_challenge_method");
   if (!challenge) fail(new InvalidRequestError("code_challenge is required (PKCE)"));
@@ -179,7 +197,36 @@ export async function validateAuthorization(options: {
     const v = single(params, name);
     if (v !== null) carried.set(name, v);
   }
-  return { client, redirectUri, state, requestedScopes, grantedScopes, codeChallenge: challenge!, resource, school, params: carried };
+  return {
+    client,
+    redirectUri,
+    state,
+    requestedScopes,
+    grantedScopes,
+    codeChallenge: challenge!,
+    resource,
+    school,
+    prompt: prompt as ReadonlySet<PromptValue>,
+    loginTicket: single(params, LOGIN_TICKET_PARAM),
+    params: carried,
+  };
+}
+
+/**
+ * `prompt` (OpenID Connect Core §3.1.2.1): space-separated `none`, `login`, `consent`. `none` with
+ * anything else, `select_account` (there is no account chooser) and unknown values are
+ * invalid_request. An empty value asks for nothing.
+ */
+function parsePrompt(value: string | null): Set<PromptValue> | OAuthError {
+  const values = new Set<PromptValue>();
+  for (const v of (value ?? "").split(" ").filter(Boolean)) {
+    if (!(PROMPT_VALUES as readonly string[]).includes(v)) {
+      return new InvalidRequestError(v === "select_account" ? "prompt=select_account is not supported" : "prompt may only be none, login or consent");
+    }
+    values.add(v as PromptValue);
+  }
+  if (values.has("none") && values.size > 1) return new InvalidRequestError("prompt=none cannot be combined with other values");
+  return values;
 }
 
 /** The schools a member may authorize a client for (all their memberships, or the client's one school). */
@@ -217,7 +264,35 @@ export async function consentIsRemembered(options: { userId: string; clientId: s
   return row !== null;
 }
 
-/** Where a validated request goes next for this member: login, school picker, consent, or straight back with a code. */
+/**
+ * Where the member must sign in before this request may go on, or null when the session will do.
+ * Without a session: the login page. With `prompt=login`: the login page too, with a callback
+ * that carries a login ticket instead of `prompt=login` (so the flow goes on after signing in);
+ * with a ticket: a session created since the ticket was issued (a valid, unexpired ticket), else
+ * the login page again with a new one.
+ */
+export function loginRequired(request: ValidatedAuthorization, session: MemberSession | null, now: Date): string | null {
+  const wantsNewSignIn = request.prompt.has("login") || request.loginTicket !== null;
+  if (session && !wantsNewSignIn) return null;
+  if (session && !request.prompt.has("login")) {
+    const askedAt = loginTicketTime(request.loginTicket!, now);
+    if (askedAt && session.signedInAt.getTime() >= askedAt.getTime()) return null;
+  }
+  const callback = new URLSearchParams(request.params);
+  if (wantsNewSignIn) {
+    const rest = [...request.prompt].filter((p) => p !== "login");
+    if (rest.length) callback.set("prompt", rest.join(" "));
+    else callback.delete("prompt");
+    callback.set(LOGIN_TICKET_PARAM, createLoginTicket(now));
+  }
+  return `/login?callbackUrl=${encodeURIComponent(withParams(AUTHORIZE_PATH, callback))}`;
+}
+
+/**
+ * Where a validated request goes next for this member: login, school picker, consent, or straight
+ * back with a code. With `prompt=none` every page is an error instead (OpenID Connect Core
+ * §3.1.2.6): login_required, interaction_required (the school picker), consent_required.
+ */
 export async function nextAuthorizeStep(options: {
   request: ValidatedAuthorization;
   session: MemberSession | null;
@@ -225,11 +300,26 @@ export async function nextAuthorizeStep(options: {
   now: Date;
 }): Promise<AuthorizeStep> {
   const { request, session, issuer, now } = options;
-  if (!session) return { kind: "login", location: `/login?callbackUrl=${encodeURIComponent(withParams(AUTHORIZE_PATH, request.params))}` };
+  const silent = request.prompt.has("none");
+  const fail = (error: OAuthError): never => {
+    throw new AuthorizeRedirectError(error, request.redirectUri, request.state);
+  };
+  const login = loginRequired(request, session, now);
+  if (login || !session) {
+    if (silent) fail(new LoginRequiredError());
+    return { kind: "login", location: login! };
+  }
   const school = await chooseSchool(request, session);
-  if (!school) return { kind: "pick-school", location: withParams(SELECT_SCHOOL_PATH, request.params) };
+  if (!school) {
+    if (silent) fail(new InteractionRequiredError("The member must choose a school (send school_id, or use the school's own address)"));
+    return { kind: "pick-school", location: withParams(SELECT_SCHOOL_PATH, request.params) };
+  }
   const scope = formatScope(request.grantedScopes);
-  if (await consentIsRemembered({ userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope })) {
+  // prompt=consent: ask again even when this exact consent is remembered.
+  const remembered =
+    !request.prompt.has("consent") && (await consentIsRemembered({ userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope }));
+  if (!remembered && silent) fail(new ConsentRequiredError());
+  if (remembered) {
     const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, issuer, now });
     return { kind: "redirect", location: redirectWith(request.redirectUri, { code, state: request.state }, issuer) };
   }

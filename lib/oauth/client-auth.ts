@@ -1,8 +1,10 @@
 import { now } from "../clock";
 import { securityEvent } from "../security/events";
-import { matchClientSecret, verifyClientSecret } from "./client-secret";
+import { matchClientSecret } from "./client-secret";
 import { findClient, type OAuthClientInfo } from "./clients";
 import { InvalidClientError, InvalidRequestError } from "./errors";
+
+const NO_SECRETS = { clientSecretHash: null, previousClientSecretHash: null, previousClientSecretExpiresAt: null };
 
 export interface ClientCredentials {
   clientId: string | undefined;
@@ -20,8 +22,9 @@ export async function authenticateClient(creds: ClientCredentials): Promise<OAut
   const client = await findClient(creds.clientId);
   const presented = creds.clientSecret ?? null;
   if (!client) {
-    // The secret is hashed even for an unknown client so timing does not reveal which ids exist.
-    if (presented !== null) verifyClientSecret(presented, null);
+    // The secret is hashed (twice, like a known client's) even for an unknown client so timing does
+    // not reveal which ids exist.
+    if (presented !== null) matchClientSecret(presented, NO_SECRETS, now());
     throw failed(creds.clientId, "unknown_client", "Unknown client");
   }
   // A confidential client may authenticate with client_secret_basic or client_secret_post: RFC 6749

@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { PROMPT_VALUES } from "./authorize";
 import { hostSchool, issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
@@ -23,6 +24,8 @@ export function authorizationServerMetadata(issuer: string) {
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],
     code_challenge_methods_supported: ["S256"],
+    // OpenID Connect Discovery / Prompt Create: the prompt values /oauth/authorize honours.
+    prompt_values_supported: [...PROMPT_VALUES],
     scopes_supported: SUPPORTED_SCOPES,
     subject_types_supported: ["public"],
     claims_supported: CLAIMS_SUPPORTED,

@@ -1,3 +1,5 @@
+import { CIMD_FAILURE_TTL_SECONDS, CIMD_MAX_TTL_SECONDS } from "./cimd";
+import { CLIENT_SECRET_OVERLAP_MS } from "./client-secret";
 import { authorizationServerMetadata } from "./discovery";
 import { issuerFor } from "./context";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
@@ -7,6 +9,11 @@ import { accessTokenTtlSeconds } from "./tokens";
 export function handleDocsRequest(request: Request): Response {
   const issuer = issuerFor(request);
   const m = authorizationServerMetadata(issuer);
+  // Only what this configuration does (discovery says the same).
+  const cimd = m.client_id_metadata_document_supported
+    ? `- Other clients may use an https Client ID Metadata Document on a host this server allows. Documents
+  are cached as their Cache-Control says (at most ${CIMD_MAX_TTL_SECONDS / 3600} hours); a document that failed is fetched again after ${CIMD_FAILURE_TTL_SECONDS} seconds.`
+    : "- Client ID Metadata Documents are not accepted by this server.";
   const text = `# Schoolhouse OAuth 2.0
 
 Authorization code flow with PKCE (S256 only), refresh token rotation, revocation (RFC 7009),
@@ -20,7 +27,9 @@ introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
 - UserInfo: ${m.userinfo_endpoint}
 - Registration (known vendor platforms only): ${m.registration_endpoint}
 - Pre-registered public client for MCP: \`${m.mcp_client_id}\`
-- Other clients may use an https Client ID Metadata Document on a host this server allows.
+- Confidential clients get their client_id and a generated secret from the operator; after a secret
+  rotation the previous secret keeps working for ${CLIENT_SECRET_OVERLAP_MS / 3_600_000} hours.
+${cimd}
 
 ## MCP server
 
@@ -36,6 +45,12 @@ ${Object.entries(SCOPE_DESCRIPTIONS)
   .join("\n")}
 
 Access tokens last ${accessTokenTtlSeconds()} seconds. Refresh tokens rotate on every use.
+Codes and tokens work only at the address that issued them (${issuer}): use this school's own
+endpoints for the token, UserInfo, introspection, revocation and /mcp.
+
+\`prompt\` at the authorize endpoint: \`none\` (answer without any page: login_required,
+interaction_required or consent_required), \`login\` (sign in again first), \`consent\` (ask
+again even if allowed before).
 `;
   return new Response(text, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": "public, max-age=300" } });
 }

@@ -89,6 +89,27 @@ export class AccessDeniedError extends OAuthError {
   }
 }
 
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must sign in. */
+export class LoginRequiredError extends OAuthError {
+  constructor(description = "The member must sign in, and prompt=none allows no page") {
+    super(400, "login_required", description);
+  }
+}
+
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must consent. */
+export class ConsentRequiredError extends OAuthError {
+  constructor(description = "The member has not consented to this request, and prompt=none allows no page") {
+    super(400, "consent_required", description);
+  }
+}
+
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and another page is needed (the school picker). */
+export class InteractionRequiredError extends OAuthError {
+  constructor(description: string) {
+    super(400, "interaction_required", description);
+  }
+}
+
 export class UnsupportedResponseTypeError extends OAuthError {
   constructor(description = "response_type must be code") {
     super(400, "unsupported_response_type", description);

@@ -1,6 +1,15 @@
 import { getMemberSession, type MemberSession } from "../auth/session";
 import type { School } from "../db/generated/client";
-import { AUTHORIZE_PATH, AuthorizePageError, memberSchools, resolveClientAndRedirect, validateAuthorization, type ValidatedAuthorization } from "./authorize";
+import { now } from "../clock";
+import {
+  AUTHORIZE_PATH,
+  AuthorizePageError,
+  loginRequired,
+  memberSchools,
+  resolveClientAndRedirect,
+  validateAuthorization,
+  type ValidatedAuthorization,
+} from "./authorize";
 import { hostSchool } from "./context";
 import { NotFoundError } from "./errors";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
@@ -22,7 +31,8 @@ export async function authorizationForPage(headers: Headers, params: URLSearchPa
     const { client, redirectUri } = await resolveClientAndRedirect(params);
     const request = await validateAuthorization({ params, client, redirectUri, host });
     const session = await getMemberSession({ headers });
-    if (!session) return backToAuthorize;
+    // No session, or prompt=login not yet satisfied: /oauth/authorize sends the member to sign in.
+    if (!session || loginRequired(request, session, now())) return backToAuthorize;
     const schools = await memberSchools(session.userId, client);
     return { kind: "ok", request, session, schools };
   } catch (error) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "./gate";
 
-const session = { userId: "u1", email: "a@b.test", name: "A", sessionId: "00000000-0000-4000-8000-000000000001" };
+const session = { userId: "u1", email: "a@b.test", name: "A", sessionId: "00000000-0000-4000-8000-000000000001", signedInAt: new Date(0) };
 const gated = { id: "s1", enterpriseTraining: true };
 
 describe("storefrontAccess", () => {

@@ -1,21 +1,27 @@
 // What the proxy checks before a storefront HTML page renders. A server component cannot answer
-// 503 or add a header, so the proxy builds (or finds) the page's document first: the page then
-// renders from the content cache, and the proxy knows whether that copy is fresh, the last built
-// one (the database is unavailable), or missing (nothing to show: 503 here, never a 500 later).
+// 503 or add a header, so the proxy finds (or builds) the page's document first: it knows whether
+// that copy is fresh, the last built one (the database is unavailable), or missing (nothing to
+// show: 503 here, never a 500 later), and the document's hash names the cached rendering
+// (lib/storefront/page-cache.ts). On the hot path this is a content-cache hit: no query.
 import { now } from "../clock";
 import type { School } from "../db/generated/client";
 import { cachedDocument } from "./cached";
-import { pageOrigin } from "./http";
+import type { StorefrontDocument } from "./document";
 import { hasSlug, isValidSlug, type PageMatch } from "./routes";
 
 /**
- * Whether the page's document comes from a stale copy. Throws DatabaseUnavailableError when the
- * database is unavailable and the page was never built in this process.
+ * The page's document and whether it is a stale copy; null when the slug is malformed (the 404
+ * page, rendered without touching the database). `doc` is null when no published item has the
+ * slug. Throws DatabaseUnavailableError when the database is unavailable and the page was never
+ * built in this process.
  */
-export async function pageDocumentIsStale(o: { headers: Headers; school: School; page: PageMatch }): Promise<boolean> {
+export async function pageDocument(o: {
+  origin: string;
+  school: School;
+  page: PageMatch;
+}): Promise<{ doc: StorefrontDocument | null; stale: boolean } | null> {
   const { route, slug } = o.page;
-  // Malformed slugs render the 404 page without touching the database.
-  if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) return false;
-  const { stale } = await cachedDocument({ school: o.school, origin: pageOrigin(o.headers), now: now() }, route.kind, slug);
-  return stale;
+  if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) return null;
+  const { value, stale } = await cachedDocument({ school: o.school, origin: o.origin, now: now() }, route.kind, slug);
+  return { doc: value, stale };
 }

@@ -96,7 +96,10 @@ export class BenchServer {
 
   static async start(options: StartOptions): Promise<BenchServer> {
     const nodeArgs = options.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-    const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(options.port), "-H", "127.0.0.1"], {
+    // -H localhost (loopback only), not 127.0.0.1: Next 16 builds the proxy's request.url on
+    // "localhost" whatever -H says, so with -H 127.0.0.1 every proxy rewrite (the HTML page cache,
+    // markdown negotiation) counts as another origin and is proxied over HTTP back into the server.
+    const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(options.port), "-H", "localhost"], {
       env: { ...process.env, ...options.env, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -5,7 +5,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { closeDbHandle, createDbHandle, type DbHandle } from "@/lib/db/client";
 import { createPgDriver, createPgliteDriver } from "@/lib/db/driver";
-import { migrate } from "@/lib/db/migrator";
+import { migrate, type Migration } from "@/lib/db/migrator";
 
 export type TestDbKind = "pglite" | "pg";
 
@@ -40,17 +40,19 @@ function adminUrl(): string {
 
 /**
  * A freshly migrated, empty database of its own: in-memory PGlite (loaded from the run's migrated
- * template unless `fresh`) or a new Postgres database (always migrated from empty).
+ * template unless `fresh`) or a new Postgres database (always migrated from empty). `migrations`
+ * (implies `fresh`) applies only those, to test a migration against rows written before it.
  */
-export async function createTestDb(kind: TestDbKind = testDbKind(), options: { fresh?: boolean } = {}): Promise<TestDb> {
+export async function createTestDb(kind: TestDbKind = testDbKind(), options: { fresh?: boolean; migrations?: Migration[] } = {}): Promise<TestDb> {
+  const { migrations } = options;
   if (kind === "pglite") {
-    const template = options.fresh ? undefined : pgliteTemplate();
+    const template = options.fresh || migrations ? undefined : pgliteTemplate();
     const driver = template
       ? { kind: "pglite" as const, pglite: new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }), dataDir: "memory://" }
       : createPgliteDriver("memory://");
     const handle = createDbHandle(driver);
     // Also applies migrations newer than the template (none within one run), and proves it is a no-op.
-    await migrate({ driver: handle.driver });
+    await migrate({ driver: handle.driver, migrations });
     return { handle, kind, dispose: () => closeDbHandle(handle) };
   }
   const admin = adminUrl();
@@ -62,7 +64,7 @@ export async function createTestDb(kind: TestDbKind = testDbKind(), options: { f
   const url = new URL(admin);
   url.pathname = `/${name}`;
   const handle = createDbHandle(createPgDriver(url.toString(), { max: 20 }));
-  await migrate({ driver: handle.driver });
+  await migrate({ driver: handle.driver, migrations });
   return {
     handle,
     kind,

@@ -6,6 +6,7 @@ import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
 import { authSecret } from "@/lib/auth/auth-secret";
 import { loginContext } from "@/lib/oauth/login-context";
+import { callbackAsksForSignIn } from "@/lib/oauth/login-ticket";
 import { SchoolBrand } from "../school-brand";
 
 export const dynamic = "force-dynamic";
@@ -42,17 +43,20 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
 
   const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
   const { school, clientName } = await loginContext({ headers: requestHeaders, callbackUrl });
+  // prompt=login: the application asked for a new sign-in, so the current session cannot continue.
+  const signInAgain = callbackAsksForSignIn(callbackUrl);
   return (
     <section className="card">
       <SchoolBrand school={school}>
         <h1>Sign in</h1>
         {clientName ? (
           <p>
-            <strong>{clientName}</strong> is asking to connect to your account. Sign in to continue.
+            <strong>{clientName}</strong> is asking to connect to your account.{" "}
+            {signInAgain ? "It asks you to sign in again, even if you are signed in." : "Sign in to continue."}
           </p>
         ) : null}
         {one(params.setup) === "done" ? <p role="status">Your password is set. Sign in with it below.</p> : null}
-        {session ? (
+        {session && !signInAgain ? (
           <p>
             You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone
             else below.

@@ -7,7 +7,7 @@ import { cachedDocument } from "@/lib/storefront/cached";
 import type { StorefrontDocument } from "@/lib/storefront/document";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
 import { pageOrigin } from "@/lib/storefront/http";
-import { resolveSchool } from "@/lib/tenancy/resolve-school";
+import { resolveSchool, type School } from "@/lib/tenancy/resolve-school";
 
 /** The school of this request, or the 404 page. Cached per request (layout and page both ask). */
 export const currentSchool = cache(async () => {
@@ -32,6 +32,11 @@ export const loadDocument = cache(async (kind: DocumentKind, slug?: string): Pro
 export async function documentMetadata(kind: DocumentKind, slug?: string): Promise<Metadata> {
   const doc = await loadDocument(kind, slug);
   const { school } = await currentSchool();
+  return metadataOf({ kind, doc, school });
+}
+
+/** A page's metadata: title, canonical and markdown alternate, link previews. */
+export function metadataOf({ kind, doc, school }: { kind: DocumentKind; doc: StorefrontDocument; school: Pick<School, "name"> }): Metadata {
   return {
     title: { absolute: kind === "home" ? `${school.name}: ${doc.title}` : `${doc.title} · ${school.name}` },
     description: doc.description,

@@ -74,6 +74,13 @@ describe("Client ID Metadata Documents (issue 12: RFC 9700 and the draft)", () =
     await expectErrorPage(res, /code_challenge_method must be S256/);
   });
 
+  it("prompt=none without a session shows the login_required error as a page, not a redirect to the document's URI (12a)", async () => {
+    const path = "/silent.json";
+    const clientId = serve(path, { body: doc(path, { redirect_uris: ["https://evil.example/phish"] }) });
+    const res = await app.fetch(authorizeUrl({ client_id: clientId, redirect_uri: "https://evil.example/phish", prompt: "none" }));
+    await expectErrorPage(res, /must sign in/);
+  });
+
   it.each(["javascript:alert(1)//", "data:text/html,hi", "http://evil.example/cb", "ftp://x.example/cb"])("refuses a document declaring the redirect URI %s", async (uri) => {
     const path = `/scheme-${encodeURIComponent(uri).slice(0, 12)}.json`;
     const clientId = serve(path, { body: doc(path, { redirect_uris: [uri] }) });
@@ -228,6 +235,29 @@ describe("Client ID Metadata Documents", () => {
     process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS = "1";
     resetEnvCache();
     expect(hits.get(path)).toBeUndefined();
+  });
+
+  it("a cached document does not outlive the allowlist: narrowing OAUTH_CIMD_ALLOWED_HOSTS refuses it at once", async () => {
+    const path = "/cached-then-banned.json";
+    const clientId = serve(path, { body: doc(path), headers: { "cache-control": "max-age=600" } });
+    expect((await start(clientId)).status).toBe(303);
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "agent.example";
+    resetEnvCache();
+    try {
+      await expectErrorPage(await start(clientId), /not accepted/);
+    } finally {
+      process.env.OAUTH_CIMD_ALLOWED_HOSTS = "127.0.0.1";
+      resetEnvCache();
+    }
+    expect((await start(clientId)).status).toBe(303);
+    expect(hits.get(path)).toBe(1);
+  });
+
+  it("the service documentation states the caching rules when CIMD is enabled", async () => {
+    const docs = await (await app.fetch("/oauth/docs")).text();
+    expect(docs).toContain("Client ID Metadata Document on a host this server allows");
+    expect(docs).toContain("a document that failed is fetched again after 30 seconds");
+    expect(docs).not.toContain("not accepted by this server");
   });
 
   it("a CIMD client at the token endpoint with a secret is invalid_client", async () => {

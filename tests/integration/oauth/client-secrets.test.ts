@@ -7,7 +7,7 @@ import { advance, now, setNow } from "@/lib/clock";
 import { hashSecret } from "@/lib/credentials/secret";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/db/seed/seed";
-import { CLIENT_SECRET_OVERLAP_MS, verifyClientSecret } from "@/lib/oauth/client-secret";
+import { CLIENT_SECRET_OVERLAP_MS, matchClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret";
 import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { listOAuthClients } from "@/lib/oauth/client-admin/list-clients";
 import { revokeOAuthClient } from "@/lib/oauth/client-admin/revoke-client";
@@ -100,6 +100,19 @@ describe("OAuth clients with issued secrets", () => {
     expect(fourth.previousValidUntil).toBeNull();
     await expectInvalidClient(await exchange(client.clientId, third.secret));
     expect((await exchange(client.clientId, fourth.secret)).status).toBe(200);
+  });
+
+  it("two rotations at once never hand out a secret that does not work", async () => {
+    const { client } = await newClient();
+    const results = await Promise.allSettled([1, 2].map(() => rotateClientSecret({ db: db(), clientId: client.clientId, now: now() })));
+    const issued = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.secret] : []));
+    expect(issued.length).toBeGreaterThan(0);
+    for (const r of results) if (r.status === "rejected") expect(String(r.reason)).toMatch(/changed meanwhile/);
+    // One after the other they leave one current and one previous secret; a collision refuses one.
+    const row = await db().oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } });
+    const matches = issued.map((secret) => matchClientSecret(secret, row, now()));
+    expect(matches).not.toContain(null);
+    expect(matches.filter((m) => m === "current")).toHaveLength(1);
   });
 
   it("revoke disables the client and every grant and token it holds at once", async () => {

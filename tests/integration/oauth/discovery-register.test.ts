@@ -45,6 +45,8 @@ describe("discovery (RFC 8414)", () => {
       response_modes_supported: ["query"],
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
+      // The values /oauth/authorize honours (tests/integration/oauth/prompt.test.ts).
+      prompt_values_supported: ["none", "login", "consent"],
       scopes_supported: ["openid", "profile", "email", "offline_access", "courses:read", "students:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"],
       subject_types_supported: ["public"],
       claims_supported: ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"],
@@ -102,6 +104,12 @@ describe("discovery (RFC 8414)", () => {
     // Agents learn the resource server from the docs too (issue 13).
     expect(docs).toContain("- Endpoint: http://demo.localhost:3000/mcp ");
     expect(docs).toContain("http://demo.localhost:3000/.well-known/oauth-protected-resource/mcp");
+    // States only what this configuration does: no CIMD host is allowed by default.
+    expect(docs).toContain("Client ID Metadata Documents are not accepted by this server.");
+    expect(docs).toContain("previous secret keeps working for 24 hours");
+    // Issue 12: the issuer binding and the prompt values, as the server does them.
+    expect(docs).toContain("Codes and tokens work only at the address that issued them (http://demo.localhost:3000)");
+    expect(docs).toContain("`prompt` at the authorize endpoint: `none`");
   });
 });
 

@@ -115,11 +115,15 @@ export function form(values: Record<string, string | undefined>): RequestInit {
   return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body };
 }
 
-export async function exchangeCode(app: AppServer, code: string, extra: Record<string, string | undefined> = {}): Promise<Response> {
-  return app.fetch(
-    "/api/oauth/token",
-    form({ grant_type: "authorization_code", code, redirect_uri: "http://localhost:3000/oauth/callback", client_id: "demo-public-app", code_verifier: VERIFIER, ...extra }),
-  );
+/** Redeems a code of demo-public-app; `headers` add to the form's (e.g. another Host). */
+export async function exchangeCode(
+  app: AppServer,
+  code: string,
+  extra: Record<string, string | undefined> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const init = form({ grant_type: "authorization_code", code, redirect_uri: "http://localhost:3000/oauth/callback", client_id: "demo-public-app", code_verifier: VERIFIER, ...extra });
+  return app.fetch("/api/oauth/token", { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } });
 }
 
 export interface TokenBody {

@@ -47,4 +47,22 @@ describe("security events", () => {
     expect(events()).toEqual([expect.objectContaining({ event: "oauth.client_auth_failed", client_id: "demo-confidential-app", reason: "wrong_secret" })]);
     expect(JSON.stringify(events())).not.toContain("guessed-secret");
   });
+
+  it("codes and tokens presented to another origin (issue 12), without the token", async () => {
+    const t = await tokensFor(app, cookie);
+    const { code } = await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: "http://localhost:3000/oauth/callback" });
+    const events = captureEvents();
+    const acme = { host: "acme-training.localhost" };
+    expect((await exchangeCode(app, code, {}, acme)).status).toBe(400);
+    const refresh = form({ grant_type: "refresh_token", refresh_token: t.refresh_token, client_id: "demo-public-app" });
+    expect((await app.fetch("/api/oauth/token", { ...refresh, headers: { ...(refresh.headers as Record<string, string>), ...acme } })).status).toBe(400);
+    expect((await app.fetch("/api/oauth/userinfo", { headers: { ...acme, authorization: `Bearer ${t.access_token}` } })).status).toBe(401);
+    expect(events()).toEqual([
+      expect.objectContaining({ event: "oauth.issuer_mismatch", kind: "authorization_code", client_id: "demo-public-app", grant_id: expect.any(String) }),
+      expect.objectContaining({ event: "oauth.issuer_mismatch", kind: "refresh_token" }),
+      expect.objectContaining({ event: "oauth.issuer_mismatch", kind: "access_token" }),
+    ]);
+    const logged = JSON.stringify(events());
+    for (const secret of [code, t.refresh_token, t.access_token]) expect(logged).not.toContain(secret);
+  });
 });

@@ -1,0 +1,188 @@
+// The HTML page cache (lib/storefront/page-cache.ts, docs/decisions.md "HTML page cache"): pages
+// are rendered once per key and served from Next's incremental cache, the enterprise gate is still
+// decided per request, nothing about the visitor is shared, the rendering route cannot be reached
+// from outside, and a content change shows within the content cache's bound.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { closeDriver, createPgDriver } from "../../lib/db/driver";
+import { migrate } from "../../lib/db/migrator";
+
+const acmeHost = (baseURL: string | undefined) => `acme-training.localhost:${new URL(baseURL!).port}`;
+const acme = (baseURL: string | undefined, p = "/") => `http://${acmeHost(baseURL)}${p}`;
+const GATED = "/courses/security-awareness";
+const GATED_TITLE = "Security Awareness 2026";
+
+/** fetch() inside a page (its cookies, no redirects followed). */
+const browserGet = (page: Page, url: string) =>
+  page.evaluate(async (url) => {
+    const res = await fetch(url, { redirect: "manual" });
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+  }, url);
+
+async function signedIn(browser: Browser, baseURL: string | undefined, email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(acme(baseURL, `/login?callbackUrl=${encodeURIComponent("/faq")}`));
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("schoolhouse-demo");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/faq$/);
+  return page;
+}
+
+test.describe("HTML page cache", () => {
+  test("a page is rendered once, then served from the cache with the storefront's headers", async ({ request, baseURL }) => {
+    const first = await request.get("/courses/intro-to-sql");
+    expect(first.status()).toBe(200);
+    const again = await request.get("/courses/intro-to-sql");
+    expect(again.status()).toBe(200);
+    expect(again.headers()["x-nextjs-cache"]).toBe("HIT");
+    expect(await again.text()).toContain("Intro to SQL");
+    // Still kept out of every cache (a gated school's page must never reach a shared one).
+    expect(again.headers()["cache-control"]).toBe("private, no-cache, no-store, max-age=0, must-revalidate");
+    expect(again.headers()["link"]).toContain(`<${baseURL}/api/md/courses/intro-to-sql>; rel="alternate"; type="text/markdown"`);
+    expect(again.headers()["content-signal"]).toBe("search=yes, ai-input=yes, ai-train=no");
+  });
+
+  test("the rendering route answers 404 from outside, however it is spelled", async ({ request }) => {
+    const res = await request.get("/courses/intro-to-sql");
+    const internal = res.headers()["x-middleware-rewrite"];
+    expect(internal).toMatch(/^\/_site\/[^/]+\/courses\/intro-to-sql$/);
+    const rest = internal!.slice("/_site".length);
+    for (const p of [internal!, `/%5Fsite${rest}`, `/%5fsite${rest}`, `/_SITE${rest}`, `/_site/x.1.aHR0cDovL2E.${"a".repeat(22)}.${"b".repeat(22)}/courses/intro-to-sql`, "/_site"]) {
+      const direct = await request.get(p, { maxRedirects: 0 });
+      expect(direct.status(), p).toBe(404);
+      expect(await direct.text(), p).not.toContain("Intro to SQL");
+    }
+  });
+
+  test("a gated page cached for members: anonymous and non-members are still refused, and nothing of a member is shared", async ({ browser, request, baseURL }) => {
+    const dana = await signedIn(browser, baseURL, "employee@schoolhouse.test");
+    const rin = await signedIn(browser, baseURL, "multi@schoolhouse.test");
+    const student = await signedIn(browser, baseURL, "student@schoolhouse.test");
+
+    const forDana = await browserGet(dana, GATED);
+    expect(forDana.status).toBe(200);
+    expect(forDana.text).toContain(GATED_TITLE);
+    const forRin = await browserGet(rin, GATED);
+    expect(forRin.status).toBe(200);
+    expect(forRin.headers["x-nextjs-cache"]).toBe("HIT");
+    // The cached page names neither member: it is the same for every visitor.
+    for (const text of [forDana.text, forRin.text]) {
+      for (const who of ["employee@schoolhouse.test", "Dana Whitfield", "multi@schoolhouse.test", "Rin Takeda"]) expect(text).not.toContain(who);
+    }
+
+    // With the page in the cache, the gate still runs first.
+    const anonymous = await request.get(`${baseURL}${GATED}`, { headers: { host: acmeHost(baseURL) }, maxRedirects: 0 });
+    expect(anonymous.status()).toBe(307);
+    expect(await anonymous.text()).not.toContain(GATED_TITLE);
+    const outsider = await browserGet(student, GATED);
+    expect(outsider.status).toBe(403);
+    expect(outsider.text).not.toContain(GATED_TITLE);
+    // The member's rendering, asked for by its internal address, is no way around the gate.
+    const internal = forRin.headers["x-middleware-rewrite"]!;
+    expect(internal).toMatch(/^\/_site\//);
+    for (const get of [() => browserGet(student, internal), async () => {
+      const r = await request.get(`${baseURL}${internal}`, { headers: { host: acmeHost(baseURL) }, maxRedirects: 0 });
+      return { status: r.status(), text: await r.text() };
+    }]) {
+      const r = await get();
+      expect(r.status).toBe(404);
+      expect(r.text).not.toContain(GATED_TITLE);
+    }
+  });
+});
+
+// A content change through the database (as an import or the Admin API writes it): the content
+// version trigger moves, the page's key changes, and the new page shows within
+// STOREFRONT_REVALIDATE_MS (1 s by default) plus one rendering.
+const adminUrl = process.env.TEST_DATABASE_URL;
+const port = Number(process.env.E2E_PORT ?? 3100) + 2;
+const origin = `http://localhost:${port}`;
+const dbName = `sh_e2e_pagecache_${randomBytes(4).toString("hex")}`;
+
+test.describe("HTML page cache after a content change", () => {
+  test.skip(!adminUrl, "needs TEST_DATABASE_URL: the test writes content behind the server's back");
+  let server: ChildProcess | undefined;
+  let dbUrl = "";
+  let output = "";
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${dbName}"`);
+    await admin.end();
+    const url = new URL(adminUrl!);
+    url.pathname = `/${dbName}`;
+    dbUrl = url.toString();
+    // A production start only checks the schema: migrating is the deploy step.
+    const driver = createPgDriver(dbUrl, { max: 1 });
+    await migrate({ driver });
+    await closeDriver(driver);
+    const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+    server = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: dbUrl,
+        AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret",
+        PLATFORM_DOMAIN: "localhost",
+        DEFAULT_SCHOOL: "demo",
+        SEED_ON_START: "1",
+        REDIS_URL: "",
+        KV_REST_API_URL: "",
+        KV_REST_API_TOKEN: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    server.stdout!.on("data", (d) => (output += d));
+    server.stderr!.on("data", (d) => (output += d));
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
+      if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
+      if (i > 600) throw new Error(`server did not become healthy: ${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const s = server;
+      await new Promise<void>((resolve) => {
+        s.once("exit", () => resolve());
+        s.kill("SIGTERM");
+      });
+    }
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  test("a changed course shows on its cached page within the content cache's bound", async ({ page }) => {
+    const h1 = async () => /<h1[^>]*>([^<]+)<\/h1>/.exec(await (await fetch(`${origin}/courses/intro-to-sql`)).text())?.[1];
+    expect(await h1()).toBe("Intro to SQL");
+    const cached = await fetch(`${origin}/courses/intro-to-sql`);
+    expect(cached.headers.get("x-nextjs-cache")).toBe("HIT");
+
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    try {
+      await db.query(`UPDATE "Course" SET title = 'Intro to SQL, revised' WHERE slug = 'intro-to-sql'`);
+    } finally {
+      await db.end();
+    }
+    const changedAt = performance.now();
+    await expect.poll(h1, { timeout: 5_000, intervals: [50] }).toBe("Intro to SQL, revised");
+    // 1 s of trusted version, one rendering and the polling interval.
+    expect(performance.now() - changedAt).toBeLessThan(2_500);
+    // The pages that list the course show the change too, and a browser sees it.
+    expect(await (await fetch(`${origin}/courses`)).text()).toContain("Intro to SQL, revised");
+    await page.goto(`${origin}/courses/intro-to-sql`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intro to SQL, revised");
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+});
