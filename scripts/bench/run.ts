@@ -448,7 +448,8 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
     const fairness = wantFairness
       ? await measureFairness({
           origin: server.origin,
-          abuserKey: creds.countedKeys[0]!,
+          abuserKey: creds.enforcedKeys[1]!,
+          unlimitedAbuserKey: creds.countedKeys[0]!,
           victimKey: creds.enforcedKeys[0]!,
           seconds: settings.segmentSeconds * 2,
           runId: ctx.runId,
