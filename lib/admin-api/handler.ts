@@ -2,11 +2,13 @@ import { now as clockNow } from "../clock";
 import { resolveApiVersion, type ApiVersion } from "./api-version";
 import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
+import { credentialKey } from "../credentials/credential";
+import { withDbLane } from "../db/lane";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
-import { checkedAdminRequest } from "./request-shape";
+import { checkAdminRequest } from "./request-shape";
 import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
 
 /** GET from a browser (Accept: text/html, no query) gets the playground. */
@@ -33,19 +35,21 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
     let apiVersion: ApiVersion;
     let credential: AdminCredential;
     let request: Request;
+    let body: unknown;
     try {
       apiVersion = resolveApiVersion(incoming.headers);
       credential = await authenticateApiKey({ headers: incoming.headers, now: clockNow() });
-      request = await checkedAdminRequest(incoming);
+      ({ request, body } = await checkAdminRequest(incoming));
     } catch (err) {
       if (err instanceof AdminRequestError) return err.toResponse();
       // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
       if (asDatabaseUnavailable(err)) return new ServiceUnavailableError().toResponse();
       throw err;
     }
-    yoga ??= createAdminYoga(options);
-    const context: AdminServerContext = { credential, apiVersion, notes: {} };
-    const response = await yoga.fetch(request, context);
+    const admin = (yoga ??= createAdminYoga(options));
+    const context: AdminServerContext = { credential, apiVersion, notes: {}, parsedBody: body };
+    // The credential's database work shares connections fairly with everyone else's (lib/db/fair-gate.ts).
+    const response = await withDbLane(credentialKey(credential), () => admin.fetch(request, context));
     response.headers.set("api-version", apiVersion);
     if (context.notes.idempotentReplay) response.headers.set("idempotent-replayed", "true");
     return response;

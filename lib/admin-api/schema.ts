@@ -7,10 +7,20 @@ import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/en
 import { findSubscription } from "../membership/find-subscription";
 import { listCourses } from "../membership/list-courses";
 import { listMembershipPlans } from "../membership/list-membership-plans";
-import { listSubscriptionPayments } from "../membership/list-payments";
-import { listSubscriptions, type SubscriptionFilter } from "../membership/list-subscriptions";
+import { listSubscriptionRows, type SubscriptionFilter } from "../membership/list-subscriptions";
 import { QueryInputError } from "../membership/page";
-import { presentCourse, presentEnrollment, presentPayment, presentPlan, presentSubscription, type SubscriptionWire } from "../membership/presenter";
+import {
+  presentCourse,
+  presentEnrollment,
+  presentPayment,
+  presentPlan,
+  presentSubscription,
+  presentSubscriptionRow,
+  presentUser,
+  type PlanWire,
+  type SubscriptionRowWire,
+} from "../membership/presenter";
+import { isCancellable } from "../membership/states";
 import type { Payload, SubscriptionRecord } from "../membership/records";
 import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
 import { createWebhookEndpoint, type CreateEndpointInput } from "../webhooks/create-endpoint";
@@ -23,6 +33,7 @@ import { rotateWebhookSecret } from "../webhooks/rotate-secret";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
 import { UNAUTHORIZED } from "./errors";
+import { adminLoaders } from "./loaders";
 
 export const typeDefs = /* GraphQL */ `
   "Timestamps are Int Unix seconds everywhere."
@@ -348,6 +359,16 @@ const subscriptionPayload = (p: Payload<SubscriptionRecord>) => ({
   subscription: p.record && presentSubscription(p.record),
 });
 
+type SubscriptionParent = SubscriptionRowWire &
+  Partial<Pick<ReturnType<typeof presentSubscription>, "plan" | "user" | "isCancellable">> & { userId?: string };
+
+async function planOf(s: SubscriptionParent, ctx: AdminContext): Promise<PlanWire> {
+  if (s.plan) return s.plan;
+  const plan = await adminLoaders(ctx).plan.load(s.planId);
+  if (!plan) throw new Error(`subscription ${s.id} has no plan ${s.planId}`);
+  return presentPlan(plan);
+}
+
 export const resolvers = {
   Query: {
     membershipPlans: async (_: unknown, __: unknown, ctx: AdminContext) => {
@@ -362,8 +383,9 @@ export const resolvers = {
     subscriptions: (_: unknown, args: SubscriptionFilter, ctx: AdminContext) => {
       requireQueryPermission(ctx, "subscriptions");
       return inputError(async () => {
-        const page = await listSubscriptions({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow() });
-        return { nodes: page.nodes.map(presentSubscription), pageInfo: page.pageInfo };
+        // Rows only: plan, user and payments are loaded in batches when selected (Subscription below).
+        const page = await listSubscriptionRows({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow() });
+        return { nodes: page.nodes.map((s) => ({ ...presentSubscriptionRow(s), userId: s.userId })), pageInfo: page.pageInfo };
       });
     },
     courses: (_: unknown, args: { first?: number | null }, ctx: AdminContext) => {
@@ -423,9 +445,19 @@ export const resolvers = {
       return { errors: p.errors, deliveries: p.record && p.record.map(presentDelivery) };
     },
   },
+  // A subscription comes whole from a mutation or `subscription(id)`, or as a row from a page
+  // (`subscriptions`), whose plan and user are loaded per request in batches (lib/admin-api/loaders.ts).
   Subscription: {
-    // Only this field is resolved lazily: payments are read when a client asks for them.
-    payments: async (s: SubscriptionWire) => (await listSubscriptionPayments({ subscriptionId: s.id })).map(presentPayment),
+    plan: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => s.plan ?? planOf(s, ctx),
+    user: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
+      if (s.user) return s.user;
+      const user = await adminLoaders(ctx).user.load(s.userId!);
+      if (!user) throw new Error(`subscription ${s.id} has no user ${s.userId}`);
+      return presentUser(user);
+    },
+    isCancellable: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) =>
+      s.isCancellable ?? isCancellable({ state: s.state, plan: await planOf(s, ctx) }),
+    payments: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) => (await adminLoaders(ctx).payments.load(s.id)).map(presentPayment),
   },
 };
 

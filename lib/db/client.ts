@@ -2,12 +2,29 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { env } from "../env";
 import { closeDriver, createPgDriver, createPgliteDriver, type Driver } from "./driver";
+import { FairGate } from "./fair-gate";
+import { gatedAdapterFactory, type StatementListener } from "./gated-adapter";
 import { PrismaClient } from "./generated/client";
 
 export type Db = PrismaClient;
 export interface DbHandle {
   prisma: PrismaClient;
   driver: Driver;
+  /** Shares the connections between credentials (lib/db/fair-gate.ts). */
+  gate: FairGate;
+  /** Called for every statement the client sends (tests count statements per lane). */
+  onStatement(listener: StatementListener): () => void;
+}
+
+/**
+ * Fraction of the connections one credential may hold at once: with the default pool of 10, a key
+ * uses at most 4 and 6 stay free for every other caller (docs/decisions.md, issue 11).
+ */
+export const CREDENTIAL_POOL_SHARE = 0.4;
+
+/** Connections the client may use at once: the pg pool's size; PGlite has one. */
+function connectionsOf(driver: Driver): number {
+  return driver.kind === "pg" ? (driver.pool.options.max ?? 10) : 1;
 }
 
 // Next.js bundles instrumentation, route handlers and proxy separately, so a module-level
@@ -15,8 +32,20 @@ export interface DbHandle {
 const slot = globalThis as typeof globalThis & { __schoolhouseDb?: DbHandle };
 
 export function createDbHandle(driver: Driver): DbHandle {
-  const adapter = driver.kind === "pg" ? new PrismaPg(driver.pool) : new PrismaPGlite(driver.pglite);
-  return { prisma: new PrismaClient({ adapter }), driver };
+  const permits = connectionsOf(driver);
+  const gate = new FairGate({ permits, share: Math.ceil(permits * CREDENTIAL_POOL_SHARE) });
+  const listeners = new Set<StatementListener>();
+  const inner = driver.kind === "pg" ? new PrismaPg(driver.pool) : new PrismaPGlite(driver.pglite);
+  const adapter = gatedAdapterFactory(inner, { gate, listeners });
+  return {
+    prisma: new PrismaClient({ adapter }),
+    driver,
+    gate,
+    onStatement(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 function createFromEnv(): DbHandle {

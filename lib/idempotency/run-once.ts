@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db } from "../db/client";
+import { withoutDbCancellation } from "../db/lane";
 import { isUniqueViolation } from "../membership/records";
 
 // The Idempotency-Key mechanism shared by the Admin API (header on mutations) and the MCP server
@@ -25,7 +26,9 @@ const FOLLOW_UP_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000, 15_000, 30_0
  * Runs a bookkeeping write now, and if the database refuses it, again in the background until it
  * succeeds or the delays run out (the claim lease is the backstop after that).
  */
-async function followUp(write: () => Promise<unknown>): Promise<void> {
+async function followUp(bookkeeping: () => Promise<unknown>): Promise<void> {
+  // Recorded even when the operation was cut at its time limit (its database lane is cancelled then).
+  const write = () => withoutDbCancellation(bookkeeping);
   try {
     await write();
     return;
@@ -74,24 +77,30 @@ type Claim = { kind: "claimed"; id: string } | { kind: "wait" } | Exclude<Once<n
  * an answer, never in the unique violation itself: a row that vanishes between the insert and the
  * read (released by a failed first request, or expired) is a reason to try again.
  */
-async function claim(options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date }): Promise<Claim | null> {
+async function claim(
+  options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date },
+  /** false while waiting for another request's claim: read it, do not try to insert again. */
+  insert: boolean,
+): Promise<Claim | null> {
   const { schoolId, owner, key, requestHash, now } = options;
-  try {
-    const claimed = await db().idempotencyKey.create({
-      data: {
-        schoolId,
-        ...owner,
-        key,
-        requestHash,
-        responseStatus: IN_PROGRESS,
-        responseBody: "",
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-      },
-    });
-    return { kind: "claimed", id: claimed.id };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+  if (insert) {
+    try {
+      const claimed = await db().idempotencyKey.create({
+        data: {
+          schoolId,
+          ...owner,
+          key,
+          requestHash,
+          responseStatus: IN_PROGRESS,
+          responseBody: "",
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+      return { kind: "claimed", id: claimed.id };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
   }
   const prior = await db().idempotencyKey.findUnique({ where: ownerWhere(owner, key) });
   if (!prior) return null;
@@ -125,8 +134,9 @@ export async function runOnce<T>(
   // Real time, not the service clock: tests freeze that one, and the wait is for another request.
   const deadline = performance.now() + waitMs;
   let claimId: string | undefined;
-  for (let attempt = 0, step = 0; claimId === undefined; ) {
-    const claimed = await claim(options);
+  for (let attempt = 0, step = 0, insert = true; claimId === undefined; ) {
+    const claimed = await claim(options, insert);
+    insert = claimed?.kind !== "wait";
     if (claimed === null) {
       if (++attempt >= CLAIM_ATTEMPTS) return { kind: "in_progress" };
       continue;

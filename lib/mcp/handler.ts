@@ -1,5 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { now as clockNow } from "../clock";
+import { credentialKey } from "../credentials/credential";
+import { withDbCancellation, withDbLane } from "../db/lane";
 import { issuerFor } from "../oauth/context";
 import { adminRateLimiter, budgetHeaders } from "../rate-limit";
 import type { OperationType } from "../rate-limit/types";
@@ -93,7 +95,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     }
     const operationType: OperationType = access?.writes && !peeked.dryRun ? "mutations" : "queries";
 
-    const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, async () => {
+    const execute = async () => {
       const ctx: McpContext = { caller, school, origin, now: clockNow };
       const server = buildMcpServer(ctx);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -106,7 +108,13 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       } finally {
         await server.close();
       }
-    });
+    };
+    // The tool's database work shares connections fairly per credential (lib/db/fair-gate.ts) and
+    // stops at the time limit or when the client leaves.
+    const lane = credentialKey(caller.credential);
+    const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, (signal) =>
+      withDbLane(lane, () => withDbCancellation(signal, execute)),
+    );
 
     switch (outcome.outcome) {
       case "completed": {

@@ -5,6 +5,9 @@ import { failure, isUniqueViolation, success, type Payload, type SubscriptionRec
 import { recordEvent } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
+import { subscribeNewMember } from "./subscribe-new-member";
+import { forgetPlan, versionedPlan } from "./plan-cache";
+import type { MembershipPlan } from "../db/generated/client";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
@@ -31,8 +34,8 @@ type Periods = Pick<SubscriptionRecord, "startAt" | "currentPeriodStart" | "curr
  * Subscribes a user (created when new) to one of the school's plans, in one transaction.
  * Checks in order: email, plan, plan type vs expireAt/initialChargeAt, dates, name for new users,
  * one live subscription per user and plan (the partial unique index, so concurrent calls cannot
- * both succeed). A new user's call is six statements: user, membership, member.created event,
- * subscription, subscription.created event, commit.
+ * both succeed). A new user's call is one statement after the plan look-up (subscribe-new-member.ts);
+ * an existing user's runs in a transaction: user, membership, settle check, subscription, events.
  */
 export async function createSubscription(options: {
   schoolId: string;
@@ -41,21 +44,59 @@ export async function createSubscription(options: {
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, dryRun } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
-  const plan = await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } });
-  if (!plan) return failure(PLAN_NOT_FOUND);
+  const name = input.name?.trim().slice(0, 200) || null;
+  // The usual case, a new person with a name, is one guarded statement (subscribe-new-member.ts)
+  // with the plan from the process cache (plan-cache.ts). Only a success counts from a cached plan:
+  // a refusal, a stale plan or a known email start over from a fresh read.
+  const fast = name !== null && !dryRun;
+  if (fast) {
+    const cached = await versionedPlan({ schoolId, planId: input.planId });
+    if (!cached) return failure(PLAN_NOT_FOUND);
+    if (cached.cached) {
+      const done = await subscribe({ ...options, email, name, plan: cached.plan, contentVersion: cached.contentVersion, final: false });
+      if (done) return done;
+      forgetPlan({ schoolId, planId: input.planId });
+    } else {
+      return (await subscribe({ ...options, email, name, plan: cached.plan, contentVersion: cached.contentVersion, final: true }))!;
+    }
+  }
+  const found = fast
+    ? await versionedPlan({ schoolId, planId: input.planId, fresh: true })
+    : { plan: await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } }), contentVersion: null };
+  if (!found?.plan) return failure(PLAN_NOT_FOUND);
+  return (await subscribe({ ...options, email, name, plan: found.plan, contentVersion: fast ? found.contentVersion : null, final: true }))!;
+}
 
+/**
+ * The checks that depend on the plan, then the writes. With `contentVersion` (a named new person,
+ * no dry run) the new-member statement goes first, guarded by that version. Not `final` (a cached
+ * plan): null instead of any answer but a success, so the caller starts over with a fresh plan.
+ */
+async function subscribe(options: {
+  schoolId: string;
+  input: CreateSubscriptionInput;
+  email: string;
+  name: string | null;
+  plan: MembershipPlan;
+  contentVersion: bigint | null;
+  now: Date;
+  dryRun?: boolean;
+  final: boolean;
+}): Promise<Payload<SubscriptionRecord> | null> {
+  const { schoolId, input, email, plan, now, dryRun, final } = options;
+  const refuse = (message: string) => (final ? failure<SubscriptionRecord>(message) : null);
   const takesExpireAt = plan.planType === "fixed_date" || plan.planType === "specific_length";
   const hasExpireAt = input.expireAt !== null && input.expireAt !== undefined;
   const hasInitialCharge = input.initialChargeAt !== null && input.initialChargeAt !== undefined;
   if ((hasExpireAt && !takesExpireAt) || (hasInitialCharge && plan.planType !== "recurring")) {
-    return failure(INVALID_PLAN_TYPE);
+    return refuse(INVALID_PLAN_TYPE);
   }
-  if (hasExpireAt && fromUnixSeconds(input.expireAt!) <= now) return failure(EXPIRE_AT_NOT_IN_FUTURE);
-  if (hasInitialCharge && fromUnixSeconds(input.initialChargeAt!) <= now) return failure(INITIAL_CHARGE_NOT_IN_FUTURE);
+  if (hasExpireAt && fromUnixSeconds(input.expireAt!) <= now) return refuse(EXPIRE_AT_NOT_IN_FUTURE);
+  if (hasInitialCharge && fromUnixSeconds(input.initialChargeAt!) <= now) return refuse(INITIAL_CHARGE_NOT_IN_FUTURE);
 
   let periods: Periods;
   switch (plan.planType) {
@@ -71,13 +112,19 @@ export async function createSubscription(options: {
         : plan.planType === "fixed_date"
           ? plan.fixedEndAt!
           : addInterval(now, plan.lengthInterval ?? "day", plan.lengthCount ?? 0);
-      if (end <= now) return failure(PLAN_ALREADY_ENDED);
+      if (end <= now) return refuse(PLAN_ALREADY_ENDED);
       periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: end, endAt: end, nextChargeDate: null };
       break;
     }
     case "lifetime":
       periods = { startAt: now, currentPeriodStart: now, currentPeriodEnd: null, endAt: null, nextChargeDate: null };
       break;
+  }
+
+  if (options.name !== null && options.contentVersion !== null && !dryRun) {
+    const record = await subscribeNewMember({ schoolId, email, name: options.name, plan, periods, now, contentVersion: options.contentVersion });
+    if (record) return success(record);
+    if (!final) return null;
   }
 
   try {

@@ -1,8 +1,8 @@
 import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import type { Prisma, Subscription } from "../db/generated/client";
 import { isUuid } from "./ids";
 import { QueryInputError, pageSize } from "./page";
-import { subscriptionInclude } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./records";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";
 import { normalizeEmail } from "./users";
@@ -41,8 +41,36 @@ export interface SubscriptionFilter {
   state?: string | null;
 }
 
-/** The school's subscriptions, oldest first, by (createdAt, id) cursor. */
-export async function listSubscriptions(options: { schoolId: string; filter: SubscriptionFilter; now: Date }) {
+export interface SubscriptionPage<T> {
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+interface ListOptions {
+  schoolId: string;
+  filter: SubscriptionFilter;
+  now: Date;
+}
+
+/** The school's subscriptions, oldest first, by (createdAt, id) cursor, with their plan and user. */
+export function listSubscriptions(options: ListOptions): Promise<SubscriptionPage<SubscriptionRecord>> {
+  return page(options, (args) => db().subscription.findMany({ ...args, include: subscriptionInclude }));
+}
+
+/**
+ * The same page without plan and user: for callers that load those per request in batches (the
+ * Admin API's loaders), so a field nobody selected costs nothing and aliases share one lookup.
+ */
+export function listSubscriptionRows(options: ListOptions): Promise<SubscriptionPage<Subscription>> {
+  return page(options, (args) => db().subscription.findMany(args));
+}
+
+type FindArgs = Pick<Prisma.SubscriptionFindManyArgs, "where" | "orderBy" | "take">;
+
+async function page<T extends { createdAt: Date; id: string }>(
+  options: ListOptions,
+  find: (args: FindArgs) => Promise<T[]>,
+): Promise<SubscriptionPage<T>> {
   const { schoolId, filter, now } = options;
   const take = pageSize(filter.first);
   const where: Prisma.SubscriptionWhereInput = { schoolId };
@@ -66,12 +94,7 @@ export async function listSubscriptions(options: { schoolId: string; filter: Sub
     where.OR = [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }];
   }
   await settleDueSubscriptions({ schoolId, now });
-  const rows = await db().subscription.findMany({
-    where,
-    include: subscriptionInclude,
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: take + 1,
-  });
+  const rows = await find({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });
   const nodes = rows.slice(0, take);
   const last = nodes[nodes.length - 1];
   return { nodes, pageInfo: { hasNextPage: rows.length > take, endCursor: last ? encodeCursor(last) : null } };

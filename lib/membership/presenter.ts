@@ -1,5 +1,5 @@
 import { toUnixSeconds } from "../clock";
-import type { Course, MembershipPlan, Payment, User } from "../db/generated/client";
+import type { Course, MembershipPlan, Payment, Subscription, User } from "../db/generated/client";
 import type { EnrollmentRecord } from "./enroll-student";
 import type { SubscriptionRecord } from "./records";
 import { isCanceling, isCancellable } from "./states";
@@ -32,7 +32,11 @@ export function presentPlan(p: MembershipPlan) {
   };
 }
 
-export function presentSubscription(s: SubscriptionRecord) {
+/**
+ * A subscription's own columns on the wire; plan, user and isCancellable (which needs the plan)
+ * come from presentSubscription, or from the Admin API's per-request loaders.
+ */
+export function presentSubscriptionRow(s: Subscription) {
   return {
     id: s.id,
     cancelReason: s.cancelReason,
@@ -47,12 +51,15 @@ export function presentSubscription(s: SubscriptionRecord) {
     cancelAt: ts(s.cancelAt),
     canceledAt: ts(s.canceledAt),
     isCanceling: isCanceling(s),
-    isCancellable: isCancellable(s),
-    plan: presentPlan(s.plan),
     planId: s.planId,
     state: s.state,
-    user: presentUser(s.user),
   };
+}
+
+export function presentSubscription(s: SubscriptionRecord) {
+  // Key order as clients and stored webhook payloads have always seen it.
+  const { planId, state, ...head } = presentSubscriptionRow(s);
+  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user) };
 }
 
 export function presentPayment(p: Payment) {
@@ -76,5 +83,6 @@ export function presentEnrollment(e: EnrollmentRecord) {
 }
 
 export type SubscriptionWire = ReturnType<typeof presentSubscription>;
+export type SubscriptionRowWire = ReturnType<typeof presentSubscriptionRow>;
 export type PlanWire = ReturnType<typeof presentPlan>;
 export type EnrollmentWire = ReturnType<typeof presentEnrollment>;

@@ -32,8 +32,39 @@ export async function settleDueSubscriptions(options: {
   planId?: string;
   tx?: Tx;
 }): Promise<SettleResult> {
+  // Almost always nothing is due: one read answers that, without a transaction or an UPDATE.
+  if (!(await anythingDue(options.tx ?? db(), options))) return { canceled: 0, expired: 0, canceledIds: [], expiredIds: [] };
   if (!options.tx) return db().$transaction((tx) => settle(tx, options), TX_OPTIONS);
   return settle(options.tx, options);
+}
+
+/**
+ * Whether settle() would change a row, with its predicates (the same indexes: cancelAt, endAt). A
+ * row that becomes due after this read is settled by the next call; `now` is the caller's, so what
+ * this call owes is decided by rows as of the read, as it would be inside the transaction.
+ */
+async function anythingDue(q: Tx, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<boolean> {
+  const { now } = options;
+  const school = options.schoolId ?? null;
+  const user = options.userId ?? null;
+  const plan = options.planId ?? null;
+  const [row] = await q.$queryRaw<{ due: boolean }[]>`
+    SELECT EXISTS (
+             SELECT 1 FROM "Subscription"
+              WHERE "cancelAt" IS NOT NULL AND "cancelAt" <= ${now}
+                AND "state" <> 'canceled'
+                AND (${school}::uuid IS NULL OR "schoolId" = ${school}::uuid)
+                AND (${user}::uuid IS NULL OR "userId" = ${user}::uuid)
+                AND (${plan}::uuid IS NULL OR "planId" = ${plan}::uuid))
+        OR EXISTS (
+             SELECT 1 FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId"
+              WHERE p."planType" IN ('fixed_date', 'specific_length')
+                AND s."endAt" IS NOT NULL AND s."endAt" <= ${now}
+                AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+                AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
+                AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
+                AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)) AS "due"`;
+  return row?.due === true;
 }
 
 async function settle(tx: Tx, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<SettleResult> {

@@ -32,6 +32,14 @@ export type RunOutcome<T> =
   | { outcome: "timed_out"; state: RateLimitState; durationMs: number }
   | { outcome: "refused"; error: RateLimitError; state: RateLimitState };
 
+/** The reason an operation's signal aborts: it ran past its time limit or its client left. */
+export class OperationCancelledError extends Error {
+  override name = "OperationCancelledError";
+  constructor(readonly reason: "timed_out" | "aborted") {
+    super(reason === "timed_out" ? "The operation ran past its time limit and was stopped." : "The client closed the request.");
+  }
+}
+
 export class RateLimiter {
   readonly store: RateLimitStore;
   readonly limits: Limits;
@@ -91,13 +99,13 @@ export class RateLimiter {
   /**
    * Runs `execute` under the limits: refused operations never start; the slot is released and the
    * measured time charged when it completes, fails, the client aborts (`signal`) or it times out.
-   * After an abort or a timeout the caller gets its answer at once; the execution itself is not
-   * interrupted (resolvers already running finish in the background, and the executor also sees
-   * the request's own abort signal).
+   * After an abort or a timeout the caller gets its answer at once and the signal given to
+   * `execute` aborts, so the execution stops starting new work (resolvers, statements); work
+   * already running (one statement, a transaction being committed) finishes in the background.
    */
   async run<T>(
     options: { credential: Credential; operationType: OperationType; signal?: AbortSignal },
-    execute: () => Promise<T> | T,
+    execute: (signal: AbortSignal) => Promise<T> | T,
   ): Promise<RunOutcome<T>> {
     const admission = await this.begin(options);
     if (!admission.admitted) return { outcome: "refused", error: admission.error, state: admission.state };
@@ -107,9 +115,10 @@ export class RateLimiter {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const { signal } = options;
+    const cancel = new AbortController();
     const execution = (async (): Promise<Settled> => {
       try {
-        return { kind: "completed", value: await execute() };
+        return { kind: "completed", value: await execute(cancel.signal) };
       } catch (error) {
         return { kind: "failed", error };
       }
@@ -125,6 +134,10 @@ export class RateLimiter {
     const settled = await Promise.race([execution, interrupted]);
     clearTimeout(timer);
     if (onAbort) signal!.removeEventListener("abort", onAbort);
+    if (settled.kind === "timed_out" || settled.kind === "aborted") {
+      // The execution now fails wherever it next starts work; nobody awaits it any more.
+      cancel.abort(new OperationCancelledError(settled.kind));
+    }
     const durationMs = performance.now() - started;
     const state = await admission.finish(durationMs);
     switch (settled.kind) {

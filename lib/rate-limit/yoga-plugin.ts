@@ -4,6 +4,7 @@
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { Credential } from "../credentials/credential";
+import { withDbCancellation } from "../db/lane";
 import type { RateLimiter } from "./limiter";
 import { operationTypeOfDocument } from "./operation-type";
 import type { RateLimitState } from "./state";
@@ -58,7 +59,11 @@ export function rateLimitPlugin<TContext extends object = object>(options: RateL
       const operationType = operationTypeOfDocument(args.document, args.operationName);
       setExecuteFn(async (execArgs: ExecutionArgs) => {
         const limiter = limiterOf();
-        const outcome = await limiter.run({ credential, operationType, signal: context.request?.signal }, () => executeFn(execArgs));
+        const outcome = await limiter.run({ credential, operationType, signal: context.request?.signal }, (signal) =>
+          // Past the time limit (or once the client left) the executor starts no more resolvers and
+          // the database gate refuses the operation's queued statements (lib/db/lane.ts).
+          withDbCancellation(signal, () => executeFn({ ...execArgs, signal } as ExecutionArgs)),
+        );
         switch (outcome.outcome) {
           case "refused":
             return withRateLimitState({ errors: [outcome.error.toGraphQLError()] }, outcome.state, {
@@ -75,9 +80,11 @@ export function rateLimitPlugin<TContext extends object = object>(options: RateL
             return withRateLimitState(
               {
                 errors: [
-                  createGraphQLError(`Operation timed out after ${limiter.operationTimeoutMs} ms; it may still complete.`, {
-                    extensions: { code: "OPERATION_TIMEOUT" },
-                  }),
+                  createGraphQLError(
+                    `Operation timed out after ${limiter.operationTimeoutMs} ms and was stopped: nothing more of it runs. ` +
+                      "A write already committed stays (each mutation is all or nothing); query with a smaller page or fewer fields.",
+                    { extensions: { code: "OPERATION_TIMEOUT", timeout_ms: limiter.operationTimeoutMs } },
+                  ),
                 ],
               },
               outcome.state,

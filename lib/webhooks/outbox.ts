@@ -37,11 +37,7 @@ export interface OutboxEvent {
 export async function recordEvents(tx: Tx, options: { events: OutboxEvent[]; now: Date }): Promise<void> {
   const { events, now } = options;
   if (!events.length) return;
-  const rows = events.map((e) => {
-    const id = randomUUID();
-    const payload = JSON.stringify({ type: e.type, id, timestamp: toUnixSeconds(now), data: e.data });
-    return { id, schoolId: e.schoolId, type: e.type, subjectId: e.subjectId, payload };
-  });
+  const rows = outboxRows(events, now);
   await tx.$executeRaw`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -55,6 +51,15 @@ export async function recordEvents(tx: Tx, options: { events: OutboxEvent[]; now
     SELECT gen_random_uuid(), e."schoolId", e."id", w."id", 'pending', ${now}, ${now}, ${now}
       FROM e JOIN "WebhookEndpoint" w ON w."schoolId" = e."schoolId"
      WHERE w."disabledAt" IS NULL AND (e."type" = ANY(w."events") OR '*' = ANY(w."events"))`;
+}
+
+/** The outbox rows of events (ids and payloads), as recordEvents' statement and createSubscription's new-member statement take them. */
+export function outboxRows(events: OutboxEvent[], now: Date) {
+  return events.map((e) => {
+    const id = randomUUID();
+    const payload = JSON.stringify({ type: e.type, id, timestamp: toUnixSeconds(now), data: e.data });
+    return { id, schoolId: e.schoolId, type: e.type, subjectId: e.subjectId, payload };
+  });
 }
 
 export const recordEvent = (tx: Tx, options: { event: OutboxEvent; now: Date }) =>

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { fairnessLine, measureFairness, type FairnessReport } from "./fairness";
 import { runSegment, type LoadSpec, type SegmentResult } from "./load";
 import { benchPids, gitInfo, machineInfo, OtherLoad } from "./machine";
 import type { PreparedCredentials } from "./prepare-db";
@@ -31,7 +32,8 @@ const USAGE = `usage: npm run bench -- [options]
   --out <file>         JSON output (default bench/results/latest.json)
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
-Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}`;
+Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
+Scenario: fairness (one key abuses, another key and /api/health are timed; scripts/bench/fairness.ts)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -74,10 +76,11 @@ const settings = {
   connections: Math.round(num(args.connections, 8, "connections")),
 };
 const outFile = path.resolve(args.out ?? "bench/results/latest.json");
+const FAIRNESS = "fairness";
 const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
 const ALL = [...FLOORS, ...WORKLOADS];
 for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
-  if (id !== "baseline" && !ALL.some((w) => w.id === id)) {
+  if (id !== "baseline" && id !== FAIRNESS && !ALL.some((w) => w.id === id)) {
     console.error(`unknown workload ${id}\n\n${USAGE}`);
     process.exit(2);
   }
@@ -91,6 +94,7 @@ for (const w of WORKLOADS) {
   if (w.floor) wanted.add(w.floor);
 }
 const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
+const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const startedAt = new Date();
@@ -259,6 +263,7 @@ interface BackendReport {
   baseline: Measurement & { segments: number };
   workloads: WorkloadReport[];
   redisRoundTrips: { enforced: RoundTrips; counted: RoundTrips; goal: number; met: boolean } | { unavailable: string } | null;
+  fairness: FairnessReport | null;
 }
 
 const meanOf = (list: Measurement[]): Measurement => meanMeasurement(list);
@@ -439,6 +444,19 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       }
     }
 
+    // Last: it adds rows and leaves the abuser's budget spent.
+    const fairness = wantFairness
+      ? await measureFairness({
+          origin: server.origin,
+          abuserKey: creds.enforcedKeys[1]!,
+          unlimitedAbuserKey: creds.countedKeys[0]!,
+          victimKey: creds.enforcedKeys[0]!,
+          seconds: settings.segmentSeconds * 2,
+          runId: ctx.runId,
+          log: (line) => log(`[${backend.name}] ${line}`),
+        }).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
+      : null;
+
     return {
       name: backend.name,
       database: backend.database,
@@ -447,6 +465,7 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       baseline: { ...roundM(meanOf(baselines)), segments: baselines.length },
       workloads: [...reports.values()],
       redisRoundTrips,
+      fairness,
     };
   } finally {
     await server.stop();
@@ -558,6 +577,7 @@ function table(reports: BackendReport[]): string {
     const line = (cells: string[]) => cells.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
+    if (b.fairness) lines.push(fairnessLine(b.fairness));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) lines.push(`redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
@@ -597,6 +617,7 @@ function markdown(result: { finishedAt: string; mode: string; machine: ReturnTyp
         `| ${w.id} | ${floor} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${fmt(r.throughput)}${errs} | ${floorCell(w)} | ${targetText(w, true)} | ${lat(w.measurement!.p50Ms, r.p50, f?.p50)} | ${lat(w.measurement!.p99Ms, r.p99, f?.p99)} | ${fmt(w.peakRssMb, 0)} |`,
       );
     }
+    if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
@@ -658,7 +679,10 @@ async function main(): Promise<void> {
     },
     backends: reports,
     summary: {
-      missedTargets: reports.flatMap((b) => b.workloads.filter((w) => w.targetMet === false).map((w) => `${b.name}/${w.id}`)),
+      missedTargets: [
+        ...reports.flatMap((b) => b.workloads.filter((w) => w.targetMet === false).map((w) => `${b.name}/${w.id}`)),
+        ...reports.filter((b) => b.fairness?.targetMet === false).map((b) => `${b.name}/${FAIRNESS}`),
+      ],
       unavailable: reports.flatMap((b) => b.workloads.filter((w) => w.status === "unavailable").map((w) => `${b.name}/${w.id}: ${w.reason}`)),
       errors: reports.flatMap((b) => b.workloads.filter((w) => w.status === "errors").map((w) => `${b.name}/${w.id}`)),
     },

@@ -74,6 +74,13 @@ describe("Client ID Metadata Documents (issue 12: RFC 9700 and the draft)", () =
     await expectErrorPage(res, /code_challenge_method must be S256/);
   });
 
+  it("prompt=none without a session shows the login_required error as a page, not a redirect to the document's URI (12a)", async () => {
+    const path = "/silent.json";
+    const clientId = serve(path, { body: doc(path, { redirect_uris: ["https://evil.example/phish"] }) });
+    const res = await app.fetch(authorizeUrl({ client_id: clientId, redirect_uri: "https://evil.example/phish", prompt: "none" }));
+    await expectErrorPage(res, /must sign in/);
+  });
+
   it.each(["javascript:alert(1)//", "data:text/html,hi", "http://evil.example/cb", "ftp://x.example/cb"])("refuses a document declaring the redirect URI %s", async (uri) => {
     const path = `/scheme-${encodeURIComponent(uri).slice(0, 12)}.json`;
     const clientId = serve(path, { body: doc(path, { redirect_uris: [uri] }) });

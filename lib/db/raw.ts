@@ -1,0 +1,17 @@
+// A statement through the raw driver (pg or PGlite), for the few hot statements where Prisma's
+// per-statement cost dominates (docs/benchmarks.md). It takes a connection through the same fair
+// gate as Prisma's statements (lib/db/fair-gate.ts), in the lane of the current credential.
+import { dbHandle } from "./client";
+import { currentDbLane, SHARED_LANE } from "./lane";
+
+export async function rawQuery<T>(sql: string, params: unknown[], options: { name?: string } = {}): Promise<T[]> {
+  const handle = dbHandle();
+  const lane = currentDbLane();
+  return handle.gate.run(lane?.key ?? SHARED_LANE, lane?.signal, async () => {
+    const driver = handle.driver;
+    if (driver.kind === "pglite") return (await driver.pglite.query<T>(sql, params)).rows;
+    // A name makes each pooled connection parse and plan the statement once, then only bind it.
+    const result = await driver.pool.query(options.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params });
+    return result.rows as T[];
+  });
+}
