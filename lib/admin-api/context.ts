@@ -7,6 +7,11 @@ export interface AdminServerContext {
   /** The authenticated caller; its schoolId scopes every read and write. */
   credential: AdminCredential;
   apiVersion: ApiVersion;
+  /**
+   * The JSON body the handler already read and checked (request-shape.ts): yoga takes it as its
+   * parser's result instead of reading the body again. Undefined for GET and non-JSON bodies.
+   */
+  parsedBody?: unknown;
   /** Mutable notes plugins leave for the handler (e.g. an idempotent replay). */
   notes: {
     idempotentReplay?: boolean;

@@ -8,7 +8,7 @@ import { asDatabaseUnavailable } from "../db/unavailable";
 import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
-import { checkedAdminRequest } from "./request-shape";
+import { checkAdminRequest } from "./request-shape";
 import { createAdminYoga, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
 
 /** GET from a browser (Accept: text/html, no query) gets the playground. */
@@ -35,10 +35,11 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
     let apiVersion: ApiVersion;
     let credential: AdminCredential;
     let request: Request;
+    let body: unknown;
     try {
       apiVersion = resolveApiVersion(incoming.headers);
       credential = await authenticateApiKey({ headers: incoming.headers, now: clockNow() });
-      request = await checkedAdminRequest(incoming);
+      ({ request, body } = await checkAdminRequest(incoming));
     } catch (err) {
       if (err instanceof AdminRequestError) return err.toResponse();
       // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
@@ -46,7 +47,7 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
       throw err;
     }
     const admin = (yoga ??= createAdminYoga(options));
-    const context: AdminServerContext = { credential, apiVersion, notes: {} };
+    const context: AdminServerContext = { credential, apiVersion, notes: {}, parsedBody: body };
     // The credential's database work shares connections fairly with everyone else's (lib/db/fair-gate.ts).
     const response = await withDbLane(credentialKey(credential), () => admin.fetch(request, context));
     response.headers.set("api-version", apiVersion);

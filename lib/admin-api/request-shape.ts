@@ -43,20 +43,39 @@ function parseJsonParam(name: string, raw: string | null): unknown {
  * read within the limit. Throws AdminRequestError (400, 413) for what must not reach GraphQL.
  */
 export async function checkedAdminRequest(request: Request): Promise<Request> {
-  if (request.method === "GET" || request.method === "HEAD") {
-    const search = new URL(request.url).searchParams;
-    const params = {
-      query: search.get("query"),
-      operationName: search.get("operationName"),
-      variables: parseJsonParam("variables", search.get("variables")),
-      extensions: parseJsonParam("extensions", search.get("extensions")),
-    };
-    checkParams(params, "GET");
-    return request;
+  return (await checkAdminRequest(request)).request;
+}
+
+/**
+ * What checkedAdminRequest checks, plus a JSON body already parsed (`body`): yoga then takes it as
+ * its request parser's result instead of reading and parsing the body a second time, and the
+ * request is passed on as it came (its body read) rather than copied into a new Request.
+ */
+export async function checkAdminRequest(request: Request): Promise<{ request: Request; body?: unknown }> {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const text = await readAdminBody(request);
+    const body = jsonBodyOf(request, text);
+    if (body !== undefined) return { request, body };
+    return { request: new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal }) };
   }
-  let text: string;
+  return { request: await checkedGet(request) };
+}
+
+async function checkedGet(request: Request): Promise<Request> {
+  const search = new URL(request.url).searchParams;
+  const params = {
+    query: search.get("query"),
+    operationName: search.get("operationName"),
+    variables: parseJsonParam("variables", search.get("variables")),
+    extensions: parseJsonParam("extensions", search.get("extensions")),
+  };
+  checkParams(params, "GET");
+  return request;
+}
+
+async function readAdminBody(request: Request): Promise<string> {
   try {
-    text = await readBodyText(request, ADMIN_MAX_BODY_BYTES);
+    return await readBodyText(request, ADMIN_MAX_BODY_BYTES);
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
       throw new AdminRequestError(`The request body is larger than ${formatBytes(ADMIN_MAX_BODY_BYTES)}.`, 413, "PAYLOAD_TOO_LARGE");
@@ -64,6 +83,20 @@ export async function checkedAdminRequest(request: Request): Promise<Request> {
     if (err instanceof BodyEncodingError) throw badRequest(err.message);
     throw err;
   }
+}
+
+/** Yoga's rule for a JSON POST (its isPOSTJsonRequest): only these exact media types select its JSON parser. */
+function yogaReadsAsJson(request: Request): boolean {
+  const type = request.headers.get("content-type")?.split(",")[0];
+  const is = (t: string) => type === t || !!type?.startsWith(`${t};`);
+  return request.method === "POST" && (is("application/json") || is("application/graphql+json"));
+}
+
+/**
+ * Checks the body's parameters; returns the parsed JSON when yoga would parse it as JSON itself
+ * (so it can be handed over instead of parsed twice), else undefined.
+ */
+function jsonBodyOf(request: Request, text: string): unknown {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/json" || type === "application/graphql-response+json") {
     let body: unknown;
@@ -77,8 +110,8 @@ export async function checkedAdminRequest(request: Request): Promise<Request> {
       if (params === null || typeof params !== "object" || Array.isArray(params)) throw badRequest("POST body must be a JSON object.");
       checkParams(params as Record<string, unknown>, "POST");
     }
-  } else if (text.includes("\u0000")) {
-    throw nulRefused();
+    return yogaReadsAsJson(request) ? body : undefined;
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal });
+  if (text.includes("\u0000")) throw nulRefused();
+  return undefined;
 }

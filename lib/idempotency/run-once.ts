@@ -77,24 +77,30 @@ type Claim = { kind: "claimed"; id: string } | { kind: "wait" } | Exclude<Once<n
  * an answer, never in the unique violation itself: a row that vanishes between the insert and the
  * read (released by a failed first request, or expired) is a reason to try again.
  */
-async function claim(options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date }): Promise<Claim | null> {
+async function claim(
+  options: { schoolId: string; owner: IdempotencyOwner; key: string; requestHash: string; now: Date },
+  /** false while waiting for another request's claim: read it, do not try to insert again. */
+  insert: boolean,
+): Promise<Claim | null> {
   const { schoolId, owner, key, requestHash, now } = options;
-  try {
-    const claimed = await db().idempotencyKey.create({
-      data: {
-        schoolId,
-        ...owner,
-        key,
-        requestHash,
-        responseStatus: IN_PROGRESS,
-        responseBody: "",
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-      },
-    });
-    return { kind: "claimed", id: claimed.id };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+  if (insert) {
+    try {
+      const claimed = await db().idempotencyKey.create({
+        data: {
+          schoolId,
+          ...owner,
+          key,
+          requestHash,
+          responseStatus: IN_PROGRESS,
+          responseBody: "",
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+      return { kind: "claimed", id: claimed.id };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
   }
   const prior = await db().idempotencyKey.findUnique({ where: ownerWhere(owner, key) });
   if (!prior) return null;
@@ -128,8 +134,9 @@ export async function runOnce<T>(
   // Real time, not the service clock: tests freeze that one, and the wait is for another request.
   const deadline = performance.now() + waitMs;
   let claimId: string | undefined;
-  for (let attempt = 0, step = 0; claimId === undefined; ) {
-    const claimed = await claim(options);
+  for (let attempt = 0, step = 0, insert = true; claimId === undefined; ) {
+    const claimed = await claim(options, insert);
+    insert = claimed?.kind !== "wait";
     if (claimed === null) {
       if (++attempt >= CLAIM_ATTEMPTS) return { kind: "in_progress" };
       continue;

@@ -63,6 +63,11 @@ export function adminRateLimiter(): RateLimiter {
   return slot.__schoolhorateLimitPluginer;
 }
 
+/** Test hook: serve the Admin API with this limiter (e.g. on a store without the outage fallback). */
+export function setAdminRateLimiter(limiter: RateLimiter): void {
+  slot.__schoolhorateLimitPluginer = limiter;
+}
+
 /** Test hook: drop the process's limiter (its state) so the next call rebuilds it from env. */
 export async function resetAdminRateLimiter(): Promise<void> {
   await slot.__schoolhorateLimitPluginer?.store.close?.();

@@ -59,7 +59,9 @@ describe("migrator", () => {
     } finally {
       await fresh.dispose();
     }
-  });
+    // A fresh embedded database (no template) boots PGlite and runs all ten migrations: tens of
+    // seconds on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe("schema.prisma and the migrations agree", () => {

@@ -63,6 +63,9 @@ describe("aliased mutations keep their truth", () => {
     expect(retry.body.data).toEqual(first.body.data);
     expect(retry.body.errors).toEqual(first.body.errors);
     expect(JSON.stringify(retry.body)).not.toMatch(/trigger|refuses/);
+    const stored = await db().idempotencyKey.findFirstOrThrow({ where: { key: headers["idempotency-key"] } });
+    expect(stored.responseBody).toContain('"Unexpected error."');
+    expect(stored.responseBody).not.toMatch(/trigger|refuses|prisma|P20\d\d/i);
     expect(await subscriptionsOf(vars.a.email)).toBe(1);
     // Even once the failing alias could succeed, the key answers with what happened: the client
     // resends the failed alias alone, under a new key.

@@ -81,7 +81,10 @@ describe("Idempotency-Key", () => {
     // As if the first request never got to record its result.
     await db().idempotencyKey.updateMany({ where: { key: "lease-1" }, data: { responseStatus: 0, responseBody: "" } });
     advance(IDEMPOTENCY_CLAIM_LEASE_MS - 1000);
-    expect((await create(email, "lease-1")).status).toBe(409);
+    const inUse = await create(email, "lease-1");
+    expect(inUse.status).toBe(409);
+    expect(inUse.headers.get("retry-after")).toBe("1");
+    expect(inUse.body.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_IN_USE");
     advance(1000);
     const taken = await create(email, "lease-1");
     expect(taken.status).toBe(200);

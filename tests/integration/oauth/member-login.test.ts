@@ -23,7 +23,7 @@ describe("member login (Auth.js credentials)", () => {
     const { response, cookie } = await postLogin(app, { email: "Student@Schoolhouse.test ", password: "schoolhouse-demo", callbackUrl: "/oauth/authorize?client_id=x" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("http://demo.localhost/oauth/authorize?client_id=x");
-    expect(await session(cookie)).toEqual({ userId: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee", sessionId: expect.any(String) });
+    expect(await session(cookie)).toEqual({ userId: DEMO_IDS.users.student, email: "student@schoolhouse.test", name: "Jamie Lee", sessionId: expect.any(String), signedInAt: expect.any(Date) });
     const setCookie = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="))!;
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
