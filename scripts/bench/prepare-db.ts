@@ -18,6 +18,7 @@ import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../../lib/db/client";
 import { migrate } from "../../lib/db/migrator";
 import { DEMO_IDS } from "../../lib/db/seed/demo-data";
+import { randomDemoCredentials } from "../../lib/db/seed/demo-credentials";
 import { seedDemo } from "../../lib/db/seed/seed";
 import { createApiKey } from "../../lib/admin-api/api-keys";
 import { ADMIN_OPERATIONS } from "../../lib/credentials/permissions";
@@ -49,7 +50,10 @@ await runCli(async () => {
   const prisma = handle.prisma;
   try {
     await migrate({ driver: handle.driver });
-    await seedDemo({ prisma });
+    // Random demo credentials, never the README's: the bench server runs `next start` in production
+    // mode, which refuses to serve a Postgres database that accepts the published ones. The bench
+    // uses only the keys and tokens it issues below.
+    await seedDemo({ prisma, credentials: randomDemoCredentials() });
 
     // Issued exactly as `npm run apikey -- create --school demo --permissions all [--enforce-limits]` does.
     const makeKeys = async (enforceLimits: boolean) => {
