@@ -1,6 +1,13 @@
 import type { Env } from "../env";
 import type { Limits } from "./types";
 
+/**
+ * Operations of one credential that execute at once; the rest of its in-flight operations (up to
+ * RATE_LIMIT_MAX_IN_FLIGHT) wait their turn. Two: one computing while the other waits on the
+ * database. See docs/decisions.md (issue 11, fairness).
+ */
+export const EXECUTING_PER_CREDENTIAL = 2;
+
 /** Grace beyond the operation timeout before a lease nobody released stops counting. */
 export const LEASE_GRACE_MS = 10_000;
 

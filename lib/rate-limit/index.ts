@@ -1,6 +1,6 @@
 // The Admin API's rate limiter, built once per process from the environment.
 import { env, type Env } from "../env";
-import { rateLimitSettings } from "./config";
+import { EXECUTING_PER_CREDENTIAL, rateLimitSettings } from "./config";
 import { RateLimiter } from "./limiter";
 import { KvStore } from "./stores/kv";
 import { MemoryStore } from "./stores/memory";
@@ -47,7 +47,12 @@ export function createStore(e: Env): RateLimitStore {
 
 export function createRateLimiterFromEnv(e: Env = env()): RateLimiter {
   const settings = rateLimitSettings(e);
-  return new RateLimiter({ store: createStore(e), limits: settings.limits, operationTimeoutMs: settings.operationTimeoutMs });
+  return new RateLimiter({
+    store: createStore(e),
+    limits: settings.limits,
+    operationTimeoutMs: settings.operationTimeoutMs,
+    maxExecuting: EXECUTING_PER_CREDENTIAL,
+  });
 }
 
 // One per process, shared by every bundle that imports this module (like the db client).

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { now as clockNow } from "../clock";
 import { credentialKey, type Credential } from "../credentials/credential";
+import { FairGate } from "../db/fair-gate";
 import type { RateLimitState } from "./state";
 import type { AdmitResult, CompleteResult, Limits, OperationType, RateLimitStore } from "./types";
 import { refusal, type RateLimitError } from "./wire";
@@ -12,6 +13,13 @@ export interface RateLimiterOptions {
   limits: Limits;
   /** Operations running longer are answered with a timeout and their slot released. */
   operationTimeoutMs?: number;
+  /**
+   * Operations of one credential executing at once; its other admitted (in-flight) operations wait
+   * their turn, and the wait is not charged to the runtime budget. Unset: no cap. The server has one
+   * thread: ten heavy operations of one key interleaved would make every other request wait behind
+   * all ten at each of its steps (docs/decisions.md, issue 11).
+   */
+  maxExecuting?: number;
   /** Caller clock in ms (the memory store's time); defaults to lib/clock. */
   clock?: () => number;
 }
@@ -44,12 +52,14 @@ export class RateLimiter {
   readonly store: RateLimitStore;
   readonly limits: Limits;
   readonly operationTimeoutMs: number;
+  private readonly executing?: FairGate;
   private readonly clock: () => number;
 
   constructor(options: RateLimiterOptions) {
     this.store = options.store;
     this.limits = options.limits;
     this.operationTimeoutMs = options.operationTimeoutMs ?? Math.max(1, options.limits.leaseTtlMs - 10_000);
+    this.executing = options.maxExecuting ? new FairGate({ permits: Number.MAX_SAFE_INTEGER, share: options.maxExecuting }) : undefined;
     this.clock = options.clock ?? (() => clockNow().getTime());
   }
 
@@ -110,7 +120,7 @@ export class RateLimiter {
     const admission = await this.begin(options);
     if (!admission.admitted) return { outcome: "refused", error: admission.error, state: admission.state };
 
-    const started = performance.now();
+    let executionStarted: number | undefined;
     type Settled = { kind: "completed"; value: T } | { kind: "failed"; error: unknown } | { kind: "aborted" } | { kind: "timed_out" };
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -118,7 +128,13 @@ export class RateLimiter {
     const cancel = new AbortController();
     const execution = (async (): Promise<Settled> => {
       try {
-        return { kind: "completed", value: await execute(cancel.signal) };
+        const release = await this.executing?.acquire(credentialKey(options.credential), cancel.signal);
+        executionStarted = performance.now();
+        try {
+          return { kind: "completed", value: await execute(cancel.signal) };
+        } finally {
+          release?.();
+        }
       } catch (error) {
         return { kind: "failed", error };
       }
@@ -138,7 +154,8 @@ export class RateLimiter {
       // The execution now fails wherever it next starts work; nobody awaits it any more.
       cancel.abort(new OperationCancelledError(settled.kind));
     }
-    const durationMs = performance.now() - started;
+    // Charged from the start of execution: waiting for the credential's turn costs it nothing.
+    const durationMs = executionStarted === undefined ? 0 : performance.now() - executionStarted;
     const state = await admission.finish(durationMs);
     switch (settled.kind) {
       case "completed":
