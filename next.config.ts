@@ -12,7 +12,13 @@ const config: NextConfig = {
   // lib/storefront/page-cache.ts). Keys change with content, so old renderings are never read
   // again: keep them in the bounded in-memory LRU only, never as files that pile up on disk.
   cacheMaxMemorySize: 32 * 1024 * 1024,
-  experimental: { isrFlushToDisk: false },
+  experimental: {
+    isrFlushToDisk: false,
+    // Load a route's code on its first request instead of every route's at start: a server that
+    // never serves the MCP endpoint, the OpenAPI document or the login pages never holds their code
+    // (docs/benchmarks.md, "Memory").
+    preloadEntriesOnStart: false,
+  },
   // Next hashes every cached page's HTML in JavaScript on every response for an ETag (13% of the
   // CPU serving html-course, docs/benchmarks.md). Pages are sent no-store, so nothing revalidates
   // with it; the markdown and text routes set their own strong ETags and are not affected.

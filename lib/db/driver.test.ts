@@ -50,3 +50,21 @@ describe("PGlite data directory lock", () => {
     }
   });
 });
+
+describe("PGlite memory settings", () => {
+  it("keeps shared_buffers small enough that the WebAssembly memory stays at its 128 MB minimum", async () => {
+    const driver = createPgliteDriver("memory://");
+    if (driver.kind !== "pglite") throw new Error("expected PGlite");
+    try {
+      const { rows } = await driver.pglite.query<{ shared_buffers: string }>("SHOW shared_buffers");
+      expect(rows[0]!.shared_buffers).toBe("32MB");
+      // Touch more than the buffers hold: the memory must not grow past its initial size.
+      await driver.pglite.exec("CREATE TABLE t AS SELECT g, md5(g::text) AS m FROM generate_series(1, 200000) g; CREATE INDEX ON t (m);");
+      await driver.pglite.query("SELECT count(*) FROM t WHERE m LIKE 'a%'");
+      const memory = (driver.pglite as unknown as { mod: { HEAPU8: Uint8Array } }).mod.HEAPU8.buffer.byteLength;
+      expect(memory).toBe(128 * 1024 * 1024);
+    } finally {
+      await closeDriver(driver);
+    }
+  }, 60_000);
+});

@@ -62,13 +62,24 @@ export function lockDataDir(dir: string): void {
   }
 }
 
+/**
+ * PGlite's server settings. Its WebAssembly memory starts at 128 MB (the module's minimum) and,
+ * like all WebAssembly memory, never shrinks. Postgres's default shared_buffers (128 MB) alone
+ * fills it, and once the buffers were touched the memory grew to 189 MB (docs/benchmarks.md,
+ * "Memory"). 32 MB of buffers holds an embedded school's working set many times over (the demo
+ * database is 40 MB on disk, read mostly through the content cache) and the memory stays at its
+ * 128 MB minimum; pages not in the buffers are still one file read away (the OS caches them).
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+
 /** `memory://` keeps the database in memory; anything else is a directory on disk. */
 export function createPgliteDriver(dataDir: string): Driver {
-  if (dataDir.startsWith("memory://")) return { kind: "pglite", pglite: new PGlite(), dataDir };
+  const options = { startParams: [...PGLITE_START_PARAMS] };
+  if (dataDir.startsWith("memory://")) return { kind: "pglite", pglite: new PGlite(options), dataDir };
   const abs = path.resolve(dataDir);
   mkdirSync(path.dirname(abs), { recursive: true });
   lockDataDir(abs);
-  return { kind: "pglite", pglite: new PGlite(abs), dataDir: abs };
+  return { kind: "pglite", pglite: new PGlite(abs, options), dataDir: abs };
 }
 
 export async function withSqlSession<T>(driver: Driver, fn: (s: SqlSession) => Promise<T>): Promise<T> {

@@ -12,6 +12,8 @@ import type { DocumentKind } from "./routes";
 /** A finished text body with what its response needs. */
 export interface TextPage {
   body: string;
+  /** The body as UTF-8, encoded once when built rather than on every response. */
+  encoded: Uint8Array<ArrayBuffer>;
   etag: string;
   tokens: number;
 }
@@ -22,7 +24,8 @@ function keyOf(what: string, ctx: BuildContext, kind?: DocumentKind, slug?: stri
 }
 
 function textPage(body: string, changesAt?: Date | null): CachedValue<TextPage> {
-  return { value: { body, etag: strongEtag(body), tokens: estimateTokens(body) }, bytes: body.length, changesAt };
+  const encoded = new TextEncoder().encode(body);
+  return { value: { body, encoded, etag: strongEtag(body), tokens: estimateTokens(body) }, bytes: body.length + encoded.byteLength, changesAt };
 }
 
 /** The document of a route (null: no published item has that slug). */

@@ -67,6 +67,8 @@ export interface TextResponseOptions {
   headers?: Record<string, string>;
   /** strongEtag(body), when the caller already has it (cached pages). */
   etag?: string;
+  /** The body already encoded as UTF-8 (cached pages): sent as is, nothing encoded per response. */
+  encoded?: Uint8Array<ArrayBuffer>;
 }
 
 /** A text response with ETag and 304 handling; HEAD gets the same headers without the body. */
@@ -87,8 +89,8 @@ export function textResponse(o: TextResponseOptions): Response {
       return new Response(null, { status: 304, headers });
     }
   }
-  headers.set("content-length", String(Buffer.byteLength(o.body, "utf8")));
-  return new Response(o.request.method === "HEAD" ? null : o.body, { status, headers });
+  headers.set("content-length", String(o.encoded ? o.encoded.byteLength : Buffer.byteLength(o.body, "utf8")));
+  return new Response(o.request.method === "HEAD" ? null : (o.encoded ?? o.body), { status, headers });
 }
 
 /** Markdown error body (lib/storefront/error-document.ts): agents parse the frontmatter like any other document. */

@@ -54,6 +54,7 @@ async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<R
   return textResponse({
     request,
     body: page.body,
+    encoded: page.encoded,
     etag: page.etag,
     contentType: MARKDOWN_TYPE,
     cacheControl: cacheControlFor(school),

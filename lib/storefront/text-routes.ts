@@ -39,6 +39,7 @@ function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentRe
     return textResponse({
       request,
       body: page.body,
+      encoded: page.encoded,
       etag: page.etag,
       contentType: LLMS_TYPE,
       cacheControl: cacheControlFor(school),
@@ -127,6 +128,7 @@ export function serveSitemap(request: Request): Promise<Response> {
     return textResponse({
       request,
       body: page.body,
+      encoded: page.encoded,
       etag: page.etag,
       contentType: "application/xml; charset=utf-8",
       cacheControl: cacheControlFor(school),

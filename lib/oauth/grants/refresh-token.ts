@@ -97,7 +97,7 @@ export async function exchangeRefreshToken(options: {
     scope = formatScope(narrowed);
   }
 
-  const issued = await rotateRefreshToken(db(), {
+  const issued = await rotateRefreshToken({
     refreshTokenId: row.id,
     grantId: row.grantId,
     clientId: client.clientId,
