@@ -1,27 +1,23 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { TOOL_ACCESS } from "@/lib/mcp/access";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
 import { mcpToken, rpc } from "./helpers";
 
 // Seeded property-based fuzzing of /mcp: hostile bodies never get a 5xx or leak internals, always
 // get a JSON-RPC answer, and change no data (writes are fuzzed as dry runs or by a student).
 const SEED = 1313;
-let app: AppServer;
+const app = appForSuite();
 let adminToken: string;
 let studentToken: string;
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer();
   adminToken = await mcpToken(app, await signIn(app, "admin@schoolhouse.test"), { schoolId: DEMO_IDS.school });
   studentToken = await mcpToken(app, await signIn(app, "student@schoolhouse.test"), { schoolId: DEMO_IDS.school });
 });
-afterAll(() => app.close());
 
 const WEBHOOK_TOOLS = ["list_webhook_endpoints", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "list_webhook_deliveries", "redeliver_webhook_event"];
 const TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", ...WEBHOOK_TOOLS];

@@ -2,29 +2,25 @@
 // verbs (the ones `npm run oauth-client` runs), checked at the token endpoint over HTTP.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
 import { hashSecret } from "@/lib/credentials/secret";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { CLIENT_SECRET_OVERLAP_MS, matchClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret";
 import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { listOAuthClients } from "@/lib/oauth/client-admin/list-clients";
 import { revokeOAuthClient } from "@/lib/oauth/client-admin/revoke-client";
 import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { VERIFIER, authorizeUrl, form, getCode, signIn, type TokenBody } from "./helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 let cookie: string;
 const CB = "https://reports.example/callback";
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
   cookie = await signIn(app, "student@schoolhouse.test");
 });
-afterAll(() => app.close());
 afterEach(() => setNow(null));
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;

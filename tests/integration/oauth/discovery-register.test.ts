@@ -1,17 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost:3000" });
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost:3000" });
-});
-afterAll(() => app.close());
 afterEach(() => {
   delete process.env.TRUST_PROXY;
   resetEnvCache();

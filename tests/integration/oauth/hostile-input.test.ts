@@ -1,20 +1,13 @@
 // Hostile input on the OAuth and Auth.js endpoints (issue 11, findings 4, 7, 9): NUL and non-UTF-8
 // refused with each endpoint's 4xx before any query, no object-key lookups on user input, and
 // bodies limited to 16 KiB while they stream.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { describe, expect, it } from "vitest";
 import { MAX_OAUTH_BODY_BYTES } from "@/lib/oauth/http";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { partialPost } from "../../helpers/partial-post";
 import { authorizeUrl, csrf, form } from "./helpers";
 
-let app: AppServer;
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
-});
-afterAll(() => app.close());
+const app = appForSuite({ host: "demo.localhost" });
 
 const FORM = { "content-type": "application/x-www-form-urlencoded", host: "demo.localhost" };
 

@@ -1,19 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { getMemberSession } from "@/lib/auth/session";
 import { setNow, advance } from "@/lib/clock";
-import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { csrf, mergeCookies, postLogin, signIn } from "./helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
-});
-afterAll(() => app.close());
 afterEach(() => setNow(null));
 
 const session = (cookie: string) => getMemberSession(new Request("http://demo.localhost/", { headers: { cookie } }));

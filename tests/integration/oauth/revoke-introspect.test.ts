@@ -1,22 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, setNow } from "@/lib/clock";
-import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { VERIFIER, form, getCode, signIn, tokensFor, type TokenBody } from "./helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 let cookie: string;
 const CONF_CB = "https://reports.schoolhouse.test/oauth/callback";
 const SECRET = "demo-confidential-secret-dev-only";
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
   cookie = await signIn(app, "student@schoolhouse.test");
 });
-afterAll(() => app.close());
 afterEach(() => setNow(null));
 
 const revoke = (values: Record<string, string | undefined>) => app.fetch("/api/oauth/revoke", form({ client_id: "demo-public-app", ...values }));

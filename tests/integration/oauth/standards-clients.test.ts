@@ -14,26 +14,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { RecordingAuthProvider } from "../../helpers/mcp-auth-provider";
 import { postConsent, signIn } from "./helpers";
 
 // Real clients against the real route handlers over HTTP, on the bare host (127.0.0.1:<port>),
 // whose issuer is exactly http://127.0.0.1:<port>.
-let app: AppServer;
+const app = appForSuite();
 let cookie: string;
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer();
   cookie = await signIn(app, "multi@schoolhouse.test");
 });
-afterAll(() => app.close());
 
 /** What a browser does between the client's authorization URL and its redirect URI: picker, consent. */
 async function browse(authorizationUrl: URL | string, schoolId: string): Promise<URL> {

@@ -1,25 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
 import { hashSecret } from "@/lib/credentials/secret";
 import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
 import { REFRESH_TOKEN_TTL_SECONDS } from "@/lib/oauth/tokens";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { VERIFIER, exchangeCode, form, getCode, signIn, tokensFor, type TokenBody } from "./helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 let cookie: string;
 const CB = "http://localhost:3000/oauth/callback";
 const CONF_CB = "https://reports.schoolhouse.test/oauth/callback";
 
 beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
   cookie = await signIn(app, "student@schoolhouse.test");
 });
-afterAll(() => app.close());
 afterEach(() => setNow(null));
 
 const token = (values: Record<string, string | undefined>) => app.fetch("/api/oauth/token", form(values));

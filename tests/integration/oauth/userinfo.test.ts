@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { describe, expect, it } from "vitest";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
-import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn, tokensFor } from "./helpers";
 
-let app: AppServer;
+const app = appForSuite({ host: "demo.localhost" });
 
-beforeAll(async () => {
-  await seedDemo({ prisma: db() });
-  app = await startAppServer({ host: "demo.localhost" });
-});
-afterAll(() => app.close());
 
 const userinfo = (token: string, init: RequestInit = {}) =>
   app.fetch("/api/oauth/userinfo", { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });

@@ -1,0 +1,183 @@
+// CPU time per request of the Admin handler, the token endpoint and the floors, driven in process
+// (no HTTP, no Next.js) on a migrated, seeded in-memory PGlite (or DATABASE_URL's Postgres with
+// --postgres: a scratch database is NOT made, so point it at a throwaway one). CPU time from
+// process.cpuUsage() does not depend on what else the machine runs, unlike throughput, so this is
+// how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, issue 15).
+//
+//   npx tsx scripts/bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
+//   paths: typename, courses, create (email in the document), create-vars, refresh, floor-write, floor-read
+//   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution)
+//   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { parseArgs } from "node:util";
+
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" } },
+});
+const PATHS = ["typename", "courses", "create", "create-vars", "refresh", "floor-write", "floor-read"];
+const which = positionals[0] ?? "typename";
+if (!PATHS.includes(which)) {
+  console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
+  process.exit(2);
+}
+const requests = Number(positionals[1] ?? 1000);
+const concurrency = Number(opts.concurrency ?? 8);
+
+// As the bench server runs: production, limits far above the load, the production revalidation bound.
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  STOREFRONT_REVALIDATE_MS: "1000",
+  RATE_LIMIT_QUERIES: "1000000000",
+  RATE_LIMIT_MUTATIONS: "1000000000",
+  RATE_LIMIT_STORE: "memory",
+  REDIS_URL: "",
+  BENCH_FLOOR_ROUTES: "1",
+  AUTH_SECRET: "schoolhouse-bench-only-auth-secret-not-for-production",
+});
+
+const { closeDbHandle, createDbHandle, setDbHandle } = await import("../../lib/db/client");
+const { createPgDriver, createPgliteDriver } = await import("../../lib/db/driver");
+const { migrate } = await import("../../lib/db/migrator");
+const { seedDemo } = await import("../../lib/db/seed/seed");
+const { randomDemoCredentials } = await import("../../lib/db/seed/demo-credentials");
+const { DEMO_IDS } = await import("../../lib/db/seed/demo-data");
+const { createAdminHandler } = await import("../../lib/admin-api/handler");
+const { adminRateLimitPlugin } = await import("../../lib/rate-limit");
+const { createApiKey } = await import("../../lib/admin-api/api-keys");
+const { ADMIN_OPERATIONS } = await import("../../lib/credentials/permissions");
+const { floorRead, floorWrite } = await import("../../lib/bench/floors");
+const { handleTokenRequest } = await import("../../lib/oauth/token-endpoint");
+const { hashSecret, randomToken } = await import("../../lib/credentials/secret");
+
+const url = opts.postgres ? process.env.DATABASE_URL : undefined;
+if (opts.postgres && !url) throw new Error("--postgres needs DATABASE_URL (a throwaway database)");
+const handle = createDbHandle(url ? createPgDriver(url) : createPgliteDriver("memory://"));
+setDbHandle(handle);
+await migrate({ driver: handle.driver });
+await seedDemo({ prisma: handle.prisma, credentials: randomDemoCredentials() });
+const { key } = await createApiKey({ school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: false });
+const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
+const ORIGIN = "http://localhost";
+
+// Refresh tokens as a completed authorization leaves them (scripts/bench/prepare-db.ts), one chain per in-flight request.
+const tokens: string[] = [];
+if (which === "refresh") {
+  for (let i = 0; i < concurrency * 2; i++) {
+    const token = randomToken();
+    const grant = await handle.prisma.oAuthGrant.create({
+      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "openid offline_access", issuer: ORIGIN },
+    });
+    await handle.prisma.oAuthRefreshToken.create({
+      data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: "demo-public-app", scope: "openid offline_access", expiresAt: new Date(Date.now() + 30 * 86_400_000) },
+    });
+    tokens.push(token);
+  }
+}
+
+let n = 0;
+function adminBody(): string {
+  n++;
+  const email = `cpu-${randomUUID()}@bench.schoolhouse.test`;
+  switch (which) {
+    case "create":
+      return JSON.stringify({
+        query: `mutation { createSubscription(input: { email: "${email}", name: "Cpu ${n}", planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id state } } }`,
+      });
+    case "create-vars":
+      return JSON.stringify({
+        query: "mutation C($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id state } } }",
+        variables: { input: { email, name: `Cpu ${n}`, planId: DEMO_IDS.plans.monthly } },
+      });
+    case "courses":
+      return JSON.stringify({ query: "{ courses(first: 50) { nodes { id title slug } } }" });
+    default:
+      return JSON.stringify({ query: "{ __typename }" });
+  }
+}
+
+async function one(): Promise<void> {
+  if (which === "floor-write") return void (await floorWrite());
+  if (which === "floor-read") return void (await floorRead());
+  if (which === "refresh") {
+    const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.shift()!, client_id: "demo-public-app" });
+    const res = await handleTokenRequest(
+      new Request(`${ORIGIN}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", host: "localhost" }, body: form.toString() }),
+    );
+    const body = (await res.json()) as { refresh_token?: string };
+    if (!body.refresh_token) throw new Error(`refresh failed: ${JSON.stringify(body)}`);
+    tokens.push(body.refresh_token);
+    return;
+  }
+  const res = await admin(
+    new Request(`${ORIGIN}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": key, host: "localhost" }, body: adminBody() }),
+  );
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"errors":[{')) throw new Error(`${res.status} ${text.slice(0, 300)}`);
+}
+
+async function run(count: number): Promise<void> {
+  let left = count;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (left-- > 0) await one();
+  }));
+}
+
+await run(Math.min(200, requests)); // warm-up: JIT, caches, prepared statements
+
+// CPU inside each PGlite statement: the process's CPU time while the statement's promise is pending.
+const perStatement = new Map<string, { calls: number; ms: number }>();
+if (opts.sql && handle.driver.kind === "pglite") {
+  type Queryable = { query: (...a: unknown[]) => Promise<unknown> };
+  const wrap = (target: Queryable, label: string) => {
+    const original = target.query.bind(target);
+    target.query = async (...a: unknown[]) => {
+      const key = `${label}${String(a[0]).replace(/\s+/g, " ").trim().slice(0, 100)}`;
+      const before = process.cpuUsage();
+      try {
+        return await original(...a);
+      } finally {
+        const d = process.cpuUsage(before);
+        const e = perStatement.get(key) ?? { calls: 0, ms: 0 };
+        e.calls++;
+        e.ms += (d.user + d.system) / 1000;
+        perStatement.set(key, e);
+      }
+    };
+  };
+  const pglite = handle.driver.pglite as unknown as Queryable & { transaction: (cb: (tx: unknown) => unknown) => Promise<unknown> };
+  wrap(pglite, "");
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.transaction = (cb) =>
+    transaction((tx) => {
+      wrap(tx as Queryable, "tx: ");
+      return cb(tx);
+    });
+}
+
+const session = new Session();
+if (opts.profile) {
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+}
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+await run(requests);
+const cpu = process.cpuUsage(cpu0);
+const wall = performance.now() - t0;
+if (opts.profile) {
+  const { profile } = await session.post("Profiler.stop");
+  writeFileSync(opts.profile, JSON.stringify(profile));
+}
+
+for (const [sql, { calls, ms }] of [...perStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
+  console.log(`${(ms / requests).toFixed(3).padStart(8)} ms  ${(calls / requests).toFixed(2)}×  ${sql}`);
+}
+console.log(
+  `${which} on ${handle.driver.kind}: ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms CPU per request ` +
+    `(${(wall / requests).toFixed(3)} ms wall; ${requests} requests, ${concurrency} at a time)`,
+);
+await closeDbHandle(handle);
