@@ -141,6 +141,10 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
       res.end();
     });
   });
+  // Node's global agent keeps idle sockets 5 s, the server's default keep-alive is 5 s too: a
+  // request sent on a socket the server is closing at that moment fails with ECONNRESET (seen on
+  // a loaded machine). The server outlives the client's idle sockets instead.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
