@@ -3,6 +3,7 @@
 // answer a 503 HTML page, the Admin API a GraphQL 503, and everything recovers by itself.
 // tests/pg/database-outage.test.ts covers every route handler under load.
 import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { closeDriver, createPgDriver } from "../../lib/db/driver";
@@ -39,7 +40,8 @@ test.describe("database outage through next start", () => {
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
     origin = `http://localhost:${port}`;
-    server = spawn("npx", ["next", "start", "-p", String(port)], {
+    // The server itself, not npx: SIGTERM in afterAll must reach next-server, or it outlives the run.
+    server = spawn(process.execPath, [path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
       env: {
         ...process.env,
         NODE_ENV: "production",
