@@ -156,7 +156,13 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
       if (defaultHost && !headers.has("host")) headers.set("host", defaultHost);
       return fetchWithHost(new URL(pathOrUrl, url), { ...init, headers });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A test may leave a request half-sent (body-limit tests) or a keep-alive socket idle:
+        // the suite is over, so they go too.
+        server.closeAllConnections();
+      }),
   };
 }
 
