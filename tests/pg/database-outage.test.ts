@@ -198,6 +198,13 @@ describe.skipIf(!binDir)("database outage (own Postgres, own Redis)", () => {
         const payload = body?.data?.createSubscription;
         writes.push({ email, key, status: res.status, reportedDone: res.status === 200 && payload?.errors.length === 0 && payload.subscription !== null });
         loadStatuses.push(res.status);
+        // A client as the spec asks: after a 503 it waits Retry-After. (Looping at once produced
+        // hundreds of refused writes whose retries, which count like every request, then
+        // outnumbered the key's 200 mutations per minute.)
+        if (res.status === 503) {
+          const until = Date.now() + Number(res.headers.get("retry-after") ?? 1) * 1000;
+          while (running && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        }
       }
     };
     const reader = async () => {
