@@ -39,7 +39,13 @@ export function buildIsFresh(): boolean {
 export function buildApp(log: (line: string) => void): number {
   const started = Date.now();
   log("building the production app (next build)…");
-  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  // One build serves every backend; each bench server gets its scratch database at start. The
+  // caller's DATABASE_URL/REDIS_URL only name the servers to create scratch databases on, and
+  // the build's environment check would otherwise demand production secrets for them.
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "") + (r.stderr ?? "")}`);
   return (Date.now() - started) / 1000;
 }
