@@ -8,7 +8,7 @@
 //   paths: typename, courses, create (email in the document), create-vars, refresh, floor-write, floor-read
 //   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution)
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
@@ -35,7 +35,7 @@ Object.assign(process.env, {
   RATE_LIMIT_STORE: "memory",
   REDIS_URL: "",
   BENCH_FLOOR_ROUTES: "1",
-  AUTH_SECRET: "schoolhouse-bench-only-auth-secret-not-for-production",
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
 });
 
 const { closeDbHandle, createDbHandle, setDbHandle } = await import("../../lib/db/client");

@@ -4,6 +4,7 @@
 // (baseline, workload, baseline, …) so each workload is compared with the baselines either side.
 // Prints the JSON and a table; writes bench/results/latest.json. docs/benchmarks.md explains it.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -110,7 +111,8 @@ interface Backend {
   cleanup: () => Promise<void>;
 }
 
-const BENCH_AUTH_SECRET = "schoolhouse-bench-only-auth-secret-not-for-production";
+// Generated per run: a fixed literal would be a session-signing secret anyone could read.
+const BENCH_AUTH_SECRET = randomBytes(32).toString("base64url");
 
 function scratchPglite(): { env: Record<string, string>; cleanup: () => Promise<void> } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-"));
