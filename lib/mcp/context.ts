@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { School } from "../db/generated/client";
 import { UNAUTHORIZED } from "../admin-api/errors";
 import type { BuildContext } from "../storefront/build";
@@ -13,6 +14,30 @@ export interface McpContext {
   now: () => Date;
   /** Set by a tool that met a database outage: the request is then answered 503 + Retry-After. */
   outage?: boolean;
+}
+
+const CONTEXT_KEY = "schoolhouse/mcp-context";
+
+/**
+ * The request's context as the SDK carries it to every handler of that request's messages
+ * (`extra.authInfo`): the McpServer is reused across requests (lib/mcp/server-pool.ts), so tools
+ * must never read the caller from anything but the message they are answering.
+ */
+export function authInfoOf(ctx: McpContext): AuthInfo {
+  const { caller } = ctx;
+  return {
+    token: "",
+    clientId: caller.kind === "api_key" ? `api_key:${caller.credential.id}` : `grant:${caller.grantId}`,
+    scopes: caller.kind === "member" ? [...caller.scopes] : [],
+    extra: { [CONTEXT_KEY]: ctx },
+  };
+}
+
+/** The context of the request a message came with; a message without one is a bug, never a default caller. */
+export function contextOf(extra: { authInfo?: AuthInfo }): McpContext {
+  const ctx = extra.authInfo?.extra?.[CONTEXT_KEY] as McpContext | undefined;
+  if (!ctx) throw new Error("mcp: a message arrived without its request's context");
+  return ctx;
 }
 
 export const buildContext = (ctx: McpContext): BuildContext => ({ school: ctx.school, origin: ctx.origin, now: ctx.now() });

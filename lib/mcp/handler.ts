@@ -11,13 +11,13 @@ import { resolveSchool } from "../tenancy/resolve-school";
 import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
-import type { McpContext } from "./context";
-import { buildMcpServer } from "./server";
+import { authInfoOf, type McpContext } from "./context";
+import { acquireMcpServer, releaseMcpServer } from "./server-pool";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Peeked = { id: string | number | null; method: string | null; tool: string | null; dryRun: boolean };
+type Peeked = { id: string | number | null; method: string | null; tool: string | null; dryRun: boolean; parsed?: unknown };
 
 /** What the limiter and the scope check need to know before the SDK parses the message itself. */
 function peek(text: string): Peeked {
@@ -28,14 +28,14 @@ function peek(text: string): Peeked {
   } catch {
     return none;
   }
-  if (!msg || typeof msg !== "object" || Array.isArray(msg)) return none;
+  if (!msg || typeof msg !== "object" || Array.isArray(msg)) return { ...none, parsed: msg };
   const m = msg as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: { dry_run?: unknown } } };
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
   const method = typeof m.method === "string" ? m.method : null;
   const params = m.params && typeof m.params === "object" ? m.params : undefined;
   const tool = method === "tools/call" && typeof params?.name === "string" ? params.name : null;
   const dryRun = params?.arguments && typeof params.arguments === "object" ? params.arguments.dry_run === true : false;
-  return { id, method, tool, dryRun };
+  return { id, method, tool, dryRun, parsed: msg };
 }
 
 function authErrorResponse(err: McpAuthError, origin: string): Response {
@@ -97,16 +97,28 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
 
     const execute = async () => {
       const ctx: McpContext = { caller, school, origin, now: clockNow };
-      const server = buildMcpServer(ctx);
+      // A pooled server (lib/mcp/server-pool.ts): the caller travels with the message (authInfo),
+      // never in the server. The body was parsed once above; unparsable JSON goes to the SDK as
+      // text, for its own parse error.
+      const shape = { origin, schoolName: school.name };
+      const server = acquireMcpServer(shape);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      let finished = false;
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: text }));
+        const authInfo = authInfoOf(ctx);
+        const response =
+          peeked.parsed === undefined
+            ? await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: text }), { authInfo })
+            : await transport.handleRequest(request, { authInfo, parsedBody: peeked.parsed });
         // Read the whole answer inside the limiter, so execution time is measured to the last byte.
         const body = response.status === 202 ? null : await response.text();
+        finished = true;
         return { status: response.status, headers: response.headers, body, outage: ctx.outage === true };
       } finally {
         await server.close();
+        // Only a server that answered everything goes back: none of its handlers is still running.
+        if (finished) releaseMcpServer(shape, server);
       }
     };
     // The tool's database work shares connections fairly per credential (lib/db/fair-gate.ts) and

@@ -1,11 +1,14 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ShapeOutput, ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { cachedLlmsTxt } from "../storefront/cached";
 import { pageOfUrl } from "../storefront/page-address";
 import { markdownPathOf } from "../storefront/routes";
 import { searchCatalog } from "../storefront/search-catalog";
-import { buildContext, refusal, type McpContext } from "./context";
+import type { ToolName } from "./access";
+import { buildContext, contextOf, refusal, type McpContext } from "./context";
 import { fail, UNTRUSTED_NOTE } from "./results";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
@@ -16,29 +19,63 @@ export const MCP_SERVER_INFO = { name: "schoolhouse", title: "Schoolhouse", vers
 
 const PAGES = ["home", "faq", "course_index", "lecturer_index"] as const;
 
+/** What a built server has baked in (instructions, resource URIs); everything else comes with each message. */
+export interface McpServerShape {
+  /** The school's origin: the resources' URIs. */
+  origin: string;
+  /** The school's name: the instructions. */
+  schoolName: string;
+}
+
+export interface ToolConfig<I extends ZodRawShapeCompat, O extends ZodRawShapeCompat> {
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  annotations: ToolAnnotations;
+}
+
+/** Registers one tool; `run` gets the checked arguments and the context of the request that called it. */
+export type ToolRegistrar<T extends ToolName> = <I extends ZodRawShapeCompat, O extends ZodRawShapeCompat>(
+  name: T,
+  config: ToolConfig<I, O>,
+  run: (args: ShapeOutput<I>, ctx: McpContext) => Promise<CallToolResult>,
+) => void;
+
+// Only validates elicitation answers, which this server never asks for; one instance instead of
+// one Ajv (and its meta-schemas) per server.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 /**
- * One McpServer per request (stateless Streamable HTTP): tools and resources close over the
- * request's caller and school, so nothing of one caller can leak into another's request.
+ * An McpServer with every tool and resource, for one origin and school name. It holds no caller:
+ * each handler takes its request's context from the message (`contextOf(extra)`: the transport
+ * hands the request's authInfo to every message it carries), so a server built once serves any
+ * number of requests, one at a time (lib/mcp/server-pool.ts).
  */
-export function buildMcpServer(ctx: McpContext): McpServer {
+export function buildMcpServer(shape: McpServerShape): McpServer {
+  const { origin } = shape;
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {} },
+    jsonSchemaValidator,
     instructions:
-      `Schoolhouse MCP server of ${ctx.school.name}. Catalog tools (search_catalog, get_page, list_membership_plans) read public content; ` +
+      `Schoolhouse MCP server of ${shape.schoolName}. Catalog tools (search_catalog, get_page, list_membership_plans) read public content; ` +
       "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; list_subscriptions, create_subscription, " +
       "update_subscription, cancel_subscription, enroll_student and the webhook tools (list_webhook_endpoints, create_webhook_endpoint, " +
       "update_webhook_endpoint, delete_webhook_endpoint, rotate_webhook_secret, list_webhook_deliveries, redeliver_webhook_event) are for staff " +
       "(owner, manager, admin); their writes take dry_run and idempotency_key. " +
       `Timestamps are Unix seconds. ${UNTRUSTED_NOTE}`,
   });
-  // The SDK turns a thrown error into a tool result carrying its message, which could show
-  // internals (SQL, driver errors). Every tool registered below goes through this instead: an
-  // outage marks the request for a 503, anything else is logged and reported without detail.
-  const register = server.registerTool.bind(server);
-  server.registerTool = ((name: string, config: unknown, cb: (...args: unknown[]) => Promise<CallToolResult>) =>
-    register(name, config as never, (async (...args: unknown[]) => {
+  // Every tool goes through here: the caller's role or API key permission is checked before the
+  // tool runs (refusal, lib/mcp/context.ts). The SDK would turn a thrown error into a tool result
+  // carrying its message, which could show internals (SQL, driver errors): instead an outage marks
+  // the request for a 503, anything else is logged and reported without detail.
+  const tool: ToolRegistrar<ToolName> = (name, config, run) => {
+    server.registerTool(name, config, (async (args: never, extra: Parameters<typeof contextOf>[0]) => {
+      const ctx = contextOf(extra);
       try {
-        return await cb(...args);
+        const refused = refusal(ctx, name);
+        if (refused) return fail(refused);
+        return await run(args, ctx);
       } catch (err) {
         if (isDatabaseUnavailable(err)) {
           ctx.outage = true;
@@ -47,35 +84,36 @@ export function buildMcpServer(ctx: McpContext): McpServer {
         console.error(`mcp: tool ${name} failed`, err);
         return fail(`${name} failed unexpectedly; retry shortly.`);
       }
-    }) as never)) as typeof server.registerTool;
-  const guard = (tool: Parameters<typeof refusal>[1]) => refusal(ctx, tool);
-  registerCatalogTools(server, ctx, guard);
-  registerMemberTools(server, ctx, guard);
-  registerStaffTools(server, ctx, guard);
-  registerWebhookTools(server, ctx, guard);
+    }) as never);
+  };
+  registerCatalogTools(tool);
+  registerMemberTools(tool);
+  registerStaffTools(tool);
+  registerWebhookTools(tool);
 
   server.registerResource(
     "llms.txt",
-    `${ctx.origin}/llms.txt`,
+    `${origin}/llms.txt`,
     { title: "llms.txt", description: "Linked index of the school's public content (llmstxt.org)", mimeType: "text/markdown" },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: (await cachedLlmsTxt(buildContext(ctx))).value.body }] }),
+    async (uri, extra) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: (await cachedLlmsTxt(buildContext(contextOf(extra)))).value.body }] }),
   );
 
   server.registerResource(
     "catalog-page",
-    new ResourceTemplate(`${ctx.origin}/api/md/{+path}`, {
-      list: async () => {
-        const entries = await searchCatalog({ ctx: buildContext(ctx), query: "", limit: 10_000 });
+    new ResourceTemplate(`${origin}/api/md/{+path}`, {
+      list: async (extra) => {
+        const entries = await searchCatalog({ ctx: buildContext(contextOf(extra)), query: "", limit: 10_000 });
         return {
           resources: [
-            ...PAGES.map((kind) => ({ uri: ctx.origin + markdownPathOf(kind), name: kind, mimeType: "text/markdown" })),
+            ...PAGES.map((kind) => ({ uri: origin + markdownPathOf(kind), name: kind, mimeType: "text/markdown" })),
             ...entries.map((e) => ({ uri: e.markdown_url, name: `${e.kind}/${e.slug}`, title: e.title, mimeType: "text/markdown" })),
           ],
         };
       },
     }),
     { title: "Storefront page", description: `Every published page as markdown (the /api/md documents). ${UNTRUSTED_NOTE}`, mimeType: "text/markdown" },
-    async (uri) => {
+    async (uri, _variables, extra) => {
+      const ctx = contextOf(extra);
       const address = pageOfUrl(uri.href, ctx.origin);
       if ("error" in address) throw new Error(address.error);
       const found = await pageMarkdown(ctx, address.kind, address.slug);

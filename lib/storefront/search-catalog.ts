@@ -47,6 +47,18 @@ async function catalogEntries(ctx: BuildContext): Promise<CatalogEntry[]> {
 
 const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
+/** An entry with its words split once, when the catalog is cached, instead of on every search. */
+interface Indexed {
+  e: CatalogEntry;
+  title: string[];
+  text: string[];
+}
+
+function indexed(e: CatalogEntry): Indexed {
+  const title = [...new Set(words(e.title))];
+  return { e, title, text: [...new Set([...title, ...words(e.summary)])] };
+}
+
 /**
  * Published items whose title or summary contain every word of the query (case and accents
  * ignored), title matches first, in catalog order. An empty query lists everything.
@@ -54,18 +66,16 @@ const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\
 export async function searchCatalog(options: { ctx: BuildContext; query: string; kind?: CatalogKind; limit: number }): Promise<CatalogEntry[]> {
   const { ctx } = options;
   const all = await cachedContent(["catalog-search", ctx.school.id, ctx.school.updatedAt.getTime(), ctx.origin].join("\u0000"), async () => {
-    const value = await catalogEntries(ctx);
-    return { value, bytes: value.reduce((n, e) => n + 256 + e.title.length + e.summary.length, 0) };
+    const value = (await catalogEntries(ctx)).map(indexed);
+    return { value, bytes: value.reduce((n, i) => n + 256 + 2 * (i.e.title.length + i.e.summary.length), 0) };
   });
   const terms = words(options.query);
   const scored: Array<{ e: CatalogEntry; score: number }> = [];
-  for (const e of all) {
+  for (const { e, title, text } of all) {
     if (options.kind && e.kind !== options.kind) continue;
-    const title = new Set(words(e.title));
-    const text = new Set([...title, ...words(e.summary)]);
-    const hit = (t: string) => [...text].some((w) => w.startsWith(t));
+    const hit = (t: string) => text.some((w) => w.startsWith(t));
     if (!terms.every(hit)) continue;
-    scored.push({ e, score: terms.filter((t) => [...title].some((w) => w.startsWith(t))).length });
+    scored.push({ e, score: terms.filter((t) => title.some((w) => w.startsWith(t))).length });
   }
   return scored
     .sort((a, b) => b.score - a.score)

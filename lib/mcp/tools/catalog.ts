@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { presentPlan } from "../../membership/presenter";
 import { cachedMarkdown } from "../../storefront/cached";
@@ -9,6 +8,7 @@ import { CATALOG_KINDS, searchCatalog } from "../../storefront/search-catalog";
 import { buildContext, type McpContext } from "../context";
 import { fail, ok, untrusted, UNTRUSTED_NOTE } from "../results";
 import { catalogEntrySchema, planSchema } from "../schemas";
+import type { ToolRegistrar } from "../server";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const UNTRUSTED_META = { "schoolhouse/untrusted_content": UNTRUSTED_NOTE };
@@ -25,8 +25,8 @@ export async function pageMarkdown(
   return { page, markdownUrl: ctx.origin + markdownPathOf(kind, slug) };
 }
 
-export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: (tool: "search_catalog" | "get_page" | "list_membership_plans") => string | null) {
-  server.registerTool(
+export function registerCatalogTools(tool: ToolRegistrar<"search_catalog" | "get_page" | "list_membership_plans">) {
+  tool(
     "search_catalog",
     {
       title: "Search the catalog",
@@ -40,9 +40,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { results: z.array(catalogEntrySchema) },
       annotations: { title: "Search the catalog", ...READ_ONLY },
     },
-    async ({ query, kind, limit }) => {
-      const refused = guard("search_catalog");
-      if (refused) return fail(refused);
+    async ({ query, kind, limit }, ctx) => {
       const results = await searchCatalog({ ctx: buildContext(ctx), query, kind, limit: limit ?? 20 });
       const lines = results.map((r) => `- [${r.kind}] ${r.title}${r.price ? ` (${r.price.amount} ${r.price.currency})` : ""}: ${r.summary}\n  ${r.url} (markdown: ${r.markdown_url})`);
       const text = results.length ? `${results.length} result(s). ${UNTRUSTED_NOTE}\n${untrusted(lines.join("\n"))}` : "No published item matches.";
@@ -50,7 +48,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: 
     },
   );
 
-  server.registerTool(
+  tool(
     "get_page",
     {
       title: "Read a storefront page",
@@ -64,9 +62,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { kind: z.string(), slug: z.string().nullable(), url: z.string(), markdown_url: z.string(), markdown: z.string() },
       annotations: { title: "Read a storefront page", ...READ_ONLY },
     },
-    async ({ url, kind, slug }) => {
-      const refused = guard("get_page");
-      if (refused) return fail(refused);
+    async ({ url, kind, slug }, ctx) => {
       if (!url && !kind) return fail("Pass a url, or a kind (and a slug for items).");
       const address = url ? pageOfUrl(url, ctx.origin) : checkedAddress(kind!, slug);
       if ("error" in address) return fail(address.error);
@@ -83,7 +79,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: 
     },
   );
 
-  server.registerTool(
+  tool(
     "list_membership_plans",
     {
       title: "List membership plans",
@@ -92,9 +88,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { plans: z.array(planSchema.extend({ url: z.string(), markdown_url: z.string() })) },
       annotations: { title: "List membership plans", ...READ_ONLY },
     },
-    async () => {
-      const refused = guard("list_membership_plans");
-      if (refused) return fail(refused);
+    async (_args, ctx) => {
       const plans = (await listPlans(ctx.school.id)).map((p) => ({
         ...presentPlan(p),
         url: ctx.origin + htmlPathOf("plan", p.slug),

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { listMemberEnrollments } from "../../membership/list-member-enrollments";
 import { listMemberSubscriptions } from "../../membership/list-member-subscriptions";
@@ -7,20 +6,21 @@ import { userInfoClaims } from "../../oauth/userinfo";
 import type { McpContext } from "../context";
 import { fail, json, ok } from "../results";
 import { enrollmentSchema, subscriptionSchema } from "../schemas";
+import type { ToolRegistrar } from "../server";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 type MemberTool = "get_my_profile" | "list_my_subscriptions" | "list_my_enrollments";
 
-/** The signed-in member's own data; refused for API keys (they act for no person). */
-export function registerMemberTools(server: McpServer, ctx: McpContext, guard: (tool: MemberTool) => string | null) {
-  const member = (tool: MemberTool): { refused: string } | { caller: Extract<McpContext["caller"], { kind: "member" }> } => {
-    const refused = guard(tool);
-    if (refused || ctx.caller.kind !== "member") return { refused: refused ?? "A signed-in member is needed." };
-    return { caller: ctx.caller };
-  };
+type Member = Extract<McpContext["caller"], { kind: "member" }>;
 
-  server.registerTool(
+/** The signed-in member (the registrar already refused API keys: member tools need a person). */
+const member = (ctx: McpContext): { refused: string } | { caller: Member } =>
+  ctx.caller.kind === "member" ? { caller: ctx.caller } : { refused: "A signed-in member is needed." };
+
+/** The signed-in member's own data; refused for API keys (they act for no person). */
+export function registerMemberTools(tool: ToolRegistrar<MemberTool>) {
+  tool(
     "get_my_profile",
     {
       title: "My profile",
@@ -37,15 +37,15 @@ export function registerMemberTools(server: McpServer, ctx: McpContext, guard: (
       },
       annotations: { title: "My profile", ...READ_ONLY },
     },
-    async () => {
-      const m = member("get_my_profile");
+    async (_args, ctx) => {
+      const m = member(ctx);
       if ("refused" in m) return fail(m.refused);
       const claims = userInfoClaims({ user: m.caller.user, schoolId: ctx.school.id, scopes: m.caller.scopes, roles: m.caller.roles });
       return ok(claims, json(claims));
     },
   );
 
-  server.registerTool(
+  tool(
     "list_my_subscriptions",
     {
       title: "My subscriptions",
@@ -54,8 +54,8 @@ export function registerMemberTools(server: McpServer, ctx: McpContext, guard: (
       outputSchema: { subscriptions: z.array(subscriptionSchema) },
       annotations: { title: "My subscriptions", ...READ_ONLY },
     },
-    async () => {
-      const m = member("list_my_subscriptions");
+    async (_args, ctx) => {
+      const m = member(ctx);
       if ("refused" in m) return fail(m.refused);
       const rows = await listMemberSubscriptions({ schoolId: ctx.school.id, userId: m.caller.user.id, now: ctx.now() });
       const subscriptions = rows.map(presentSubscription);
@@ -66,7 +66,7 @@ export function registerMemberTools(server: McpServer, ctx: McpContext, guard: (
     },
   );
 
-  server.registerTool(
+  tool(
     "list_my_enrollments",
     {
       title: "My enrollments",
@@ -75,8 +75,8 @@ export function registerMemberTools(server: McpServer, ctx: McpContext, guard: (
       outputSchema: { enrollments: z.array(enrollmentSchema) },
       annotations: { title: "My enrollments", ...READ_ONLY },
     },
-    async () => {
-      const m = member("list_my_enrollments");
+    async (_args, ctx) => {
+      const m = member(ctx);
       if ("refused" in m) return fail(m.refused);
       const enrollments = (await listMemberEnrollments({ schoolId: ctx.school.id, userId: m.caller.user.id })).map(presentEnrollment);
       const text = enrollments.length ? enrollments.map((e) => `- ${e.course.title} (since ${new Date(e.createdAt * 1000).toISOString()})`).join("\n") : "You are not enrolled in any course at this school.";

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isValidIdempotencyKey, requestHashOf, runOnce } from "../../idempotency/run-once";
@@ -15,6 +14,7 @@ import type { ToolName } from "../access";
 import type { McpContext } from "../context";
 import { fail, json, ok } from "../results";
 import { enrollmentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
+import type { ToolRegistrar } from "../server";
 
 type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
 
@@ -86,11 +86,10 @@ export const writeAnnotations = (title: string, destructive: boolean, idempotent
   openWorldHint: false,
 });
 
-export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (tool: StaffTool) => string | null) {
-  const schoolId = ctx.school.id;
+export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
   const subscriptionOutput = { dryRun: z.boolean(), subscription: subscriptionSchema };
 
-  server.registerTool(
+  tool(
     "list_subscriptions",
     {
       title: "List subscriptions (staff)",
@@ -106,11 +105,9 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
       outputSchema: { subscriptions: z.array(subscriptionSchema), pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }) },
       annotations: { title: "List subscriptions", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async (args) => {
-      const refused = guard("list_subscriptions");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       try {
-        const page = await listSubscriptions({ schoolId, filter: args, now: ctx.now() });
+        const page = await listSubscriptions({ schoolId: ctx.school.id, filter: args, now: ctx.now() });
         const subscriptions = page.nodes.map(presentSubscription);
         const text = subscriptions.length ? subscriptions.map((s) => `- ${describeSubscription(s)}`).join("\n") : "No subscription matches.";
         return ok({ subscriptions, pageInfo: page.pageInfo }, page.pageInfo.hasNextPage ? `${text}\nMore: after=${page.pageInfo.endCursor}` : text);
@@ -121,7 +118,7 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
     },
   );
 
-  server.registerTool(
+  tool(
     "create_subscription",
     {
       title: "Create a subscription (staff)",
@@ -138,17 +135,15 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Create a subscription", false, false),
     },
-    async (args) => {
-      const refused = guard("create_subscription");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { email: args.email, name: args.name, planId: args.planId, expireAt: args.expireAt, initialChargeAt: args.initialChargeAt };
       return write(ctx, "create_subscription", args, async (dryRun) =>
-        payloadResult(await createSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await createSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
 
-  server.registerTool(
+  tool(
     "update_subscription",
     {
       title: "Move a subscription's period end (staff)",
@@ -157,17 +152,15 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Update a subscription", true, true),
     },
-    async (args) => {
-      const refused = guard("update_subscription");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { id: args.id, currentPeriodEnd: args.currentPeriodEnd };
       return write(ctx, "update_subscription", args, async (dryRun) =>
-        payloadResult(await updateSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await updateSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
 
-  server.registerTool(
+  tool(
     "cancel_subscription",
     {
       title: "Cancel a subscription (staff)",
@@ -177,17 +170,15 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Cancel a subscription", true, false),
     },
-    async (args) => {
-      const refused = guard("cancel_subscription");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { id: args.id, cancelAtPeriodEnd: args.cancelAtPeriodEnd ?? true, customEndedAt: args.customEndedAt };
       return write(ctx, "cancel_subscription", args, async (dryRun) =>
-        payloadResult(await cancelSubscription({ schoolId, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await cancelSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
 
-  server.registerTool(
+  tool(
     "enroll_student",
     {
       title: "Enroll a student (staff)",
@@ -197,13 +188,11 @@ export function registerStaffTools(server: McpServer, ctx: McpContext, guard: (t
       outputSchema: { dryRun: z.boolean(), enrollment: enrollmentSchema },
       annotations: writeAnnotations("Enroll a student", false, true),
     },
-    async (args) => {
-      const refused = guard("enroll_student");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { courseId: args.courseId, email: args.email, name: args.name };
       return write(ctx, "enroll_student", args, async (dryRun) =>
         payloadResult(
-          await enrollStudentToCourse({ schoolId, input, now: ctx.now(), dryRun }),
+          await enrollStudentToCourse({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }),
           dryRun,
           "enrollment",
           presentEnrollment,

@@ -1,4 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { QueryInputError } from "../../membership/page";
@@ -11,9 +10,9 @@ import { presentDelivery, presentEndpoint, type DeliveryWire, type EndpointWire 
 import { redeliverWebhookEvent } from "../../webhooks/redeliver-event";
 import { rotateWebhookSecret } from "../../webhooks/rotate-secret";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
-import type { McpContext } from "../context";
 import { fail, json, ok } from "../results";
 import { webhookDeliverySchema, webhookEndpointSchema, writeOptions } from "../schemas";
+import type { ToolRegistrar } from "../server";
 import { write, writeAnnotations } from "./staff";
 
 type WebhookTool =
@@ -44,8 +43,7 @@ function withoutSecret(result: CallToolResult): CallToolResult {
   return ok(structured, `${REPLAY_NOTE}\n${json(structured)}`);
 }
 
-export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: (tool: WebhookTool) => string | null) {
-  const schoolId = ctx.school.id;
+export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
   const endpointId = z.string().max(64).describe("The endpoint's id (from list_webhook_endpoints)");
   const secretOutput = {
     dryRun: z.boolean(),
@@ -54,7 +52,7 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
   };
   const readAnnotations = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
-  server.registerTool(
+  tool(
     "list_webhook_endpoints",
     {
       title: "List webhook endpoints (staff)",
@@ -63,15 +61,13 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { endpoints: z.array(webhookEndpointSchema) },
       annotations: readAnnotations("List webhook endpoints"),
     },
-    async () => {
-      const refused = guard("list_webhook_endpoints");
-      if (refused) return fail(refused);
-      const endpoints = (await listWebhookEndpoints({ schoolId })).map(presentEndpoint);
+    async (_args, ctx) => {
+      const endpoints = (await listWebhookEndpoints({ schoolId: ctx.school.id })).map(presentEndpoint);
       return ok({ endpoints }, endpoints.length ? endpoints.map((e) => `- ${describeEndpoint(e)}`).join("\n") : "The school has no webhook endpoint.");
     },
   );
 
-  server.registerTool(
+  tool(
     "create_webhook_endpoint",
     {
       title: "Add a webhook endpoint (staff)",
@@ -85,21 +81,19 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: secretOutput,
       annotations: writeAnnotations("Add a webhook endpoint", false, false),
     },
-    async (args) => {
-      const refused = guard("create_webhook_endpoint");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { url: args.url, events: args.events, description: args.description };
       return write(
         ctx,
         "create_webhook_endpoint",
         args,
-        async (dryRun) => secretResult(await createWebhookEndpoint({ schoolId, input, now: ctx.now(), dryRun }), dryRun),
+        async (dryRun) => secretResult(await createWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun),
         withoutSecret,
       );
     },
   );
 
-  server.registerTool(
+  tool(
     "update_webhook_endpoint",
     {
       title: "Change a webhook endpoint (staff)",
@@ -115,12 +109,10 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { dryRun: z.boolean(), endpoint: webhookEndpointSchema },
       annotations: writeAnnotations("Change a webhook endpoint", true, true),
     },
-    async (args) => {
-      const refused = guard("update_webhook_endpoint");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { id: args.id, url: args.url, events: args.events, description: args.description, enabled: args.enabled };
       return write(ctx, "update_webhook_endpoint", args, async (dryRun) => {
-        const p = await updateWebhookEndpoint({ schoolId, input, now: ctx.now(), dryRun });
+        const p = await updateWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun });
         if (!p.record) return fail(p.errors.join("\n"));
         const endpoint = presentEndpoint(p.record);
         return ok({ dryRun, endpoint }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}\n${json(endpoint)}`);
@@ -128,7 +120,7 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
     },
   );
 
-  server.registerTool(
+  tool(
     "delete_webhook_endpoint",
     {
       title: "Delete a webhook endpoint (staff)",
@@ -137,18 +129,16 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { dryRun: z.boolean(), deletedId: z.string() },
       annotations: writeAnnotations("Delete a webhook endpoint", true, true),
     },
-    async (args) => {
-      const refused = guard("delete_webhook_endpoint");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       return write(ctx, "delete_webhook_endpoint", args, async (dryRun) => {
-        const p = await deleteWebhookEndpoint({ schoolId, id: args.id, dryRun });
+        const p = await deleteWebhookEndpoint({ schoolId: ctx.school.id, id: args.id, dryRun });
         if (!p.record) return fail(p.errors.join("\n"));
         return ok({ dryRun, deletedId: p.record.id }, `${dryPrefix(dryRun)}webhook endpoint ${p.record.id} deleted`);
       });
     },
   );
 
-  server.registerTool(
+  tool(
     "rotate_webhook_secret",
     {
       title: "Rotate a webhook endpoint's secret (staff)",
@@ -158,20 +148,18 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: secretOutput,
       annotations: writeAnnotations("Rotate a webhook secret", true, false),
     },
-    async (args) => {
-      const refused = guard("rotate_webhook_secret");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       return write(
         ctx,
         "rotate_webhook_secret",
         args,
-        async (dryRun) => secretResult(await rotateWebhookSecret({ schoolId, id: args.id, now: ctx.now(), dryRun }), dryRun),
+        async (dryRun) => secretResult(await rotateWebhookSecret({ schoolId: ctx.school.id, id: args.id, now: ctx.now(), dryRun }), dryRun),
         withoutSecret,
       );
     },
   );
 
-  server.registerTool(
+  tool(
     "list_webhook_deliveries",
     {
       title: "List webhook deliveries (staff)",
@@ -186,11 +174,9 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { deliveries: z.array(webhookDeliverySchema) },
       annotations: readAnnotations("List webhook deliveries"),
     },
-    async (args) => {
-      const refused = guard("list_webhook_deliveries");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       try {
-        const deliveries = (await listWebhookDeliveries({ schoolId, filter: args })).map(presentDelivery);
+        const deliveries = (await listWebhookDeliveries({ schoolId: ctx.school.id, filter: args })).map(presentDelivery);
         return ok({ deliveries }, deliveries.length ? deliveries.map((d) => `- ${describeDelivery(d)}`).join("\n") : "No delivery matches.");
       } catch (err) {
         if (err instanceof QueryInputError) return fail(err.message);
@@ -199,7 +185,7 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
     },
   );
 
-  server.registerTool(
+  tool(
     "redeliver_webhook_event",
     {
       title: "Send a webhook event again (staff)",
@@ -209,12 +195,10 @@ export function registerWebhookTools(server: McpServer, ctx: McpContext, guard: 
       outputSchema: { dryRun: z.boolean(), deliveries: z.array(webhookDeliverySchema) },
       annotations: writeAnnotations("Send a webhook event again", false, false),
     },
-    async (args) => {
-      const refused = guard("redeliver_webhook_event");
-      if (refused) return fail(refused);
+    async (args, ctx) => {
       const input = { eventId: args.eventId, endpointId: args.endpointId };
       return write(ctx, "redeliver_webhook_event", args, async (dryRun) => {
-        const p = await redeliverWebhookEvent({ schoolId, input, now: ctx.now(), dryRun });
+        const p = await redeliverWebhookEvent({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun });
         if (!p.record) return fail(p.errors.join("\n"));
         const deliveries = p.record.map(presentDelivery);
         return ok({ dryRun, deliveries }, `${dryPrefix(dryRun)}queued:\n${deliveries.map((d) => `- ${describeDelivery(d)}`).join("\n")}`);

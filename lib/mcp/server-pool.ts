@@ -1,0 +1,53 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { buildMcpServer, type McpServerShape } from "./server";
+
+// Building an McpServer (18 tools, their zod schemas, the SDK's handlers) cost more CPU than the
+// rest of a search_catalog call together (docs/benchmarks.md, issue 15). Servers hold no caller
+// (each message brings its request's context, lib/mcp/context.ts), so they are built once per
+// origin and school name and reused. An SDK server takes one transport at a time (connect refuses
+// a second), so each request borrows a server of its own and gives it back once closed.
+
+/** Idle servers kept in all (each about a few hundred kB); beyond it the least recently used go. */
+export const MAX_IDLE_SERVERS = 16;
+
+const idle = new Map<string, McpServer[]>();
+let idleCount = 0;
+let built = 0;
+
+const keyOf = (shape: McpServerShape) => `${shape.origin}\n${shape.schoolName}`;
+
+/** An idle server of this shape, or a new one. */
+export function acquireMcpServer(shape: McpServerShape): McpServer {
+  const key = keyOf(shape);
+  const list = idle.get(key);
+  const server = list?.pop();
+  if (server) {
+    idleCount--;
+    if (list!.length === 0) idle.delete(key);
+    return server;
+  }
+  built++;
+  return buildMcpServer(shape);
+}
+
+/** Returns a server that is closed (no transport) and finished every message it was given. */
+export function releaseMcpServer(shape: McpServerShape, server: McpServer): void {
+  if (server.isConnected()) return;
+  const key = keyOf(shape);
+  const list = idle.get(key) ?? [];
+  idle.delete(key); // re-inserted last: the map's order is least recently used first
+  list.push(server);
+  idle.set(key, list);
+  idleCount++;
+  while (idleCount > MAX_IDLE_SERVERS) {
+    const [oldestKey, oldest] = idle.entries().next().value!;
+    oldest.shift();
+    idleCount--;
+    if (oldest.length === 0) idle.delete(oldestKey);
+  }
+}
+
+/** Idle servers now, and servers built since the process started (tests: reuse must not regress to one per request). */
+export function mcpServerPoolStats(): { idle: number; built: number } {
+  return { idle: idleCount, built };
+}
