@@ -1,5 +1,5 @@
-import { db } from "../db/client";
 import { env } from "../env";
+import { findClientRow } from "./client-cache";
 import { fetchClientMetadata, isMetadataDocumentClientId, type CimdPolicy } from "./cimd";
 import { SUPPORTED_SCOPES, formatScope } from "./scopes";
 
@@ -29,7 +29,8 @@ export function cimdPolicy(): CimdPolicy {
 
 /**
  * The client for a client_id, or null when none exists. A metadata document URL is fetched (and
- * may throw ClientMetadataError with the reason); registered clients come from the database.
+ * may throw ClientMetadataError with the reason); registered clients come from the database through
+ * the process cache (lib/oauth/client-cache.ts: a changed or revoked client holds within its bound).
  */
 export async function findClient(clientId: string | null | undefined): Promise<OAuthClientInfo | null> {
   if (!clientId || clientId.length > 2048) return null;
@@ -50,7 +51,7 @@ export async function findClient(clientId: string | null | undefined): Promise<O
       isMetadataDocument: true,
     };
   }
-  const row = await db().oAuthClient.findUnique({ where: { clientId } });
+  const row = await findClientRow(clientId);
   // A revoked client is unknown everywhere (its grants and tokens were revoked with it).
   if (!row || row.revokedAt) return null;
   return {

@@ -1,7 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { hashSecret, randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
-import { rawQuery } from "../db/raw";
 import { env } from "../env";
 import { securityEvent } from "../security/events";
 import type { Prisma, PrismaClient } from "../db/generated/client";
@@ -27,88 +25,33 @@ export interface IssuedTokens {
   createdAt: Date;
 }
 
+/** A new access and refresh token: what the client gets, and the hashes and expiries that are stored. */
+export function newTokenPair(now: Date): {
+  issued: IssuedTokens;
+  access: { tokenHash: string; expiresAt: Date };
+  refresh: { tokenHash: string; expiresAt: Date };
+} {
+  const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
+  const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
+  const ttl = accessTokenTtlSeconds();
+  return {
+    issued: { accessToken, refreshToken, expiresIn: ttl, createdAt: now },
+    access: { tokenHash: hashSecret(accessToken), expiresAt: new Date(now.getTime() + ttl * 1000) },
+    refresh: { tokenHash: hashSecret(refreshToken), expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000) },
+  };
+}
+
 /** Creates an access token and a refresh token for a grant. Call inside the caller's transaction. */
 export async function issueTokens(
   tx: Tx,
   options: { grantId: string; clientId: string; scope: string; audience: string | null; now: Date },
 ): Promise<IssuedTokens> {
-  const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
-  const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
-  const ttl = accessTokenTtlSeconds();
   const { grantId, clientId, scope, audience, now } = options;
-  await tx.oAuthAccessToken.create({
-    data: { tokenHash: hashSecret(accessToken), grantId, clientId, scope, audience, createdAt: now, expiresAt: new Date(now.getTime() + ttl * 1000) },
-  });
-  await tx.oAuthRefreshToken.create({
-    data: {
-      tokenHash: hashSecret(refreshToken),
-      grantId,
-      clientId,
-      scope,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-    },
-  });
-  return { accessToken, refreshToken, expiresIn: ttl, createdAt: now };
+  const { issued, access, refresh } = newTokenPair(now);
+  await tx.oAuthAccessToken.create({ data: { ...access, grantId, clientId, scope, audience, createdAt: now } });
+  await tx.oAuthRefreshToken.create({ data: { ...refresh, grantId, clientId, scope, createdAt: now } });
+  return issued;
 }
-
-/**
- * Refresh-token rotation as one statement: marks the presented token rotated and, only if that
- * matched, inserts the new access and refresh tokens. One statement is atomic without a
- * transaction; the conditional UPDATE is the lock, so of any number of concurrent rotations of a
- * token exactly one matches (the others re-check the row after it commits and find it rotated).
- * Null when the token was already rotated or revoked.
- */
-export async function rotateRefreshToken(options: {
-  refreshTokenId: string;
-  grantId: string;
-  clientId: string;
-  accessScope: string;
-  refreshScope: string;
-  audience: string | null;
-  now: Date;
-}): Promise<IssuedTokens | null> {
-  const accessToken = ACCESS_TOKEN_PREFIX + randomToken(32);
-  const refreshToken = REFRESH_TOKEN_PREFIX + randomToken(32);
-  const ttl = accessTokenTtlSeconds();
-  const { refreshTokenId, grantId, clientId, accessScope, refreshScope, audience, now } = options;
-  const accessExpires = new Date(now.getTime() + ttl * 1000);
-  const refreshExpires = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  // Through the raw driver (lib/db/raw.ts): the token endpoint's hottest statement, where Prisma's
-  // per-statement cost was a third of it (docs/benchmarks.md, token refresh).
-  const rows = await rawQuery<{ rotated: number }>(ROTATE_REFRESH_TOKEN, [
-    now,
-    refreshTokenId,
-    randomUUID(),
-    hashSecret(accessToken),
-    grantId,
-    clientId,
-    accessScope,
-    audience,
-    accessExpires,
-    randomUUID(),
-    hashSecret(refreshToken),
-    refreshScope,
-    refreshExpires,
-  ], { name: "rotate-refresh-token" });
-  return rows[0]?.rotated === 1 ? { accessToken, refreshToken, expiresIn: ttl, createdAt: now } : null;
-}
-
-// The conditional UPDATE lets exactly one of concurrent rotations of a token win; the new tokens are
-// inserted only by the winner, in the same statement.
-const ROTATE_REFRESH_TOKEN = `
-WITH rotated AS (
-  UPDATE "OAuthRefreshToken" SET "rotatedAt" = $1
-   WHERE "id" = $2::uuid AND "rotatedAt" IS NULL AND "revokedAt" IS NULL
-  RETURNING "id"
-), access AS (
-  INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
-  SELECT $3::uuid, $4, $5::uuid, $6, $7, $8, $1, $9 FROM rotated
-), refresh AS (
-  INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
-  SELECT $10::uuid, $11, $5::uuid, $6, $12, $1, $13 FROM rotated
-)
-SELECT count(*)::int AS "rotated" FROM rotated`;
 
 /** Ends a grant and everything issued from it. */
 export async function revokeGrant(tx: Tx, grantId: string, now: Date): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { forgetOAuthClients } from "../client-cache";
 import { OAuthClientCommandError } from "./errors";
 
 /**
@@ -8,7 +9,7 @@ import { OAuthClientCommandError } from "./errors";
  */
 export async function revokeOAuthClient(options: { db: Db; clientId: string; now: Date }) {
   const { db, clientId, now } = options;
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const row = await tx.oAuthClient.findUnique({ where: { clientId } });
     if (!row) throw new OAuthClientCommandError(`no OAuth client "${clientId}"`);
     const first = await tx.oAuthClient.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
@@ -18,4 +19,7 @@ export async function revokeOAuthClient(options: { db: Db; clientId: string; now
     await tx.oAuthConsent.deleteMany({ where: { clientId } });
     return { clientId, alreadyRevoked: first.count === 0, grants: grants.count, accessTokens: accessTokens.count, refreshTokens: refreshTokens.count };
   });
+  // Committed: this process refuses the client from its next request.
+  forgetOAuthClients();
+  return result;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { forgetOAuthClients } from "../client-cache";
 import { CLIENT_SECRET_OVERLAP_MS, generateClientSecret, hashClientSecret } from "../client-secret";
 import { OAuthClientCommandError } from "./errors";
 
@@ -32,6 +33,8 @@ export async function rotateClientSecret(options: RotateClientSecretOptions) {
       previousClientSecretExpiresAt: overlapUntil,
     },
   });
+  // This process refuses the old secret (or, without overlap, at once) from its next request.
+  forgetOAuthClients();
   if (updated.count !== 1) throw new OAuthClientCommandError(`OAuth client ${clientId} changed meanwhile; run the command again`);
   return { clientId, secret, previousValidUntil: overlapUntil };
 }

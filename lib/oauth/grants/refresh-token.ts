@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
 import { rawQuery } from "../../db/raw";
@@ -5,7 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { issuedBy, revokeGrant, rotateRefreshToken, tokenResponseBody, type TokenResponseBody } from "../tokens";
+import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
  * A rotated refresh token presented again within this many seconds is answered invalid_grant but
@@ -23,23 +24,50 @@ interface RefreshTokenRow {
   revokedAt: Date | null;
   expiresAt: Date | null;
   grant: { issuer: string; resource: string | null; revokedAt: Date | null; school: { id: string; subdomain: string } };
+  /** Whether the statement rotated the token (and inserted the new ones). */
+  rotated: boolean;
 }
 
-// The token, its grant and the grant's school in one statement through the raw driver: Prisma's
-// include ran three (token, grant, school), each compiled by Prisma and planned by the database
-// (docs/benchmarks.md, token-refresh).
-const FIND_REFRESH_TOKEN = `
+// Lookup and rotation in one statement through the raw driver (one round trip; docs/benchmarks.md,
+// token-refresh). `t` reads the token, its grant and the grant's school; `rotated` marks the token
+// rotated only when every check the grant makes holds (client, issuer, not rotated, not revoked, grant
+// not revoked, not expired, a requested scope only narrowing), and only then are the new access and
+// refresh tokens inserted. The checks on the token row itself are on the UPDATE's own row, so of
+// concurrent rotations exactly one matches (the others wait, re-check the committed row and find it
+// rotated). The caller re-checks `t` in JS to say why nothing was rotated; both sets of checks are
+// the same rules, so a token is never rotated on a request that is then refused.
+const REFRESH_TOKEN_GRANT = `
+WITH t AS (
+  SELECT r."id", r."clientId", r."grantId", r."scope", r."rotatedAt", r."revokedAt", r."expiresAt",
+         g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id" AS "schoolId", s."subdomain"
+    FROM "OAuthRefreshToken" r
+    JOIN "OAuthGrant" g ON g."id" = r."grantId"
+    JOIN "School" s ON s."id" = g."schoolId"
+   WHERE r."tokenHash" = $1
+), rotated AS (
+  UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
+    FROM t
+   WHERE r."id" = t."id" AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
+     AND t."clientId" = $3 AND t."issuer" <> '' AND t."issuer" = $4 AND t."grantRevokedAt" IS NULL
+     AND (t."expiresAt" IS NULL OR t."expiresAt" > $2)
+     AND ($5::text[] IS NULL OR (cardinality($5::text[]) > 0 AND $5::text[] <@ string_to_array(t."scope", ' ')))
+  RETURNING r."id"
+), access AS (
+  INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
+  SELECT $6::uuid, $7, t."grantId", $3, coalesce($8::text, t."scope"), t."resource", $2, $9 FROM rotated, t
+), refresh AS (
+  INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
+  SELECT $10::uuid, $11, t."grantId", $3, t."scope", $2, $12 FROM rotated, t
+)
 SELECT t."id"::text AS "id", t."clientId", t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."revokedAt", t."expiresAt",
-       g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id"::text AS "schoolId", s."subdomain"
-  FROM "OAuthRefreshToken" t
-  JOIN "OAuthGrant" g ON g."id" = t."grantId"
-  JOIN "School" s ON s."id" = g."schoolId"
- WHERE t."tokenHash" = $1`;
+       t."issuer", t."resource", t."grantRevokedAt", t."schoolId"::text AS "schoolId", t."subdomain",
+       (SELECT count(*)::int FROM rotated) AS "rotated"
+  FROM t`;
 
 const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
 
-async function findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | null> {
-  const [r] = await rawQuery<Record<string, unknown>>(FIND_REFRESH_TOKEN, [tokenHash], { name: "find-refresh-token" });
+async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null> {
+  const [r] = await rawQuery<Record<string, unknown>>(REFRESH_TOKEN_GRANT, params, { name: "refresh-token-grant" });
   if (!r) return null;
   return {
     id: r.id as string,
@@ -55,6 +83,7 @@ async function findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | nu
       revokedAt: asDate(r.grantRevokedAt),
       school: { id: r.schoolId as string, subdomain: r.subdomain as string },
     },
+    rotated: Number(r.rotated) === 1,
   };
 }
 
@@ -69,7 +98,25 @@ export async function exchangeRefreshToken(options: {
   const { client, form, issuer, now } = options;
   const presented = form.get("refresh_token");
   if (!presented) throw new InvalidRequestError("refresh_token is required");
-  const row = await findRefreshToken(hashSecret(presented));
+  const requested = form.get("scope");
+  const narrowed = requested === undefined ? null : parseScope(requested);
+  const { issued, access, refresh } = newTokenPair(now);
+  const row = await findAndRotate([
+    hashSecret(presented),
+    now,
+    client.clientId,
+    issuer,
+    narrowed,
+    randomUUID(),
+    access.tokenHash,
+    // RFC 6749 §6: a narrower `scope` narrows this access token only; the new refresh token keeps
+    // the scope the member granted, so a later refresh may ask for all of it again.
+    narrowed ? formatScope(narrowed) : null,
+    access.expiresAt,
+    randomUUID(),
+    refresh.tokenHash,
+    refresh.expiresAt,
+  ]);
   if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The refresh token is invalid");
   // Another origin's refresh token is unknown here: not rotated, and no replay check that could
   // revoke the grant from a foreign origin.
@@ -85,29 +132,14 @@ export async function exchangeRefreshToken(options: {
   }
   if (row.revokedAt || row.grant.revokedAt) throw new InvalidGrantError("The refresh token was revoked");
   if (row.expiresAt && row.expiresAt <= now) throw new InvalidGrantError("The refresh token expired");
-
-  let scope = row.scope;
-  const requested = form.get("scope");
-  if (requested !== undefined) {
-    const narrowed = parseScope(requested);
+  if (narrowed) {
     const original = new Set(parseScope(row.scope));
     if (!narrowed.length || narrowed.some((s) => !original.has(s))) {
       throw new InvalidScopeError("scope may only narrow the scopes originally granted");
     }
-    scope = formatScope(narrowed);
   }
-
-  const issued = await rotateRefreshToken({
-    refreshTokenId: row.id,
-    grantId: row.grantId,
-    clientId: client.clientId,
-    // RFC 6749 §6: a narrower `scope` narrows this access token only; the new refresh token keeps
-    // the scope the member granted, so a later refresh may ask for all of it again.
-    accessScope: scope,
-    refreshScope: row.scope,
-    audience: row.grant.resource,
-    now,
-  });
-  if (!issued) throw new InvalidGrantError("The refresh token was already used");
+  // Every check held but nothing was rotated: a concurrent request rotated it first.
+  if (!row.rotated) throw new InvalidGrantError("The refresh token was already used");
+  const scope = narrowed ? formatScope(narrowed) : row.scope;
   return tokenResponseBody(issued, { scope, school: row.grant.school });
 }

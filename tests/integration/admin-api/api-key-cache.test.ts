@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { credentialVersion, pastBound, withCredentialBound } from "@/tests/helpers/credential-bound";
 import { apiKeyCacheStats } from "@/lib/admin-api/api-key-cache";
 import { createApiKey, revokeApiKey } from "@/lib/admin-api/api-keys";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { resetEnvCache } from "@/lib/env";
 import { setSchoolEnabled } from "@/lib/schools/manage-schools";
 import { adminAppForSuite, gql } from "./helpers";
 
@@ -11,21 +11,13 @@ import { adminAppForSuite, gql } from "./helpers";
 // entries hold only while the database's CredentialVersion is unchanged; triggers bump it on every
 // change verification depends on. These tests run with the production-like bound set explicitly.
 const app = adminAppForSuite({ now: null });
-const BOUND_MS = 400;
 
-const version = async () => (await db().credentialVersion.findUniqueOrThrow({ where: { id: 1 } })).version;
+const version = credentialVersion;
 const typename = (key: string) => gql(app, "{ __typename }", {}, { key });
 const newKey = async (name: string) =>
   (await createApiKey({ school: "demo", name, permissions: ["subscriptions", "createSubscription"], enforceLimits: false })).key;
 
-beforeAll(() => {
-  process.env.STOREFRONT_REVALIDATE_MS = String(BOUND_MS);
-  resetEnvCache();
-});
-afterAll(() => {
-  process.env.STOREFRONT_REVALIDATE_MS = "0";
-  resetEnvCache();
-});
+withCredentialBound();
 
 describe("the API-key cache", () => {
   it("keeps verifying every request against a cached row", async () => {
@@ -55,7 +47,7 @@ describe("the API-key cache", () => {
     const before = await version();
     await db().$executeRaw`UPDATE "ApiKey" SET "revokedAt" = now() WHERE "name" = 'revoked elsewhere'`;
     expect(await version()).toBeGreaterThan(before);
-    await new Promise((r) => setTimeout(r, BOUND_MS + 50));
+    await pastBound();
     expect((await typename(key)).status).toBe(401);
   });
 
@@ -78,13 +70,13 @@ describe("the API-key cache", () => {
     let v = await version();
     await db().apiKey.updateMany({ where: { name: "changed" }, data: { permissions: [] } });
     expect(await version()).toBeGreaterThan(v);
-    await new Promise((r) => setTimeout(r, BOUND_MS + 50));
+    await pastBound();
     expect((await gql(app, list, {}, { key })).body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
 
     v = await version();
     await db().apiKey.deleteMany({ where: { name: "changed" } });
     expect(await version()).toBeGreaterThan(v);
-    await new Promise((r) => setTimeout(r, BOUND_MS + 50));
+    await pastBound();
     expect((await typename(key)).status).toBe(401);
   });
 
