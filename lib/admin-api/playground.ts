@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createHash } from "node:crypto";
 import { CURRENT_API_VERSION } from "./api-version";
 import { ADMIN_GRAPHQL_PATH } from "./yoga";
@@ -96,34 +95,44 @@ export const PLAYGROUND_HEADERS = JSON.stringify(
   2,
 );
 
-let cached: { html: string; etag: string } | undefined;
+let cached: Promise<{ html: string; etag: string }> | undefined;
 
 /**
  * GraphiQL for the Admin API. Every script, style and editor worker is inlined from the installed
  * @graphql-yoga/render-graphiql package, so the page works with no CDN and no network.
+ *
+ * Imported on the first request for the page, not with the route: the package is one 8.6 MB
+ * module (GraphiQL's scripts as a string literal, held by V8 as 19 MB of source), and every Admin
+ * API request loads this route (docs/benchmarks.md, "Memory", issue 15).
  */
-export function playgroundPage(): { html: string; etag: string } {
-  if (!cached) {
-    const html = renderGraphiQL({
-      title: "Schoolhouse Admin API",
-      endpoint: ADMIN_GRAPHQL_PATH,
-      headers: PLAYGROUND_HEADERS,
-      defaultHeaders: PLAYGROUND_HEADERS,
-      shouldPersistHeaders: true,
-      isHeadersEditorEnabled: true,
-      defaultEditorToolsVisibility: "headers",
-      defaultTabs: PLAYGROUND_EXAMPLES.map((e) => ({
-        query: e.query,
-        headers: PLAYGROUND_HEADERS,
-      })),
-    });
-    cached = { html, etag: `"${createHash("sha256").update(html).digest("base64url").slice(0, 27)}"` };
-  }
+export function playgroundPage(): Promise<{ html: string; etag: string }> {
+  cached ??= renderPage().catch((err: unknown) => {
+    cached = undefined;
+    throw err;
+  });
   return cached;
 }
 
-export function playgroundResponse(request: Request): Response {
-  const { html, etag } = playgroundPage();
+async function renderPage(): Promise<{ html: string; etag: string }> {
+  const { renderGraphiQL } = await import("@graphql-yoga/render-graphiql");
+  const html = renderGraphiQL({
+    title: "Schoolhouse Admin API",
+    endpoint: ADMIN_GRAPHQL_PATH,
+    headers: PLAYGROUND_HEADERS,
+    defaultHeaders: PLAYGROUND_HEADERS,
+    shouldPersistHeaders: true,
+    isHeadersEditorEnabled: true,
+    defaultEditorToolsVisibility: "headers",
+    defaultTabs: PLAYGROUND_EXAMPLES.map((e) => ({
+      query: e.query,
+      headers: PLAYGROUND_HEADERS,
+    })),
+  });
+  return { html, etag: `"${createHash("sha256").update(html).digest("base64url").slice(0, 27)}"` };
+}
+
+export async function playgroundResponse(request: Request): Promise<Response> {
+  const { html, etag } = await playgroundPage();
   const headers = { "content-type": "text/html; charset=utf-8", etag, "cache-control": "no-cache", vary: "accept" };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(html, { headers });
