@@ -13,6 +13,7 @@ import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/store
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
+import { proxyServedHandler } from "@/lib/storefront/proxy-served";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
@@ -30,12 +31,18 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // (/_site/<render key>/…, lib/storefront/page-cache.ts): rendered once per school version, origin
 // and document, after the gate has let the request through. Outside requests for that route are
 // refused: only this proxy's rewrites, made after the gate, reach it.
+// GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
+// here from the content cache by the same functions their route handlers export.
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
   if (isRenderPath(request.nextUrl.pathname)) return NextResponse.rewrite(internalUrl(request, NOT_FOUND_PATH));
+  // GET/HEAD of a markdown twin or an llms file: answered here by its route handler's function
+  // (lib/storefront/proxy-served.ts), which saves Next's second stage for these cached bytes.
+  const served = proxyServedHandler(request.method, request.nextUrl.pathname);
+  if (served) return served(request);
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);

@@ -1,4 +1,4 @@
-import { serveLlmsFullTxt } from "@/lib/storefront/text-routes";
+import { serveLlmsFullTxt } from "@/lib/storefront/llms-routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { serveLlmsTxt } from "@/lib/storefront/text-routes";
+import { serveLlmsTxt } from "@/lib/storefront/llms-routes";
 
 export const dynamic = "force-dynamic";
 

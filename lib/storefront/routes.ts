@@ -89,18 +89,19 @@ export interface PageMatch {
 export function matchPage(pathname: string): PageMatch | null {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
   for (const route of STOREFRONT_ROUTES) {
-    const [prefix, suffix] = route.htmlPath.split("{slug}");
-    if (suffix === undefined) {
-      if (path === prefix) return { route, markdownPath: route.markdownPath };
-      continue;
-    }
-    if (path.startsWith(prefix!) && path.length > prefix!.length) {
-      const slug = path.slice(prefix!.length);
-      if (slug.includes("/")) continue;
-      return { route, slug, markdownPath: route.markdownPath.replace("{slug}", slug) };
-    }
+    const m = matchPattern(route.htmlPath, path);
+    if (m) return { route, slug: m.slug, markdownPath: m.slug === undefined ? route.markdownPath : route.markdownPath.replace("{slug}", m.slug) };
   }
   return null;
+}
+
+/** A path against a route pattern: {} for its fixed path, { slug } (raw, one non-empty segment) for a `{slug}` pattern. */
+function matchPattern(pattern: string, path: string): { slug?: string } | null {
+  const [prefix, suffix] = pattern.split("{slug}");
+  if (suffix === undefined) return path === prefix ? {} : null;
+  if (!path.startsWith(prefix!) || path.length === prefix!.length) return null;
+  const slug = path.slice(prefix!.length);
+  return slug.includes("/") ? null : { slug };
 }
 
 /**
@@ -114,4 +115,20 @@ export function matchMarkdownUrl(pathname: string): PageMatch | null {
   const page = matchPage(m[1] === "/index" ? "/" : m[1]!);
   // "/index.md" is the homepage's; "/.md" or "/courses/.md" name nothing.
   return page && !m[1]!.endsWith("/") ? page : null;
+}
+
+/**
+ * The document an /api/md path names when it is exactly a document route with a well-formed slug
+ * (`/api/md/courses/intro-to-sql`, `/api/md/faq`); null for anything else (malformed or
+ * percent-encoded slugs, extra segments, trailing slashes), which the route handlers answer. The
+ * proxy serves the matches itself (proxy.ts), so a match must mean exactly what the route handler
+ * of that path would do with it.
+ */
+export function matchMarkdownApiPath(pathname: string): { kind: DocumentKind; slug?: string } | null {
+  if (!pathname.startsWith("/api/md/")) return null;
+  for (const route of STOREFRONT_ROUTES) {
+    const m = matchPattern(route.markdownPath, pathname);
+    if (m && (m.slug === undefined || isValidSlug(m.slug))) return { kind: route.kind, slug: m.slug };
+  }
+  return null;
 }

@@ -1,4 +1,4 @@
-import { serveLlmsFullPart } from "@/lib/storefront/text-routes";
+import { serveLlmsFullPart } from "@/lib/storefront/llms-routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,106 @@
+// Server CPU time per request over HTTP, for routes whose cost is mostly Next.js's own handling
+// (the proxy, route resolution, the response pipe), which cpu-per-request.ts, in process without
+// Next, cannot see. Drives a running server (`next start`, started like the bench's) with a fixed
+// number of keep-alive connections and reads the user+system CPU time of the server's process
+// tree from /proc before and after each round. Paths alternate round by round, so slow drift of
+// the machine hits each alike. CPU time does not depend on what else the machine runs, unlike
+// throughput (docs/benchmarks.md, issue 15).
+//
+//   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
+//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] <path> [<path>…]
+import { Agent, request as httpRequest } from "node:http";
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { processTree } from "./server";
+
+const { values: opts, positionals: paths } = parseArgs({
+  allowPositionals: true,
+  options: {
+    pid: { type: "string" },
+    origin: { type: "string", default: "http://localhost:3000" },
+    requests: { type: "string", default: "2000" },
+    rounds: { type: "string", default: "3" },
+    connections: { type: "string", default: "4" },
+    accept: { type: "string", default: "*/*" },
+  },
+});
+if (!opts.pid || paths.length === 0) {
+  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] <path>…");
+  process.exit(2);
+}
+const rootPid = Number(opts.pid);
+const requests = Number(opts.requests);
+const connections = Number(opts.connections);
+const rounds = Number(opts.rounds);
+const origin = new URL(opts.origin!);
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+/** utime + stime from a /proc stat file, in ms (0 once the process is gone). */
+function statCpuMs(file: string): number {
+  try {
+    const stat = readFileSync(file, "utf8");
+    // The command name may hold spaces and parentheses; fields resume after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU of the whole process tree (V8's helper threads included) and of the server's main thread
+ * alone: JavaScript runs on that one thread, so it is what bounds throughput.
+ */
+function cpuMs(): { tree: number; main: number } {
+  const tree = processTree(rootPid).reduce((sum, pid) => sum + statCpuMs(`/proc/${pid}/stat`), 0);
+  return { tree, main: statCpuMs(`/proc/${rootPid}/task/${rootPid}/stat`) };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: connections });
+
+function get(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: origin.hostname, port: origin.port, path, agent, headers: { accept: opts.accept! } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function drive(path: string, count: number): Promise<void> {
+  let left = count;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (left-- > 0) {
+        const status = await get(path);
+        if (status !== 200) throw new Error(`GET ${path}: ${status}`);
+      }
+    }),
+  );
+}
+
+const results = new Map<string, { tree: number[]; main: number[] }>(paths.map((p) => [p, { tree: [], main: [] }]));
+for (const p of paths) await drive(p, Math.min(500, requests)); // warm-up: JIT, caches, route code loaded
+for (let r = 0; r < rounds; r++) {
+  for (const p of paths) {
+    const before = cpuMs();
+    await drive(p, requests);
+    const after = cpuMs();
+    results.get(p)!.tree.push((after.tree - before.tree) / requests);
+    results.get(p)!.main.push((after.main - before.main) / requests);
+  }
+}
+agent.destroy();
+const first = results.get(paths[0]!)!;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fmt = (xs: number[]) => `${mean(xs).toFixed(3)} (${xs.map((x) => x.toFixed(2)).join(" ")})`;
+console.log(`ms CPU per request, mean (rounds); ×first: first's CPU / this path's (above 1: cheaper than ${paths[0]})`);
+for (const [p, r] of results) {
+  console.log(
+    `${p.padEnd(36)} main thread ${fmt(r.main)} ×${(mean(first.main) / mean(r.main)).toFixed(2)}   ` +
+      `process tree ${fmt(r.tree)} ×${(mean(first.tree) / mean(r.tree)).toFixed(2)}`,
+  );
+}
