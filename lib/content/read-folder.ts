@@ -48,7 +48,7 @@ export const ITEM_KINDS = Object.keys(KIND_DIRS) as ItemKind[];
 
 const ROOT_FILES = new Set(["school.yaml", "home.md", "faq.md", "README.md"]);
 const MAX_FILE_BYTES = 1024 * 1024;
-// The seed reads the demo folders at run time; next.config.ts ships content/ with every function
+// The seed reads the demo folders at run time; next.config.mjs ships content/ with every function
 // (outputFileTracingIncludes), so tracing is told to leave these reads alone.
 
 function zodProblems(file: string, error: z.ZodError, lineOf: ParsedFile["lineOf"]): ContentProblem[] {

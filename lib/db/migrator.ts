@@ -31,7 +31,7 @@ export class MigrationError extends Error {
 export const DEFAULT_MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations");
 
 export async function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): Promise<Migration[]> {
-  // The SQL files are shipped by outputFileTracingIncludes in next.config.ts, not by tracing.
+  // The SQL files are shipped by outputFileTracingIncludes in next.config.mjs, not by tracing.
   const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
   const names = entries
     .filter((e) => e.isDirectory())

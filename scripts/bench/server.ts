@@ -24,7 +24,7 @@ function newestSource(): number {
       for (const e of readdirSync(p)) walk(path.join(p, e));
     } else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const p of ["app", "lib", "prisma", "public", "proxy.ts", "instrumentation.ts", "next.config.ts", "package.json"]) {
+  for (const p of ["app", "lib", "prisma", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package.json"]) {
     walk(path.join(ROOT, p));
   }
   return newest;
@@ -78,6 +78,15 @@ export const benchOrigin = (port: number): string => `http://127.0.0.1:${port}`;
  */
 export const SERVER_NODE_FLAGS = ["--max-old-space-size=320"];
 
+/**
+ * Environment the server runs with, as `npm start` / `npm run serve` set it (package.json): glibc's
+ * malloc limited to two arenas. By default every thread that allocates (V8's compiler and GC
+ * workers, libuv's pool) gets its own arena, and freed memory stays in the arena that freed it:
+ * under the bench, five arenas held 137 MB; two hold 110 MB (docs/benchmarks.md, "Memory").
+ * Ignored by other C libraries.
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
+
 export class BenchServer {
   private output = "";
   private exited = false;
@@ -113,7 +122,7 @@ export class BenchServer {
     // "localhost" whatever -H says, so with -H 127.0.0.1 every proxy rewrite (the HTML page cache,
     // markdown negotiation) counts as another origin and is proxied over HTTP back into the server.
     const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(options.port), "-H", "localhost"], {
-      env: { ...process.env, ...options.env, NEXT_TELEMETRY_DISABLED: "1" },
+      env: { ...process.env, ...options.env, ...SERVER_ENV, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const server = new BenchServer(child, options.port);

@@ -1,4 +1,4 @@
-// The production build validates the deployment's environment (next.config.ts), so a bad
+// The production build validates the deployment's environment (next.config.mjs), so a bad
 // deployment fails its build with one line instead of its first request. Run in a real child
 // process: the check ends the process, as it does inside `next build`.
 import { spawnSync } from "node:child_process";
@@ -10,12 +10,12 @@ const tsx = path.join(root, "node_modules/.bin/tsx");
 
 function loadConfig(phase: string, env: Record<string, string>) {
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "production" };
-  const script = `import("./next.config.ts").then((m) => { m.default(${JSON.stringify(phase)}); console.log("config ok"); })`;
+  const script = `import("./next.config.mjs").then(async (m) => { await m.default(${JSON.stringify(phase)}); console.log("config ok"); })`;
   const r = spawnSync(tsx, ["-e", script], { cwd: root, env: { ...base, ...env }, encoding: "utf8", timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe("next.config.ts: environment validated at build time", () => {
+describe("next.config.mjs: environment validated at build time", () => {
   it("a Vercel build without DATABASE_URL fails with one line naming the variable", () => {
     const r = loadConfig("phase-production-build", { VERCEL: "1" });
     expect(r.status).toBe(1);

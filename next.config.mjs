@@ -1,8 +1,11 @@
-import type { NextConfig } from "next";
-import { PHASE_PRODUCTION_BUILD } from "next/constants";
-import { ConfigError, parseEnv } from "./lib/env";
+// @ts-check
+// JavaScript, not TypeScript: on Node 20 `next start` compiles a next.config.ts with Next's SWC
+// native module, which then stays mapped in every server (24 MB of its peak RSS, issue 15,
+// docs/benchmarks.md "Memory"). The build-time environment check below still uses lib/env.ts.
+import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 
-const config: NextConfig = {
+/** @type {import("next").NextConfig} */
+const config = {
   // PGlite loads its wasm and data files relative to its own module; bundling breaks that.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg"],
   // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
@@ -45,8 +48,13 @@ const config: NextConfig = {
  * runtime env), so a bad deployment fails its build, not its first request. SKIP_ENV_VALIDATION=1
  * is for builds that do not see the runtime environment (a container image built once).
  */
-export default function nextConfig(phase: string): NextConfig {
+/** @param {string} phase @returns {Promise<import("next").NextConfig>} */
+export default async function nextConfig(phase) {
   if (phase === PHASE_PRODUCTION_BUILD && !process.env.SKIP_ENV_VALIDATION) {
+    // Only the build loads TypeScript (tsx, a dev dependency the build has anyway).
+    const { tsImport } = await import("tsx/esm/api");
+    /** @type {typeof import("./lib/env")} */
+    const { ConfigError, parseEnv } = await tsImport("./lib/env.ts", import.meta.url);
     try {
       parseEnv({ ...process.env, NODE_ENV: "production" });
     } catch (err) {
