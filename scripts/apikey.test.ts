@@ -1,25 +1,13 @@
 // `npm run apikey` end to end, as an operator runs it, against its own embedded database directory.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "@/tests/helpers/run-script";
 
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 
-async function cli(script: string, args: string[] = []) {
-  const env = { ...process.env, PGLITE_DATA_DIR: dir, DATABASE_URL: "", NODE_ENV: "development" as const };
-  try {
-    const r = await run(path.join(ROOT, "node_modules/.bin/tsx"), [script, ...args], { cwd: ROOT, env });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (script: string, args: string[] = []) => runScript(script, args, { PGLITE_DATA_DIR: dir });
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "apikey-cli-"));

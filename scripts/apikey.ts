@@ -1,9 +1,8 @@
 // npm run apikey -- create|list|revoke: manage Admin API keys (the secret is printed once).
-import { parseArgs } from "node:util";
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
-import { runDbCommand } from "./cli";
+import { runDbCommand, type CommandLine } from "./cli";
 
 const USAGE = `usage:
   npm run apikey -- create --school <subdomain|id> --name <label> [--permissions all|none|op1,op2] [--enforce-limits] [--expires-at <ISO date>]
@@ -12,19 +11,15 @@ const USAGE = `usage:
 
 permissions: ${ADMIN_OPERATIONS.join(", ")}`;
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      school: { type: "string" },
-      name: { type: "string" },
-      permissions: { type: "string" },
-      "enforce-limits": { type: "boolean", default: false },
-      "expires-at": { type: "string" },
-    },
-  });
+const FLAGS = {
+  school: { type: "string" },
+  name: { type: "string" },
+  permissions: { type: "string" },
+  "enforce-limits": { type: "boolean", default: false },
+  "expires-at": { type: "string" },
+} as const;
+
+async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   switch (command) {
     case "create": {
       if (!values.school || !values.name) throw new ApiKeyCommandError(`create needs --school and --name\n${USAGE}`);
@@ -66,4 +61,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-await runDbCommand({ name: "apikey", expected: (err) => err instanceof ApiKeyCommandError, body: () => main(process.argv.slice(2)) });
+await runDbCommand({ name: "apikey", expected: (err) => err instanceof ApiKeyCommandError, flags: FLAGS, body: main });

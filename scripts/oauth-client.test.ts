@@ -1,33 +1,21 @@
 // `npm run oauth-client` end to end, as an operator runs it, against its own embedded database
 // directory; the printed secret is then used at the token endpoint of the app on that database.
-import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "@/tests/helpers/run-script";
 import { closeDbHandle, createDbHandle, setDbHandle } from "@/lib/db/client";
 import { createPgliteDriver } from "@/lib/db/driver";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer } from "@/tests/helpers/app-server";
 import { VERIFIER, form, getCode, signIn } from "@/tests/integration/oauth/helpers";
 
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "..");
 const CB = "https://reports.example/callback";
 let dir: string;
 
-async function cli(script: string, args: string[] = []) {
-  const env = { ...process.env, PGLITE_DATA_DIR: dir, DATABASE_URL: "", NODE_ENV: "development" as const };
-  try {
-    const r = await run(path.join(ROOT, "node_modules/.bin/tsx"), [script, ...args], { cwd: ROOT, env });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (script: string, args: string[] = []) => runScript(script, args, { PGLITE_DATA_DIR: dir });
 
 /** Opens the CLI's database in this process (the CLI has exited and released it), serves the app, and exchanges codes with each secret. */
 async function tokenStatuses(clientId: string, secrets: string[]): Promise<number[]> {

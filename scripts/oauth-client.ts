@@ -1,5 +1,4 @@
 // npm run oauth-client -- create|list|rotate|revoke: manage OAuth clients (a secret is printed once).
-import { parseArgs } from "node:util";
 import { now } from "../lib/clock";
 import { dbHandle } from "../lib/db/client";
 import { CLIENT_SECRET_OVERLAP_MS } from "../lib/oauth/client-secret";
@@ -10,7 +9,7 @@ import { revokeOAuthClient } from "../lib/oauth/client-admin/revoke-client";
 import { rotateClientSecret } from "../lib/oauth/client-admin/rotate-client-secret";
 import { SUPPORTED_SCOPES } from "../lib/oauth/scopes";
 import { SchoolCommandError } from "../lib/schools/errors";
-import { runDbCommand } from "./cli";
+import { runDbCommand, type CommandLine } from "./cli";
 
 const OVERLAP_HOURS = CLIENT_SECRET_OVERLAP_MS / 3_600_000;
 const USAGE = `usage:
@@ -24,20 +23,16 @@ Clients are confidential (a generated secret, client_secret_basic or client_secr
 with --no-overlap. revoke disables the client and revokes its grants and tokens at once.
 scopes: ${SUPPORTED_SCOPES.join(" ")}`;
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      school: { type: "string" },
-      name: { type: "string" },
-      "redirect-uri": { type: "string", multiple: true },
-      scope: { type: "string" },
-      public: { type: "boolean", default: false },
-      "no-overlap": { type: "boolean", default: false },
-    },
-  });
+const FLAGS = {
+  school: { type: "string" },
+  name: { type: "string" },
+  "redirect-uri": { type: "string", multiple: true },
+  scope: { type: "string" },
+  public: { type: "boolean", default: false },
+  "no-overlap": { type: "boolean", default: false },
+} as const;
+
+async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   const db = dbHandle().prisma;
   switch (command) {
     case "create": {
@@ -102,5 +97,6 @@ async function main(argv: string[]): Promise<void> {
 await runDbCommand({
   name: "oauth-client",
   expected: (err) => err instanceof OAuthClientCommandError || err instanceof SchoolCommandError,
-  body: () => main(process.argv.slice(2)),
+  flags: FLAGS,
+  body: main,
 });

@@ -1,25 +1,14 @@
 // `npm run school` end to end, as an operator runs it, against its own embedded database directory.
-import { execFile } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "@/tests/helpers/run-script";
 
-const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 
-async function schoolCli(dataDir: string, args: string[]) {
-  const env = { ...process.env, PGLITE_DATA_DIR: dataDir, DATABASE_URL: "", NODE_ENV: "development" as const, PLATFORM_DOMAIN: "localhost" };
-  try {
-    const r = await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/school.ts", ...args], { cwd: ROOT, env });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const schoolCli = (dataDir: string, args: string[]) => runScript("scripts/school.ts", args, { PGLITE_DATA_DIR: dataDir, PLATFORM_DOMAIN: "localhost" });
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "school-cli-"));

@@ -1,5 +1,4 @@
 // npm run school -- create|list|disable|enable|add-member|domain|import|export: run schools from the command line.
-import { parseArgs } from "node:util";
 import { passwordSetupUrl } from "../lib/auth/password-setup";
 import { ContentError } from "../lib/content/errors";
 import { exportContent } from "../lib/content/export-content";
@@ -13,7 +12,7 @@ import { SchoolCommandError } from "../lib/schools/errors";
 import { schoolOrigin } from "../lib/schools/links";
 import { findSchoolByRef } from "../lib/schools/find-school";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
-import { runDbCommand } from "./cli";
+import { runDbCommand, type CommandLine } from "./cli";
 
 const USAGE = `usage:
   npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>]
@@ -32,22 +31,18 @@ function setupLine(origin: string, setup: { token: string; expiresAt: Date } | n
     : `${email} already has a password and signs in with it.`;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      subdomain: { type: "string" },
-      name: { type: "string" },
-      "owner-email": { type: "string" },
-      "owner-name": { type: "string" },
-      school: { type: "string" },
-      email: { type: "string" },
-      role: { type: "string" },
-      "dry-run": { type: "boolean", default: false },
-    },
-  });
+const FLAGS = {
+  subdomain: { type: "string" },
+  name: { type: "string" },
+  "owner-email": { type: "string" },
+  "owner-name": { type: "string" },
+  school: { type: "string" },
+  email: { type: "string" },
+  role: { type: "string" },
+  "dry-run": { type: "boolean", default: false },
+} as const;
+
+async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   const db = dbHandle().prisma;
   const e = env();
   switch (command) {
@@ -139,5 +134,6 @@ async function main(argv: string[]): Promise<void> {
 await runDbCommand({
   name: "school",
   expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError,
-  body: () => main(process.argv.slice(2)),
+  flags: FLAGS,
+  body: main,
 });
