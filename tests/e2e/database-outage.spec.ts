@@ -2,14 +2,13 @@
 // Postgres of this test's own: built HTML pages keep answering 200 marked stale, pages never built
 // answer a 503 HTML page, the Admin API a GraphQL 503, and everything recovers by itself.
 // tests/pg/database-outage.test.ts covers every route handler under load.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { closeDriver, createPgDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
 import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
+import { startNextServer, type NextServer } from "./next-server";
 
 const binDir = postgresBinDir();
 // Production on DATABASE_URL seeds random demo credentials and logs them once.
@@ -19,9 +18,8 @@ const BUILT = "/courses/intro-to-sql";
 const NEVER_BUILT = "/posts/five-sql-mistakes";
 
 let cluster: PgCluster | undefined;
-let server: ChildProcess | undefined;
+let server: NextServer | undefined;
 let origin = "";
-let output = "";
 
 test.describe("database outage through next start", () => {
   test.skip(!binDir, "initdb not found: install the PostgreSQL server package (or set PG_BIN_DIR) to run the outage test");
@@ -40,45 +38,24 @@ test.describe("database outage through next start", () => {
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
     origin = `http://localhost:${port}`;
-    // The server itself, not npx: SIGTERM in afterAll must reach next-server, or it outlives the run.
-    server = spawn(process.execPath, [path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATABASE_URL: cluster.url("app"),
-        AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
-        PLATFORM_DOMAIN: "localhost",
-        DEFAULT_SCHOOL: "demo",
-        SEED_ON_START: "1",
-        REDIS_URL: "",
-        // Every request checks the content version, so the outage is met at once.
-        STOREFRONT_REVALIDATE_MS: "0",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    server = startNextServer(port, {
+      NODE_ENV: "production",
+      DATABASE_URL: cluster.url("app"),
+      AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
+      PLATFORM_DOMAIN: "localhost",
+      DEFAULT_SCHOOL: "demo",
+      SEED_ON_START: "1",
+      REDIS_URL: "",
+      // Every request checks the content version, so the outage is met at once.
+      STOREFRONT_REVALIDATE_MS: "0",
     });
-    server.stdout!.on("data", (d) => (output += d));
-    server.stderr!.on("data", (d) => (output += d));
-    for (let i = 0; ; i++) {
-      if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
-      const ok = await fetch(`${origin}/api/health`).then((r) => r.ok, () => false);
-      if (ok) {
-        apiKey = /\bapi_key=(\S+)/.exec(output)?.[1] ?? "";
-        if (!apiKey) throw new Error(`no demo API key in the start-up log: ${output}`);
-        break;
-      }
-      if (i > 600) throw new Error(`server did not become healthy: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await server.healthy();
+    apiKey = /\bapi_key=(\S+)/.exec(server.output())?.[1] ?? "";
+    if (!apiKey) throw new Error(`no demo API key in the start-up log: ${server.output()}`);
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const s = server;
-      await new Promise<void>((resolve) => {
-        s.once("exit", () => resolve());
-        s.kill("SIGTERM");
-      });
-    }
+    await server?.stop();
     cluster?.destroy();
   });
 
@@ -156,6 +133,6 @@ test.describe("database outage through next start", () => {
     expect(fresh.headers.get("warning")).toBeNull();
     expect((await fetch(`${origin}${NEVER_BUILT}`)).status).toBe(200);
     expect((await gql("query { membershipPlans { id } }")).status).toBe(200);
-    expect(output).not.toMatch(/\n\s+at /);
+    expect(server!.output()).not.toMatch(/\n\s+at /);
   });
 });

@@ -2,18 +2,18 @@
 // create, school import, a production start; then the owner sets a password through the printed
 // link in Chromium and signs in, the storefront serves the imported content and the printed Admin
 // API key works. A production start before db:migrate refuses with one line.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { startNextServer, type NextServer } from "./next-server";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_ADMIN = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
-const NEXT = path.join(ROOT, "node_modules/next/dist/bin/next");
 const dbName = `sh_e2e_own_${randomBytes(4).toString("hex")}`;
 const dbUrl = Object.assign(new URL(PG_ADMIN), { pathname: `/${dbName}` }).toString();
 const env = {
@@ -40,24 +40,15 @@ async function admin(sql: string) {
 
 const cli = (script: string, args: string[]) => run(path.join(ROOT, "node_modules/.bin/tsx"), [script, ...args], { cwd: ROOT, env });
 
-function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [NEXT, "start", "-p", String(port)], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, output: () => out, exited: new Promise((resolve) => child.on("exit", resolve)) };
-}
+const start = (port: number) => startNextServer(port, env);
 
-let server: ReturnType<typeof start> | undefined;
+let server: NextServer | undefined;
 
 test.beforeAll(async () => {
   await admin(`CREATE DATABASE "${dbName}"`);
 });
 test.afterAll(async () => {
-  if (server?.child.pid && server.child.exitCode === null) {
-    server.child.kill("SIGTERM");
-    await server.exited;
-  }
+  await server?.stop();
   await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 });
 
@@ -81,9 +72,7 @@ test("empty Postgres → own school with content, owner login and Admin API key"
   expect(imported.stdout).toMatch(/\d+ changes written to pottery/);
 
   server = start(PORT);
-  await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${PORT}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 })
-    .toBe(200);
+  await server.healthy();
 
   // 3. The owner sets a password through the link, once, and signs in.
   const context = await browser.newContext();

@@ -1,9 +1,8 @@
 // Two `next start` processes sharing one Redis admit, together, exactly the limit.
-import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { startNextServer, type NextServer } from "./next-server";
 
 const redisUrl = process.env.REDIS_URL || process.env.TEST_REDIS_URL;
 const basePort = Number(process.env.E2E_PORT ?? 3100);
@@ -11,7 +10,7 @@ const ports = [basePort + 1, basePort + 2];
 const DEMO_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
 const LIMIT = 40;
 
-let servers: ChildProcess[] = [];
+let servers: NextServer[] = [];
 
 /** Fails fast when something already listens on the port: its answers would not be ours. */
 function assertPortFree(port: number): Promise<void> {
@@ -22,20 +21,6 @@ function assertPortFree(port: number): Promise<void> {
   });
 }
 
-async function waitForHealth(port: number, child: ChildProcess, output: () => string) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited: ${output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server on ${port} did not become healthy: ${output()}`);
-}
-
 test.describe("rate limits across instances", () => {
   test.skip(!redisUrl, "needs REDIS_URL: a Redis both instances share");
   test.describe.configure({ timeout: 180_000 });
@@ -44,54 +29,30 @@ test.describe("rate limits across instances", () => {
     test.setTimeout(180_000);
     const prefix = `e2e:rl:${randomUUID().slice(0, 8)}`;
     for (const port of ports) await assertPortFree(port);
-    // `next` itself, not through npx, in its own process group: killing an npx wrapper leaves the
-    // server running, and a leftover server would answer the next run's requests.
-    const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
     servers = ports.map((port) =>
-      spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
-        detached: true,
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          PGLITE_DATA_DIR: "memory://",
-          DATABASE_URL: "",
-          PLATFORM_DOMAIN: "localhost",
-          DEFAULT_SCHOOL: "demo",
-          REDIS_URL: redisUrl!,
-          KV_REST_API_URL: "",
-          KV_REST_API_TOKEN: "",
-          RATE_LIMIT_KEY_PREFIX: prefix,
-          RATE_LIMIT_QUERIES: String(LIMIT),
-          // Only the per-minute counter may refuse in this test.
-          RATE_LIMIT_MAX_IN_FLIGHT: "1000",
-          // The longest store deadline allowed: on a loaded machine a slow Redis reply would
-          // otherwise trigger the (separately tested) fail-open to per-instance limits.
-          RATE_LIMIT_STORE_TIMEOUT_MS: "500",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+      startNextServer(port, {
+        NODE_ENV: "production",
+        PGLITE_DATA_DIR: "memory://",
+        DATABASE_URL: "",
+        PLATFORM_DOMAIN: "localhost",
+        DEFAULT_SCHOOL: "demo",
+        REDIS_URL: redisUrl!,
+        KV_REST_API_URL: "",
+        KV_REST_API_TOKEN: "",
+        RATE_LIMIT_KEY_PREFIX: prefix,
+        RATE_LIMIT_QUERIES: String(LIMIT),
+        // Only the per-minute counter may refuse in this test.
+        RATE_LIMIT_MAX_IN_FLIGHT: "1000",
+        // The longest store deadline allowed: on a loaded machine a slow Redis reply would
+        // otherwise trigger the (separately tested) fail-open to per-instance limits.
+        RATE_LIMIT_STORE_TIMEOUT_MS: "500",
       }),
     );
-    await Promise.all(
-      servers.map((child, i) => {
-        let output = "";
-        child.stdout!.on("data", (d) => (output += d));
-        child.stderr!.on("data", (d) => (output += d));
-        return waitForHealth(ports[i]!, child, () => output);
-      }),
-    );
+    await Promise.all(servers.map((s) => s.healthy()));
   });
 
   test.afterAll(async () => {
-    await Promise.all(
-      servers.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once("exit", () => resolve());
-            process.kill(-child.pid!, "SIGTERM");
-          }),
-      ),
-    );
+    await Promise.all(servers.map((s) => s.stop()));
   });
 
   test("admit exactly the limit together, with no overshoot", async () => {

@@ -2,13 +2,12 @@
 // are rendered once per key and served from Next's incremental cache, the enterprise gate is still
 // decided per request, nothing about the visitor is shared, the rendering route cannot be reached
 // from outside, and a content change shows within the content cache's bound.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import pg from "pg";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { closeDriver, createPgDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
+import { startNextServer, type NextServer } from "./next-server";
 
 const acmeHost = (baseURL: string | undefined) => `acme-training.localhost:${new URL(baseURL!).port}`;
 const acme = (baseURL: string | undefined, p = "/") => `http://${acmeHost(baseURL)}${p}`;
@@ -105,9 +104,8 @@ const dbName = `sh_e2e_pagecache_${randomBytes(4).toString("hex")}`;
 
 test.describe("HTML page cache after a content change", () => {
   test.skip(!adminUrl, "needs TEST_DATABASE_URL: the test writes content behind the server's back");
-  let server: ChildProcess | undefined;
+  let server: NextServer | undefined;
   let dbUrl = "";
-  let output = "";
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
@@ -122,40 +120,22 @@ test.describe("HTML page cache after a content change", () => {
     const driver = createPgDriver(dbUrl, { max: 1 });
     await migrate({ driver });
     await closeDriver(driver);
-    const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-    server = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATABASE_URL: dbUrl,
-        AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret",
-        PLATFORM_DOMAIN: "localhost",
-        DEFAULT_SCHOOL: "demo",
-        SEED_ON_START: "1",
-        REDIS_URL: "",
-        KV_REST_API_URL: "",
-        KV_REST_API_TOKEN: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    server = startNextServer(port, {
+      NODE_ENV: "production",
+      DATABASE_URL: dbUrl,
+      AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret",
+      PLATFORM_DOMAIN: "localhost",
+      DEFAULT_SCHOOL: "demo",
+      SEED_ON_START: "1",
+      REDIS_URL: "",
+      KV_REST_API_URL: "",
+      KV_REST_API_TOKEN: "",
     });
-    server.stdout!.on("data", (d) => (output += d));
-    server.stderr!.on("data", (d) => (output += d));
-    for (let i = 0; ; i++) {
-      if (server.exitCode !== null) throw new Error(`server exited: ${output}`);
-      if (await fetch(`${origin}/api/health`).then((r) => r.ok, () => false)) break;
-      if (i > 600) throw new Error(`server did not become healthy: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await server.healthy();
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const s = server;
-      await new Promise<void>((resolve) => {
-        s.once("exit", () => resolve());
-        s.kill("SIGTERM");
-      });
-    }
+    await server?.stop();
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
@@ -179,10 +159,14 @@ test.describe("HTML page cache after a content change", () => {
     await expect.poll(h1, { timeout: 5_000, intervals: [50] }).toBe("Intro to SQL, revised");
     // 1 s of trusted version, one rendering and the polling interval.
     expect(performance.now() - changedAt).toBeLessThan(2_500);
+    // Its markdown twin and llms-full.txt, answered by the proxy from the content cache, too.
+    const mdTitle = async () => /^title: "([^"]+)"/m.exec(await (await fetch(`${origin}/api/md/courses/intro-to-sql`)).text())?.[1];
+    await expect.poll(mdTitle, { timeout: 2_500, intervals: [50] }).toBe("Intro to SQL, revised");
+    expect(await (await fetch(`${origin}/llms-full.txt`)).text()).toContain("Intro to SQL, revised");
     // The pages that list the course show the change too, and a browser sees it.
     expect(await (await fetch(`${origin}/courses`)).text()).toContain("Intro to SQL, revised");
     await page.goto(`${origin}/courses/intro-to-sql`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intro to SQL, revised");
-    expect(output).not.toMatch(/\n\s+at /);
+    expect(server!.output()).not.toMatch(/\n\s+at /);
   });
 });

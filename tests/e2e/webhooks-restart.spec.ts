@@ -1,12 +1,11 @@
 // Webhooks with a real `next start` process on Postgres: the in-process worker delivers within about
 // a second, and a server killed (SIGKILL) in the middle of a delivery burst, then started again,
 // delivers every event, duplicates carrying the same webhook-id.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { startNextServer, type NextServer } from "./next-server";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100) + 1;
@@ -15,54 +14,29 @@ const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
 const MONTHLY = "5c400000-0000-4000-8000-000300000001";
 const dbName = `sh_e2e_wh_${randomBytes(4).toString("hex")}`;
 let dbUrl = "";
-let server: ChildProcess | undefined;
+let server: NextServer | undefined;
 let receiver: Receiver;
 
-function start(): Promise<ChildProcess> {
-  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port)], {
-    detached: true,
-    env: {
-      ...process.env,
-      // The loopback receiver needs the test-only switch, which only NODE_ENV=test accepts.
-      NODE_ENV: "test",
-      DATABASE_URL: dbUrl,
-      PLATFORM_DOMAIN: "localhost",
-      DEFAULT_SCHOOL: "demo",
-      REDIS_URL: "",
-      KV_REST_API_URL: "",
-      KV_REST_API_TOKEN: "",
-      // The demo seed runs on its own only on the embedded database (issue 12): ask for it here.
-      SEED_ON_START: "1",
-      DEMO_API_KEY: KEY,
-      WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+async function start(): Promise<NextServer> {
+  const next = startNextServer(port, {
+    // The loopback receiver needs the test-only switch, which only NODE_ENV=test accepts.
+    NODE_ENV: "test",
+    DATABASE_URL: dbUrl,
+    PLATFORM_DOMAIN: "localhost",
+    DEFAULT_SCHOOL: "demo",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    // The demo seed runs on its own only on the embedded database (issue 12): ask for it here.
+    SEED_ON_START: "1",
+    DEMO_API_KEY: KEY,
+    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
   });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  return (async () => {
-    for (let i = 0; i < 600; i++) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) return child;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`server did not become healthy: ${output}`);
-  })();
+  await next.healthy();
+  return next;
 }
 
-function kill(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    process.kill(-child.pid!, "SIGKILL");
-  });
-}
+const kill = (next: NextServer | undefined) => next?.stop("SIGKILL");
 
 async function gql(query: string, variables: Record<string, unknown> = {}) {
   const res = await fetch(`${base}/admin/graphql`, {
