@@ -5,7 +5,8 @@
 // how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, issue 15).
 //
 //   npx tsx scripts/bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
-//   paths: typename, courses, create (email in the document), create-vars, refresh, floor-write, floor-read
+//   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,
+//          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution)
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
 import { randomBytes, randomUUID } from "node:crypto";
@@ -17,7 +18,7 @@ const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" } },
 });
-const PATHS = ["typename", "courses", "create", "create-vars", "refresh", "floor-write", "floor-read"];
+const PATHS = ["typename", "courses", "courses-all", "create", "create-vars", "refresh", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
 if (!PATHS.includes(which)) {
   console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
@@ -51,6 +52,7 @@ const { ADMIN_OPERATIONS } = await import("../../lib/credentials/permissions");
 const { floorRead, floorWrite } = await import("../../lib/bench/floors");
 const { handleTokenRequest } = await import("../../lib/oauth/token-endpoint");
 const { hashSecret, randomToken } = await import("../../lib/credentials/secret");
+const { handleMcpRequest } = await import("../../lib/mcp/handler");
 
 const url = opts.postgres ? process.env.DATABASE_URL : undefined;
 if (opts.postgres && !url) throw new Error("--postgres needs DATABASE_URL (a throwaway database)");
@@ -93,6 +95,8 @@ function adminBody(): string {
       });
     case "courses":
       return JSON.stringify({ query: "{ courses(first: 50) { nodes { id title slug } } }" });
+    case "courses-all":
+      return JSON.stringify({ query: "query BenchCourses { courses(first: 50) { nodes { id slug title summary status price currency } } }" });
     default:
       return JSON.stringify({ query: "{ __typename }" });
   }
@@ -111,11 +115,36 @@ async function one(): Promise<void> {
     tokens.push(body.refresh_token);
     return;
   }
+  if (which === "mcp-search" || which === "mcp-create") return mcpCall();
   const res = await admin(
     new Request(`${ORIGIN}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": key, host: "localhost" }, body: adminBody() }),
   );
   const text = await res.text();
   if (res.status !== 200 || text.includes('"errors":[{')) throw new Error(`${res.status} ${text.slice(0, 300)}`);
+}
+
+// As scripts/bench/workloads.ts sends them: one stateless tools/call, an Admin API key as Bearer.
+async function mcpCall(): Promise<void> {
+  n++;
+  const params =
+    which === "mcp-search"
+      ? { name: "search_catalog", arguments: { query: "sql" } }
+      : { name: "create_subscription", arguments: { email: `cpu-mcp-${randomUUID()}@bench.schoolhouse.test`, name: `Cpu ${n}`, planId: DEMO_IDS.plans.monthly } };
+  const res = await handleMcpRequest(
+    new Request(`${ORIGIN}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+        authorization: `Bearer ${key}`,
+        host: "localhost",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params }),
+    }),
+  );
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('"structuredContent"') || text.includes('"isError":true')) throw new Error(`${res.status} ${text.slice(0, 300)}`);
 }
 
 async function run(count: number): Promise<void> {
