@@ -8,6 +8,9 @@
 //
 //   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
 //     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] <path> [<path>…]
+//
+// A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
+// with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -22,6 +25,7 @@ const { values: opts, positionals: paths } = parseArgs({
     rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "4" },
     accept: { type: "string", default: "*/*" },
+    "api-keys": { type: "string" },
   },
 });
 if (!opts.pid || paths.length === 0) {
@@ -58,25 +62,37 @@ function cpuMs(): { tree: number; main: number } {
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
-function get(path: string): Promise<number> {
+const apiKeys = opts["api-keys"]?.split(",").filter(Boolean) ?? [];
+const GRAPHQL = "graphql:";
+
+function send(path: string, connection: number): Promise<number> {
+  const graphql = path.startsWith(GRAPHQL);
+  if (graphql && !apiKeys.length) throw new Error(`${path}: needs --api-keys`);
+  const body = graphql ? JSON.stringify({ query: path.slice(GRAPHQL.length) }) : undefined;
+  const headers: Record<string, string> = graphql
+    ? { accept: "application/json", "content-type": "application/json", "x-service-api-key": apiKeys[connection % apiKeys.length]! }
+    : { accept: opts.accept! };
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: origin.hostname, port: origin.port, path, agent, headers: { accept: opts.accept! } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: origin.hostname, port: origin.port, path: graphql ? "/admin/graphql" : path, method: graphql ? "POST" : "GET", agent, headers },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
 async function drive(path: string, count: number): Promise<void> {
   let left = count;
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: connections }, async (_, connection) => {
       while (left-- > 0) {
-        const status = await get(path);
-        if (status !== 200) throw new Error(`GET ${path}: ${status}`);
+        const status = await send(path, connection);
+        if (status !== 200) throw new Error(`${path}: ${status}`);
       }
     }),
   );
