@@ -7,7 +7,10 @@
 // throughput (docs/benchmarks.md, issue 15).
 //
 //   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
-//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] <path> [<path>…]
+//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key] <path> [<path>…]
+//
+// The path `mcp-search` is the bench's mcp-search-catalog request (POST /mcp, tools/call
+// search_catalog {query:"sql"}, as scripts/bench/workloads.ts sends it) with `--bearer` (an Admin API key).
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -22,10 +25,11 @@ const { values: opts, positionals: paths } = parseArgs({
     rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "4" },
     accept: { type: "string", default: "*/*" },
+    bearer: { type: "string" },
   },
 });
 if (!opts.pid || paths.length === 0) {
-  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] <path>…");
+  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] [--bearer key] <path>…");
   process.exit(2);
 }
 const rootPid = Number(opts.pid);
@@ -58,15 +62,36 @@ function cpuMs(): { tree: number; main: number } {
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
+let rpcId = 0;
+/** Method, path, headers and body of one request for a path argument. */
+function requestFor(path: string): { method: string; path: string; headers: Record<string, string>; body?: string } {
+  if (path !== "mcp-search") return { method: "GET", path, headers: { accept: opts.accept! } };
+  if (!opts.bearer) throw new Error("mcp-search needs --bearer <Admin API key>");
+  const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "search_catalog", arguments: { query: "sql" } } });
+  return {
+    method: "POST",
+    path: "/mcp",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      authorization: `Bearer ${opts.bearer}`,
+      "content-length": String(Buffer.byteLength(body)),
+    },
+    body,
+  };
+}
+
 function get(path: string): Promise<number> {
+  const r = requestFor(path);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: origin.hostname, port: origin.port, path, agent, headers: { accept: opts.accept! } }, (res) => {
+    const req = httpRequest({ host: origin.hostname, port: origin.port, path: r.path, method: r.method, agent, headers: r.headers }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.end();
+    req.end(r.body);
   });
 }
 
@@ -76,7 +101,7 @@ async function drive(path: string, count: number): Promise<void> {
     Array.from({ length: connections }, async () => {
       while (left-- > 0) {
         const status = await get(path);
-        if (status !== 200) throw new Error(`GET ${path}: ${status}`);
+        if (status !== 200) throw new Error(`${path}: ${status}`);
       }
     }),
   );
