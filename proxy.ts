@@ -14,6 +14,7 @@ import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
 import { proxyServedHandler } from "@/lib/storefront/proxy-served";
+import { adminProxyHandler } from "@/app/admin/graphql/handlers";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
@@ -32,7 +33,8 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // and document, after the gate has let the request through. Outside requests for that route are
 // refused: only this proxy's rewrites, made after the gate, reach it.
 // GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
-// here from the content cache by the same functions their route handlers export.
+// here from the content cache by the same functions their route handlers export, and so is the
+// Admin API (GET, POST and OPTIONS of /admin/graphql: app/admin/graphql/handlers.ts).
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
@@ -43,6 +45,8 @@ export async function proxy(request: NextRequest) {
   // (lib/storefront/proxy-served.ts), which saves Next's second stage for these cached bytes.
   const served = proxyServedHandler(request.method, request.nextUrl.pathname);
   if (served) return served(request);
+  const admin = adminProxyHandler(request.method, request.nextUrl.pathname);
+  if (admin) return admin(request);
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);
