@@ -7,10 +7,13 @@
 // throughput (docs/benchmarks.md, issue 15).
 //
 //   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
-//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key] <path> [<path>…]
+//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key]
+//     [--api-keys k1,k2,…] <path> [<path>…]
 //
 // The path `mcp-search` is the bench's mcp-search-catalog request (POST /mcp, tools/call
 // search_catalog {query:"sql"}, as scripts/bench/workloads.ts sends it) with `--bearer` (an Admin API key).
+// A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
+// with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -26,6 +29,7 @@ const { values: opts, positionals: paths } = parseArgs({
     connections: { type: "string", default: "4" },
     accept: { type: "string", default: "*/*" },
     bearer: { type: "string" },
+    "api-keys": { type: "string" },
   },
 });
 if (!opts.pid || paths.length === 0) {
@@ -63,8 +67,17 @@ function cpuMs(): { tree: number; main: number } {
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
 let rpcId = 0;
-/** Method, path, headers and body of one request for a path argument. */
-function requestFor(path: string): { method: string; path: string; headers: Record<string, string>; body?: string } {
+const apiKeys = opts["api-keys"]?.split(",").filter(Boolean) ?? [];
+const GRAPHQL = "graphql:";
+
+/** Method, path, headers and body of one request for a path argument, sent on `connection`. */
+function requestFor(path: string, connection: number): { method: string; path: string; headers: Record<string, string>; body?: string } {
+  if (path.startsWith(GRAPHQL)) {
+    if (!apiKeys.length) throw new Error(`${path}: needs --api-keys`);
+    const body = JSON.stringify({ query: path.slice(GRAPHQL.length) });
+    const key = apiKeys[connection % apiKeys.length]!;
+    return { method: "POST", path: "/admin/graphql", headers: { accept: "application/json", "content-type": "application/json", "x-service-api-key": key }, body };
+  }
   if (path !== "mcp-search") return { method: "GET", path, headers: { accept: opts.accept! } };
   if (!opts.bearer) throw new Error("mcp-search needs --bearer <Admin API key>");
   const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "search_catalog", arguments: { query: "sql" } } });
@@ -82,8 +95,8 @@ function requestFor(path: string): { method: string; path: string; headers: Reco
   };
 }
 
-function get(path: string): Promise<number> {
-  const r = requestFor(path);
+function send(path: string, connection: number): Promise<number> {
+  const r = requestFor(path, connection);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: origin.hostname, port: origin.port, path: r.path, method: r.method, agent, headers: r.headers }, (res) => {
       res.resume();
@@ -98,9 +111,9 @@ function get(path: string): Promise<number> {
 async function drive(path: string, count: number): Promise<void> {
   let left = count;
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: connections }, async (_, connection) => {
       while (left-- > 0) {
-        const status = await get(path);
+        const status = await send(path, connection);
         if (status !== 200) throw new Error(`${path}: ${status}`);
       }
     }),
