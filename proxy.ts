@@ -12,6 +12,7 @@ import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
+import { MCP_PATH } from "@/lib/mcp/http";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
 import { proxyServedHandler } from "@/lib/storefront/proxy-served";
 import { adminProxyHandler } from "@/app/admin/graphql/handlers";
@@ -47,6 +48,11 @@ export async function proxy(request: NextRequest) {
   if (served) return served(request);
   const admin = adminProxyHandler(request.method, request.nextUrl.pathname);
   if (admin) return admin(request);
+  // POST /mcp: answered here by the route's own handler, which saves Next's second stage (route
+  // resolution, the route module's request context, a second response pipe) and its copy of the
+  // request body (docs/benchmarks.md, 15mcp3). Imported on first use, so a server that never serves
+  // MCP never loads the SDK. OPTIONS, GET and DELETE still reach app/mcp/route.ts.
+  if (request.method === "POST" && request.nextUrl.pathname === MCP_PATH) return (await import("@/lib/mcp/handler")).handleMcpRequest(request);
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);

@@ -33,7 +33,7 @@ const { values: opts, positionals: paths } = parseArgs({
   },
 });
 if (!opts.pid || paths.length === 0) {
-  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] [--bearer key] <path>…");
+  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] [--bearer key] [--api-keys k1,k2] <path>…");
   process.exit(2);
 }
 const rootPid = Number(opts.pid);
