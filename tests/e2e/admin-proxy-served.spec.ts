@@ -112,6 +112,8 @@ test("the proxy answers the Admin API as the route's handler does", async ({ bas
     expect(viaServer.status, c.name).toBe(viaHandler.status);
     expect(headersOf(viaServer), c.name).toEqual(headersOf(viaHandler));
     expect(normalizedBody(await viaServer.text()), c.name).toEqual(normalizedBody(await viaHandler.text()));
+    // Answered by the proxy: Next's route stage (which adds its RSC Vary) never ran.
+    expect(viaServer.headers.get("vary") ?? "", c.name).not.toContain("rsc");
     // next.config.mjs's headers for /admin still apply to what the proxy sends.
     expect(viaServer.headers.get("x-frame-options"), c.name).toBe("DENY");
     expect(viaServer.headers.get("content-security-policy"), c.name).toContain("frame-ancestors 'none'");

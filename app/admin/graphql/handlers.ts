@@ -6,7 +6,6 @@
 import { after } from "next/server";
 import { now } from "@/lib/clock";
 import { createAdminHandler } from "@/lib/admin-api/handler";
-import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/yoga";
 import { adminRateLimitPlugin } from "@/lib/rate-limit";
 import { drainWebhooks } from "@/lib/webhooks/deliver";
 
@@ -27,17 +26,9 @@ export const POST = async (request: Request) => {
 };
 export const OPTIONS = (request: Request) => handle(request);
 
-const BY_METHOD: ReadonlyMap<string, (request: Request) => Promise<Response>> = new Map([
+/** The methods proxy.ts answers at ADMIN_GRAPHQL_PATH: the ones this route exports. */
+export const ADMIN_PROXY_METHODS: ReadonlyMap<string, (request: Request) => Promise<Response>> = new Map([
   ["GET", GET],
   ["POST", POST],
   ["OPTIONS", OPTIONS],
 ]);
-
-/**
- * The handler proxy.ts answers a request with, or null to let it through to the route: the exact
- * Admin path and the methods the route exports. HEAD and other methods (Next's 405, HEAD by GET)
- * are left to the route, as is any other path (a trailing slash, percent-encoding).
- */
-export function adminProxyHandler(method: string, pathname: string): ((request: Request) => Promise<Response>) | null {
-  return pathname === ADMIN_GRAPHQL_PATH ? (BY_METHOD.get(method) ?? null) : null;
-}
