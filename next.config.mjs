@@ -7,7 +7,12 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 /** @type {import("next").NextConfig} */
 const config = {
   // PGlite loads its wasm and data files relative to its own module; bundling breaks that.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg"],
+  // graphql: one copy for every bundle, loaded by Node. Bundled, the builds mixed graphql's
+  // ESM files (yoga's imports) with its CommonJS ones (Armor's deep `graphql/language/parser`
+  // import among them): a GraphQLError of one copy is not an instance of the other's class, so yoga
+  // answered syntax errors, and in the proxy's bundle rate-limit refusals, 500 "Unexpected error."
+  // (docs/benchmarks.md, 15admin3; tests/e2e/admin-proxy-served.spec.ts, rate-limit-instances.spec.ts).
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "graphql"],
   // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
   outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
   poweredByHeader: false,

@@ -12,8 +12,10 @@ import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
+import { MCP_PATH } from "@/lib/mcp/http";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
 import { proxyServedHandler } from "@/lib/storefront/proxy-served";
+import { adminProxyHandler } from "@/app/admin/graphql/handlers";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
@@ -32,7 +34,8 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // and document, after the gate has let the request through. Outside requests for that route are
 // refused: only this proxy's rewrites, made after the gate, reach it.
 // GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
-// here from the content cache by the same functions their route handlers export.
+// here from the content cache by the same functions their route handlers export, and so is the
+// Admin API (GET, POST and OPTIONS of /admin/graphql: app/admin/graphql/handlers.ts).
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
@@ -43,6 +46,13 @@ export async function proxy(request: NextRequest) {
   // (lib/storefront/proxy-served.ts), which saves Next's second stage for these cached bytes.
   const served = proxyServedHandler(request.method, request.nextUrl.pathname);
   if (served) return served(request);
+  const admin = adminProxyHandler(request.method, request.nextUrl.pathname);
+  if (admin) return admin(request);
+  // POST /mcp: answered here by the route's own handler, which saves Next's second stage (route
+  // resolution, the route module's request context, a second response pipe) and its copy of the
+  // request body (docs/benchmarks.md, 15mcp3). Imported on first use, so a server that never serves
+  // MCP never loads the SDK. OPTIONS, GET and DELETE still reach app/mcp/route.ts.
+  if (request.method === "POST" && request.nextUrl.pathname === MCP_PATH) return (await import("@/lib/mcp/handler")).handleMcpRequest(request);
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);

@@ -1,6 +1,7 @@
 import { createGraphQLError, createSchema } from "graphql-yoga";
 import { now as clockNow } from "../clock";
 import type { AdminOperation } from "../credentials/permissions";
+import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
 import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
@@ -369,6 +370,16 @@ async function planOf(s: SubscriptionParent, ctx: AdminContext): Promise<PlanWir
   return presentPlan(plan);
 }
 
+// listCourses hands every request of one content version the content cache's same array of rows:
+// their wire shapes (money as strings) are made once per array, not on every request. Nothing
+// downstream writes to them; a new version brings a new array, and with it new shapes.
+const presentedCourseLists = new WeakMap<readonly Course[], ReturnType<typeof presentCourse>[]>();
+function presentedCourses(rows: readonly Course[]): ReturnType<typeof presentCourse>[] {
+  let presented = presentedCourseLists.get(rows);
+  if (!presented) presentedCourseLists.set(rows, (presented = rows.map(presentCourse)));
+  return presented;
+}
+
 export const resolvers = {
   Query: {
     membershipPlans: async (_: unknown, __: unknown, ctx: AdminContext) => {
@@ -390,7 +401,7 @@ export const resolvers = {
     },
     courses: (_: unknown, args: { first?: number | null }, ctx: AdminContext) => {
       requireQueryPermission(ctx, "courses");
-      return inputError(async () => ({ nodes: (await listCourses({ schoolId: ctx.credential.schoolId, first: args.first })).map(presentCourse) }));
+      return inputError(async () => ({ nodes: presentedCourses(await listCourses({ schoolId: ctx.credential.schoolId, first: args.first })) }));
     },
     webhookEndpoints: async (_: unknown, __: unknown, ctx: AdminContext) => {
       requireQueryPermission(ctx, "webhookEndpoints");

@@ -68,11 +68,21 @@ export class FairGate {
     return this.inUse < this.permits && (this.held.get(lane) ?? 0) < this.capOf(lane);
   }
 
+  /**
+   * A permit for `lane` at once when acquire() would grant one without waiting, else undefined (the
+   * caller then waits in acquire()). Saves the hot path a promise and a turn of the microtask queue.
+   */
+  tryAcquire(lane: string, signal?: AbortSignal): Release | undefined {
+    if (signal?.aborted) return undefined;
+    // A free permit no queued waiter may take (each is held back by its share) jumps no one.
+    return !this.queues.has(lane) && this.canTake(lane) && !this.anyWaiterEligible() ? this.take(lane) : undefined;
+  }
+
   /** Resolves with a release function once `lane` may use a connection. */
   acquire(lane: string, signal?: AbortSignal): Promise<Release> {
     if (signal?.aborted) return Promise.reject(new DbWorkCancelledError());
-    // A free permit no queued waiter may take (each is held back by its share) jumps no one.
-    if (!this.queues.has(lane) && this.canTake(lane) && !this.anyWaiterEligible()) return Promise.resolve(this.take(lane));
+    const now = this.tryAcquire(lane);
+    if (now) return Promise.resolve(now);
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = { grant: resolve, fail: reject };
       let queue = this.queues.get(lane);

@@ -12,6 +12,7 @@ import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
 import { authInfoOf, type McpContext } from "./context";
+import { answerToolCall, directToolCall } from "./direct-call";
 import { acquireMcpServer, releaseMcpServer } from "./server-pool";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
@@ -49,13 +50,26 @@ function authErrorResponse(err: McpAuthError, origin: string): Response {
   });
 }
 
+export interface McpHandlerOptions {
+  /** Answer a plain tools/call POST without the SDK's HTTP transport (lib/mcp/direct-call.ts); default true. */
+  directPath?: boolean;
+}
+
 /**
  * POST /mcp: CORS → school from the host → credential (401/403 with RFC 9728 challenges) → scope of
  * the tool called (403 insufficient_scope) → limits per grant or API key → the SDK's stateless
- * Streamable HTTP transport with JSON responses. GET and DELETE are 405: no sessions, no streams.
- * Failures outside the SDK are JSON-RPC errors; nothing answers 500.
+ * Streamable HTTP transport with JSON responses, or for a plain tools/call the same server's
+ * tools/call handler directly (lib/mcp/direct-call.ts). GET and DELETE are 405: no sessions, no
+ * streams. Failures outside the SDK are JSON-RPC errors; nothing answers 500.
  */
-export async function handleMcpRequest(request: Request): Promise<Response> {
+export function createMcpHandler(options: McpHandlerOptions = {}): (request: Request) => Promise<Response> {
+  const directPath = options.directPath ?? true;
+  return (request) => answer(request, directPath);
+}
+
+export const handleMcpRequest = createMcpHandler();
+
+async function answer(request: Request, directPath: boolean): Promise<Response> {
   if (request.method === "OPTIONS") return preflight("POST, GET, DELETE, OPTIONS");
   try {
     const school = await resolveSchool(request.headers);
@@ -95,12 +109,26 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     }
     const operationType: OperationType = access?.writes && !peeked.dryRun ? "mutations" : "queries";
 
-    const execute = async () => {
-      const ctx: McpContext = { caller, school, origin, now: clockNow };
-      // A pooled server (lib/mcp/server-pool.ts): the caller travels with the message (authInfo),
-      // never in the server. The body was parsed once above; unparsable JSON goes to the SDK as
-      // text, for its own parse error.
-      const shape = { origin, schoolName: school.name };
+    const direct = directPath ? directToolCall(request.headers, peeked.parsed) : null;
+    const ctx: McpContext = { caller, school, origin, now: clockNow };
+    // A pooled server (lib/mcp/server-pool.ts): the caller travels with the message (authInfo),
+    // never in the server.
+    const shape = { origin, schoolName: school.name };
+
+    const executeDirectly = async (signal: AbortSignal): Promise<Answer> => {
+      const server = acquireMcpServer(shape);
+      try {
+        const body = await answerToolCall(server, direct!, authInfoOf(ctx), signal);
+        return { status: 200, headers: DIRECT_HEADERS, body, outage: ctx.outage === true };
+      } finally {
+        // Never connected: it goes back once its handler has answered.
+        releaseMcpServer(shape, server);
+      }
+    };
+
+    // The SDK's transport. The body was parsed once above; unparsable JSON goes to the SDK as
+    // text, for its own parse error.
+    const execute = async (): Promise<Answer> => {
       const server = acquireMcpServer(shape);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       let finished = false;
@@ -125,14 +153,17 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     // stops at the time limit or when the client leaves.
     const lane = credentialKey(caller.credential);
     const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, (signal) =>
-      withDbLane(lane, () => withDbCancellation(signal, execute)),
+      withDbLane(lane, () => withDbCancellation(signal, direct ? () => executeDirectly(signal) : execute)),
     );
 
     switch (outcome.outcome) {
       case "completed": {
         if (outcome.value.outage) return unavailable(peeked.id, true);
-        const headers = new Headers(outcome.value.headers);
-        for (const [k, v] of Object.entries({ ...budgetHeaders(outcome.state), ...CORS_HEADERS, "cache-control": "no-store" })) headers.set(k, v);
+        const extra = { ...budgetHeaders(outcome.state), ...CORS_HEADERS, "cache-control": "no-store" };
+        const { headers: answered } = outcome.value;
+        if (!(answered instanceof Headers)) return new Response(outcome.value.body, { status: outcome.value.status, headers: { ...answered, ...extra } });
+        const headers = new Headers(answered);
+        for (const [k, v] of Object.entries(extra)) headers.set(k, v);
         return new Response(outcome.value.body, { status: outcome.value.status, headers });
       }
       case "refused":
@@ -156,6 +187,18 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
     return unavailable(null, outage);
   }
 }
+
+/** What a request's execution hands back to be sent once the limiter has finished with it. */
+interface Answer {
+  status: number;
+  /** The transport's headers, or (direct path) the same header as the transport sets, lowercased. */
+  headers: Headers | Readonly<Record<string, string>>;
+  body: string | null;
+  outage: boolean;
+}
+
+/** What the transport sets on a JSON answer (stateless: no Mcp-Session-Id). */
+const DIRECT_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
 /** 503 in JSON-RPC form: a database outage with its Retry-After (lib/db/unavailable), else a short retry. */
 const unavailable = (id: string | number | null, outage = false) =>

@@ -122,32 +122,31 @@ export class RateLimiter {
 
     let executionStarted: number | undefined;
     type Settled = { kind: "completed"; value: T } | { kind: "failed"; error: unknown } | { kind: "aborted" } | { kind: "timed_out" };
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
+    // The first of completion, failure, time-out and client abort settles the operation.
+    let settle!: (s: Settled) => void;
+    const outcome = new Promise<Settled>((resolve) => (settle = resolve));
     const { signal } = options;
     const cancel = new AbortController();
-    const execution = (async (): Promise<Settled> => {
+    const lane = credentialKey(options.credential);
+    const start = async (release: (() => void) | undefined): Promise<Settled> => {
+      executionStarted = performance.now();
       try {
-        const release = await this.executing?.acquire(credentialKey(options.credential), cancel.signal);
-        executionStarted = performance.now();
-        try {
-          return { kind: "completed", value: await execute(cancel.signal) };
-        } finally {
-          release?.();
-        }
-      } catch (error) {
-        return { kind: "failed", error };
+        return { kind: "completed", value: await execute(cancel.signal) };
+      } finally {
+        release?.();
       }
-    })();
-    const interrupted = new Promise<Settled>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: "timed_out" }), this.operationTimeoutMs);
-      if (signal) {
-        onAbort = () => resolve({ kind: "aborted" });
-        if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort, { once: true });
-      }
-    });
-    const settled = await Promise.race([execution, interrupted]);
+    };
+    const timer = setTimeout(() => settle({ kind: "timed_out" }), this.operationTimeoutMs);
+    const onAbort = signal ? () => settle({ kind: "aborted" }) : undefined;
+    if (signal && onAbort) {
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    }
+    // Under its share the credential's turn comes at once, without a promise to wait on.
+    const now = this.executing?.tryAcquire(lane, cancel.signal);
+    const execution = now || !this.executing ? start(now) : this.executing.acquire(lane, cancel.signal).then(start);
+    execution.then(settle, (error: unknown) => settle({ kind: "failed", error }));
+    const settled = await outcome;
     clearTimeout(timer);
     if (onAbort) signal!.removeEventListener("abort", onAbort);
     if (settled.kind === "timed_out" || settled.kind === "aborted") {

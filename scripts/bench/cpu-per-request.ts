@@ -10,6 +10,7 @@
 //   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution);
 //          on Postgres, the statements (round trips) per request, by text
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
+//   --enforce: the API key has enforceLimits=true (the bench's limiter-on; default: counted only, limiter-off)
 import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -17,7 +18,7 @@ import { parseArgs } from "node:util";
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" } },
+  options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
 const PATHS = ["typename", "courses", "courses-all", "create", "create-vars", "refresh", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
@@ -61,7 +62,7 @@ const handle = createDbHandle(url ? createPgDriver(url) : createPgliteDriver("me
 setDbHandle(handle);
 await migrate({ driver: handle.driver });
 await seedDemo({ prisma: handle.prisma, credentials: randomDemoCredentials() });
-const { key } = await createApiKey({ school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: false });
+const { key } = await createApiKey({ school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: opts.enforce ?? false });
 const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 const ORIGIN = "http://localhost";
 

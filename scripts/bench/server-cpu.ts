@@ -7,7 +7,13 @@
 // throughput (docs/benchmarks.md, issue 15).
 //
 //   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
-//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] <path> [<path>…]
+//     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key]
+//     [--api-keys k1,k2,…] <path> [<path>…]
+//
+// The path `mcp-search` is the bench's mcp-search-catalog request (POST /mcp, tools/call
+// search_catalog {query:"sql"}, as scripts/bench/workloads.ts sends it) with `--bearer` (an Admin API key).
+// A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
+// with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -22,10 +28,12 @@ const { values: opts, positionals: paths } = parseArgs({
     rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "4" },
     accept: { type: "string", default: "*/*" },
+    bearer: { type: "string" },
+    "api-keys": { type: "string" },
   },
 });
 if (!opts.pid || paths.length === 0) {
-  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] <path>…");
+  console.error("usage: server-cpu.ts --pid <pid> [--origin url] [--requests n] [--rounds n] [--connections n] [--bearer key] [--api-keys k1,k2] <path>…");
   process.exit(2);
 }
 const rootPid = Number(opts.pid);
@@ -58,25 +66,55 @@ function cpuMs(): { tree: number; main: number } {
 
 const agent = new Agent({ keepAlive: true, maxSockets: connections });
 
-function get(path: string): Promise<number> {
+let rpcId = 0;
+const apiKeys = opts["api-keys"]?.split(",").filter(Boolean) ?? [];
+const GRAPHQL = "graphql:";
+
+/** Method, path, headers and body of one request for a path argument, sent on `connection`. */
+function requestFor(path: string, connection: number): { method: string; path: string; headers: Record<string, string>; body?: string } {
+  if (path.startsWith(GRAPHQL)) {
+    if (!apiKeys.length) throw new Error(`${path}: needs --api-keys`);
+    const body = JSON.stringify({ query: path.slice(GRAPHQL.length) });
+    const key = apiKeys[connection % apiKeys.length]!;
+    return { method: "POST", path: "/admin/graphql", headers: { accept: "application/json", "content-type": "application/json", "x-service-api-key": key }, body };
+  }
+  if (path !== "mcp-search") return { method: "GET", path, headers: { accept: opts.accept! } };
+  if (!opts.bearer) throw new Error("mcp-search needs --bearer <Admin API key>");
+  const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "search_catalog", arguments: { query: "sql" } } });
+  return {
+    method: "POST",
+    path: "/mcp",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      authorization: `Bearer ${opts.bearer}`,
+      "content-length": String(Buffer.byteLength(body)),
+    },
+    body,
+  };
+}
+
+function send(path: string, connection: number): Promise<number> {
+  const r = requestFor(path, connection);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: origin.hostname, port: origin.port, path, agent, headers: { accept: opts.accept! } }, (res) => {
+    const req = httpRequest({ host: origin.hostname, port: origin.port, path: r.path, method: r.method, agent, headers: r.headers }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.end();
+    req.end(r.body);
   });
 }
 
 async function drive(path: string, count: number): Promise<void> {
   let left = count;
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: connections }, async (_, connection) => {
       while (left-- > 0) {
-        const status = await get(path);
-        if (status !== 200) throw new Error(`GET ${path}: ${status}`);
+        const status = await send(path, connection);
+        if (status !== 200) throw new Error(`${path}: ${status}`);
       }
     }),
   );

@@ -79,13 +79,18 @@ export const benchOrigin = (port: number): string => `http://127.0.0.1:${port}`;
 export const SERVER_NODE_FLAGS = ["--max-old-space-size=320"];
 
 /**
- * Environment the server runs with, as `npm start` / `npm run serve` set it (package.json): glibc's
- * malloc limited to two arenas. By default every thread that allocates (V8's compiler and GC
- * workers, libuv's pool) gets its own arena, and freed memory stays in the arena that freed it:
- * under the bench, five arenas held 137 MB; two hold 110 MB (docs/benchmarks.md, "Memory").
- * Ignored by other C libraries.
+ * Environment the server runs with, as `npm start` / `npm run serve` set it (package.json), for
+ * glibc's malloc (docs/benchmarks.md, "Memory"; ignored by other C libraries):
+ * - two arenas: by default every thread that allocates (V8's compiler and GC workers, libuv's
+ *   pool) gets its own arena, and freed memory stays in the arena that freed it (under the bench,
+ *   five arenas held 137 MB; two hold 110 MB);
+ * - blocks of 32 KB and more from mmap, returned to the kernel when freed: V8's optimizing
+ *   compiler takes its working memory in 32 KB zone segments and frees them after each
+ *   compilation; from the arenas they left about 75 MB freed but resident between longer-lived
+ *   blocks (what `malloc_trim` released in a running server). Without a fixed threshold glibc
+ *   raises its own after the first large free, and the segments go back to the arenas.
  */
-export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "32768" };
 
 export class BenchServer {
   private output = "";

@@ -1,12 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { RedisStore } from "@/lib/rate-limit/stores/redis";
+import { RedisStore, redisClientOptions } from "@/lib/rate-limit/stores/redis";
 import { RateLimiter } from "@/lib/rate-limit/limiter";
 import { DEFAULT_LIMITS } from "@/lib/rate-limit/config";
 import { credential, storeBehaviour } from "../integration/rate-limit/store-behaviour";
 import { keysUnder, redisUrl, testPrefix } from "./redis-test-env";
 
-const redis = new Redis(redisUrl());
+// Clients with the store's own options (auto-pipelining included), as a RedisStore built from a URL has.
+const clientOptions = redisClientOptions(10_000);
+const redis = new Redis(redisUrl(), clientOptions);
 const prefix = testPrefix();
 afterAll(async () => {
   const keys = await keysUnder(redis, prefix);
@@ -62,7 +64,7 @@ describe("redis store on Redis TIME", () => {
   });
 
   it("admits exactly the limit when two instances race on one Redis", async () => {
-    const other = new Redis(redisUrl());
+    const other = new Redis(redisUrl(), clientOptions);
     try {
       const keyPrefix = testPrefix();
       const limits = { ...DEFAULT_LIMITS, maxInFlight: 1000 };
@@ -80,7 +82,7 @@ describe("redis store on Redis TIME", () => {
   });
 
   it("makes one round trip to admit and one to release and charge", async () => {
-    const client = new Redis(redisUrl());
+    const client = new Redis(redisUrl(), clientOptions);
     let sent = 0;
     const send = client.sendCommand.bind(client);
     client.sendCommand = (...args: Parameters<typeof send>) => {

@@ -1,24 +1,5 @@
-import { after } from "next/server";
-import { now } from "@/lib/clock";
-import { createAdminHandler } from "@/lib/admin-api/handler";
-import { adminRateLimitPlugin } from "@/lib/rate-limit";
-import { drainWebhooks } from "@/lib/webhooks/deliver";
+// The Admin API. proxy.ts answers GET, POST and OPTIONS of this path with these same handlers
+// (./handlers.ts); the route serves whatever reaches it past the proxy.
+export { GET, OPTIONS, POST } from "./handlers";
 
 export const dynamic = "force-dynamic";
-
-// Rate limits per credential (lib/rate-limit): after authentication, API-Version and validation.
-const handle = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
-
-// On Vercel no process outlives a request, so the events a mutation wrote are delivered right after
-// its response (the cron route catches whatever this misses). Elsewhere the in-process worker does it.
-const drainAfterResponse = () => {
-  if (process.env.VERCEL) after(() => drainWebhooks({ now, budgetMs: 10_000 }).then(() => undefined));
-};
-
-export const GET = (request: Request) => handle(request);
-export const POST = async (request: Request) => {
-  const response = await handle(request);
-  drainAfterResponse();
-  return response;
-};
-export const OPTIONS = (request: Request) => handle(request);
