@@ -1,7 +1,15 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+// One graphql instance, as in the built server (graphql is an external there): dependencies load it
+// through Node (its CommonJS entry), and without this our own imports would get its ES module copy,
+// whose rules, types and errors are other objects (lib/admin-api/validation-cache.ts tells rules
+// apart by identity).
+const alias = [
+  { find: "@", replacement: path.resolve(import.meta.dirname) },
+  { find: /^graphql$/, replacement: createRequire(import.meta.url).resolve("graphql") },
+];
 const integrationFiles = ["tests/integration/**/*.test.ts"];
 // The app under test uses its in-memory defaults; tests that need Redis take TEST_REDIS_URL explicitly.
 const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };

@@ -22,9 +22,12 @@ import {
   type GraphQLError,
   type ParseOptions,
   type ValidationContext,
+  type ValidationRule,
 } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { hasNul } from "../http/body";
+import { literalShape } from "./document-shape";
+import { markContentBlind, markContentReading } from "./validation-cache";
 
 export const OPERATION_LIMITS = {
   /** Lexical tokens per document: a 50-mutation batch with full selections is about 5,000. */
@@ -192,16 +195,20 @@ export function operationCost(validateFn: typeof validate, schema: Parameters<ty
 }
 
 /** A validation rule refusing string literals that hold U+0000 (Postgres text cannot store it). */
-function noNulStrings(context: ValidationContext) {
+const noNulStrings = markContentReading(function noNulStrings(context: ValidationContext) {
   return {
     StringValue(node: { value: string }) {
       if (hasNul(node.value)) context.reportError(nulError());
     },
   };
-}
+});
 
 const nulError = () =>
   createGraphQLError("String values must not contain the NUL character (U+0000).", { extensions: { code: "BAD_USER_INPUT", http: { status: 400, spec: false } } });
+
+/** Shapes whose cost is kept, and their total length in characters (oldest dropped first). */
+const MAX_COST_SHAPES = 500;
+const MAX_COST_SHAPE_CHARS = 2_000_000;
 
 export interface OperationCostNote {
   operationCost?: number;
@@ -211,6 +218,31 @@ export interface OperationCostNote {
 export const costExtension = (requested: number) => ({ requestedQueryCost: Math.ceil(requested), maximumQueryCost: OPERATION_LIMITS.maxCost });
 
 /**
+ * The validation rules of the limits: Armor's depth, alias and directive limits (each reporting a
+ * 400 error that names its limit) and the NUL rule. Armor's rules count fields, aliases, fragments
+ * and directives by name and never read a literal (@escape.tech/graphql-armor-max-*): content-blind
+ * for the shape validation cache (validation-cache.ts); the NUL rule reads string contents.
+ */
+export function operationLimitRules(): ValidationRule[] {
+  const reject = (code: OperationLimitCode, message: (n: number) => string, n: number) => (context: ValidationContext | null) => {
+    context?.reportError(operationLimitError(code, message(n), n));
+  };
+  const L = OPERATION_LIMITS;
+  return [
+    ...[
+      maxDepthRule({ n: L.maxDepth, propagateOnRejection: false, onReject: [reject("QUERY_TOO_DEEP", (n) => `Operation is deeper than ${n} levels.`, L.maxDepth)] }),
+      maxAliasesRule({ n: L.maxAliases, allowList: [], propagateOnRejection: false, onReject: [reject("TOO_MANY_ALIASES", (n) => `Operation uses more than ${n} aliases.`, L.maxAliases)] }),
+      maxDirectivesRule({
+        n: L.maxDirectives,
+        propagateOnRejection: false,
+        onReject: [reject("TOO_MANY_DIRECTIVES", (n) => `Operation uses more than ${n} directives.`, L.maxDirectives)],
+      }),
+    ].map((rule) => markContentBlind(rule as ValidationRule)),
+    noNulStrings,
+  ];
+}
+
+/**
  * The yoga plugin: parser with limits (request-shape.ts checks size and nesting before yoga runs,
  * so each is a 400 whatever the client's Accept; yoga would answer parse errors 200 to
  * application/json clients), the Armor validation rules (each reporting a 400 error that
@@ -218,25 +250,27 @@ export const costExtension = (requested: number) => ({ requestedQueryCost: Math.
  * literals (request-shape.ts refuses it in variables).
  */
 export function operationLimitsPlugin<TContext extends Record<string, unknown>>(): Plugin<TContext> {
-  const reject = (code: OperationLimitCode, message: (n: number) => string, n: number) => (context: ValidationContext | null) => {
-    context?.reportError(operationLimitError(code, message(n), n));
-  };
   const L = OPERATION_LIMITS;
-  const rules = [
-    maxDepthRule({ n: L.maxDepth, propagateOnRejection: false, onReject: [reject("QUERY_TOO_DEEP", (n) => `Operation is deeper than ${n} levels.`, L.maxDepth)] }),
-    maxAliasesRule({ n: L.maxAliases, allowList: [], propagateOnRejection: false, onReject: [reject("TOO_MANY_ALIASES", (n) => `Operation uses more than ${n} aliases.`, L.maxAliases)] }),
-    maxDirectivesRule({
-      n: L.maxDirectives,
-      propagateOnRejection: false,
-      onReject: [reject("TOO_MANY_DIRECTIVES", (n) => `Operation uses more than ${n} directives.`, L.maxDirectives)],
-    }),
-    noNulStrings,
-  ];
+  const rules = operationLimitRules();
   const costs = new WeakMap<object, number>();
   // The cost depends on the document alone, and yoga's parse cache hands every request with the same
   // query text the same DocumentNode: computing it once per document, not per request, saves a
   // validation pass over the document (a visit and Armor's rule) on every request.
   const costOfDocument = new WeakMap<DocumentNode, number>();
+  // Nor does it depend on string literals (Armor's cost rule and withWorstCasePageSizes read names,
+  // selections and the kind and value of int arguments only), so a new text of a known literal
+  // shape (document-shape.ts) costs what that shape cost.
+  const costOfShape = new Map<string, number>();
+  let shapeChars = 0;
+  const rememberCost = (shape: string, cost: number) => {
+    costOfShape.set(shape, cost);
+    shapeChars += shape.length;
+    for (const oldest of costOfShape.keys()) {
+      if (costOfShape.size <= MAX_COST_SHAPES && shapeChars <= MAX_COST_SHAPE_CHARS) break;
+      costOfShape.delete(oldest);
+      shapeChars -= oldest.length;
+    }
+  };
   return {
     onParse({ setParseFn }) {
       setParseFn(parseWithinLimits);
@@ -245,7 +279,12 @@ export function operationLimitsPlugin<TContext extends Record<string, unknown>>(
       for (const rule of rules) addValidationRule(rule);
       let cost = costOfDocument.get(params.documentAST);
       if (cost === undefined) {
-        cost = operationCost(validateFn as typeof validate, params.schema, params.documentAST);
+        const shape = literalShape(params.documentAST);
+        cost = shape === undefined ? undefined : costOfShape.get(shape);
+        if (cost === undefined) {
+          cost = operationCost(validateFn as typeof validate, params.schema, params.documentAST);
+          if (shape !== undefined) rememberCost(shape, cost);
+        }
         costOfDocument.set(params.documentAST, cost);
       }
       if (cost > L.maxCost) {

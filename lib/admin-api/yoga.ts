@@ -5,6 +5,7 @@ import { operationLimitsPlugin } from "./operation-limits";
 import { operationTypeOfDocument } from "../rate-limit/operation-type";
 import { adminSchema } from "./schema";
 import { databaseUnavailablePlugin } from "./unavailable";
+import { shapeValidationCachePlugin } from "./validation-cache";
 
 export const ADMIN_GRAPHQL_PATH = "/admin/graphql";
 
@@ -45,6 +46,8 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
       idempotencyPlugin(),
       ...(options.plugins ?? []),
       databaseUnavailablePlugin(),
+      // Last, so its validate function is the one used; it checks the final rule list on each call.
+      shapeValidationCachePlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
     ],
   });
 }

@@ -7,7 +7,8 @@
 //   npx tsx scripts/bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
 //   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
-//   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution)
+//   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution);
+//          on Postgres, the statements (round trips) per request, by text
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
 //   --enforce: the API key has enforceLimits=true (the bench's limiter-on; default: counted only, limiter-off)
 import { randomBytes, randomUUID } from "node:crypto";
@@ -187,6 +188,24 @@ if (opts.sql && handle.driver.kind === "pglite") {
     });
 }
 
+// On Postgres: every statement any pg client sends (Prisma's adapter, the raw driver, the floors),
+// counted by its text; each is one round trip (node-postgres sends one statement's messages at once).
+if (opts.sql && handle.driver.kind === "pg") {
+  const { default: pg } = await import("pg");
+  type Query = (...a: unknown[]) => unknown;
+  const proto = pg.Client.prototype as unknown as { query: Query };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...a: unknown[]) {
+    const first = a[0] as string | { text?: string; name?: string };
+    const text = typeof first === "string" ? first : (first?.text ?? "");
+    const key = `${String(text).replace(/\s+/g, " ").trim().slice(0, 100)}`;
+    const e = perStatement.get(key) ?? { calls: 0, ms: 0 };
+    e.calls++;
+    perStatement.set(key, e);
+    return original.apply(this, a);
+  } as Query;
+}
+
 const session = new Session();
 if (opts.profile) {
   session.connect();
@@ -203,8 +222,12 @@ if (opts.profile) {
   writeFileSync(opts.profile, JSON.stringify(profile));
 }
 
-for (const [sql, { calls, ms }] of [...perStatement].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) {
+for (const [sql, { calls, ms }] of [...perStatement].sort((a, b) => b[1].ms - a[1].ms || b[1].calls - a[1].calls).slice(0, 12)) {
   console.log(`${(ms / requests).toFixed(3).padStart(8)} ms  ${(calls / requests).toFixed(2)}×  ${sql}`);
+}
+if (opts.sql && handle.driver.kind === "pg") {
+  const total = [...perStatement.values()].reduce((sum, e) => sum + e.calls, 0);
+  console.log(`${(total / requests).toFixed(2)} statements (round trips) per request`);
 }
 console.log(
   `${which} on ${handle.driver.kind}: ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms CPU per request ` +
