@@ -26,6 +26,7 @@ import {
 } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { hasNul } from "../http/body";
+import { BoundedMemo } from "./bounded-memo";
 import { literalShape } from "./document-shape";
 import { markContentBlind, markContentReading } from "./validation-cache";
 
@@ -71,14 +72,9 @@ export function operationLimitError(code: OperationLimitCode, message: string, l
  * error is left to the parser to report as the syntax error it is.
  */
 export function assertQuerySize(source: string): void {
-  if (WITHIN_LIMITS.has(source)) {
-    // Most recently used last, so the bound drops the least recently used first.
-    WITHIN_LIMITS.delete(source);
-    WITHIN_LIMITS.add(source);
-    return;
-  }
+  if (WITHIN_LIMITS.get(source)) return;
   lexWithinLimits(source);
-  rememberWithinLimits(source);
+  if (source.length <= QUERY_SIZE_MEMO.maxEntryChars) WITHIN_LIMITS.set(source, true);
 }
 
 /**
@@ -86,20 +82,8 @@ export function assertQuerySize(source: string): void {
  * sent again and again, which yoga's parse cache holds parsed) is not lexed again on every request:
  * the check depends on the text alone. Bounded by count and by total length; short texts only.
  */
-const WITHIN_LIMITS = new Set<string>();
-let withinLimitsChars = 0;
 export const QUERY_SIZE_MEMO = { maxEntries: 1000, maxChars: 1024 * 1024, maxEntryChars: 16 * 1024 } as const;
-
-function rememberWithinLimits(source: string): void {
-  if (source.length > QUERY_SIZE_MEMO.maxEntryChars) return;
-  WITHIN_LIMITS.add(source);
-  withinLimitsChars += source.length;
-  for (const oldest of WITHIN_LIMITS) {
-    if (WITHIN_LIMITS.size <= QUERY_SIZE_MEMO.maxEntries && withinLimitsChars <= QUERY_SIZE_MEMO.maxChars) break;
-    WITHIN_LIMITS.delete(oldest);
-    withinLimitsChars -= oldest.length;
-  }
-}
+const WITHIN_LIMITS = new BoundedMemo<true>(QUERY_SIZE_MEMO);
 
 /** The check itself, without the memo (the differential test compares both). */
 export function lexWithinLimits(source: string): void {
@@ -206,9 +190,8 @@ const noNulStrings = markContentReading(function noNulStrings(context: Validatio
 const nulError = () =>
   createGraphQLError("String values must not contain the NUL character (U+0000).", { extensions: { code: "BAD_USER_INPUT", http: { status: 400, spec: false } } });
 
-/** Shapes whose cost is kept, and their total length in characters (oldest dropped first). */
-const MAX_COST_SHAPES = 500;
-const MAX_COST_SHAPE_CHARS = 2_000_000;
+/** Shapes whose cost is kept, and their total length in characters. */
+const COST_SHAPE_MEMO = { maxEntries: 500, maxChars: 2_000_000 } as const;
 
 export interface OperationCostNote {
   operationCost?: number;
@@ -260,17 +243,7 @@ export function operationLimitsPlugin<TContext extends Record<string, unknown>>(
   // Nor does it depend on string literals (Armor's cost rule and withWorstCasePageSizes read names,
   // selections and the kind and value of int arguments only), so a new text of a known literal
   // shape (document-shape.ts) costs what that shape cost.
-  const costOfShape = new Map<string, number>();
-  let shapeChars = 0;
-  const rememberCost = (shape: string, cost: number) => {
-    costOfShape.set(shape, cost);
-    shapeChars += shape.length;
-    for (const oldest of costOfShape.keys()) {
-      if (costOfShape.size <= MAX_COST_SHAPES && shapeChars <= MAX_COST_SHAPE_CHARS) break;
-      costOfShape.delete(oldest);
-      shapeChars -= oldest.length;
-    }
-  };
+  const costOfShape = new BoundedMemo<number>(COST_SHAPE_MEMO);
   return {
     onParse({ setParseFn }) {
       setParseFn(parseWithinLimits);
@@ -283,7 +256,7 @@ export function operationLimitsPlugin<TContext extends Record<string, unknown>>(
         cost = shape === undefined ? undefined : costOfShape.get(shape);
         if (cost === undefined) {
           cost = operationCost(validateFn as typeof validate, params.schema, params.documentAST);
-          if (shape !== undefined) rememberCost(shape, cost);
+          if (shape !== undefined) costOfShape.set(shape, cost);
         }
         costOfDocument.set(params.documentAST, cost);
       }

@@ -28,6 +28,7 @@ import {
   type ValidationRule,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { BoundedMemo } from "./bounded-memo";
 import { literalShape } from "./document-shape";
 
 /** graphql versions whose specifiedRules were read for the classification above. */
@@ -70,8 +71,7 @@ export function shapeCachedValidate(base: ValidateFn = validate as ValidateFn): 
   let schemaSeen: GraphQLSchema | undefined;
   let rulesSeen: readonly ValidationRule[] | undefined;
   let readingRules: readonly ValidationRule[] = [];
-  const valid = new Map<string, true>();
-  let chars = 0;
+  const valid = new BoundedMemo<true>({ maxEntries: MAX_VALID_SHAPES, maxChars: MAX_VALID_SHAPE_CHARS });
   const stats = { hits: 0, full: 0 };
 
   function cacheable(schema: GraphQLSchema, rules: readonly ValidationRule[] | undefined, rest: unknown[]): rules is readonly ValidationRule[] {
@@ -91,23 +91,13 @@ export function shapeCachedValidate(base: ValidateFn = validate as ValidateFn): 
       return base(schema, document, rules, ...rest);
     }
     const shape = literalShape(document);
-    if (shape !== undefined && valid.has(shape)) {
-      valid.delete(shape);
-      valid.set(shape, true);
+    if (shape !== undefined && valid.get(shape)) {
       stats.hits++;
       return readingRules.length ? base(schema, document, readingRules) : [];
     }
     stats.full++;
     const errors = base(schema, document, rules);
-    if (errors.length === 0 && shape !== undefined) {
-      valid.set(shape, true);
-      chars += shape.length;
-      for (const oldest of valid.keys()) {
-        if (valid.size <= MAX_VALID_SHAPES && chars <= MAX_VALID_SHAPE_CHARS) break;
-        valid.delete(oldest);
-        chars -= oldest.length;
-      }
-    }
+    if (errors.length === 0 && shape !== undefined) valid.set(shape, true);
     return errors;
   }) as ShapeCachedValidate;
   Object.defineProperty(cached, "stats", { value: stats });
