@@ -13,6 +13,7 @@ import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/store
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
 import { MCP_PATH } from "@/lib/mcp/http";
+import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/path";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
 import { proxyServedHandler } from "@/lib/storefront/proxy-served";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
@@ -35,10 +36,6 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
 // here from the content cache by the same functions their route handlers export, and so is the
 // Admin API (GET, POST and OPTIONS of /admin/graphql: app/admin/graphql/handlers.ts).
-// The Admin API's path and the methods its route exports (app/admin/graphql/handlers.ts), spelled
-// here so that matching them does not load the GraphQL stack.
-const ADMIN_PATH = "/admin/graphql";
-const ADMIN_METHODS = new Set(["GET", "POST", "OPTIONS"]);
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
@@ -52,9 +49,9 @@ export async function proxy(request: NextRequest) {
   // GET, POST and OPTIONS of the Admin API: answered here by the route's own handlers, which saves
   // Next's second stage (docs/benchmarks.md, 15admin3). Imported on first use, so a server that
   // never serves the Admin API never loads yoga. HEAD and other methods still reach the route.
-  if (request.nextUrl.pathname === ADMIN_PATH && ADMIN_METHODS.has(request.method)) {
-    const { ADMIN_PROXY_METHODS } = await import("@/app/admin/graphql/handlers");
-    return ADMIN_PROXY_METHODS.get(request.method)!(request);
+  if (request.nextUrl.pathname === ADMIN_GRAPHQL_PATH) {
+    const answer = (await import("@/app/admin/graphql/handlers")).ADMIN_PROXY_METHODS.get(request.method);
+    if (answer) return answer(request);
   }
   // POST /mcp: answered here by the route's own handler, which saves Next's second stage (route
   // resolution, the route module's request context, a second response pipe) and its copy of the

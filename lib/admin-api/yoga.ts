@@ -7,7 +7,9 @@ import { adminSchema } from "./schema";
 import { databaseUnavailablePlugin } from "./unavailable";
 import { shapeValidationCachePlugin } from "./validation-cache";
 
-export const ADMIN_GRAPHQL_PATH = "/admin/graphql";
+import { ADMIN_GRAPHQL_PATH } from "./path";
+
+export { ADMIN_GRAPHQL_PATH };
 
 export interface CreateAdminYogaOptions {
   /**
