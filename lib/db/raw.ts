@@ -3,14 +3,18 @@
 // gate as Prisma's statements (lib/db/fair-gate.ts), in the lane of the current credential.
 import { dbHandle } from "./client";
 import { currentDbLane, SHARED_LANE } from "./lane";
+import { pgliteQueryNamed } from "./pglite-prepared";
 
 export async function rawQuery<T>(sql: string, params: unknown[], options: { name?: string } = {}): Promise<T[]> {
   const handle = dbHandle();
   const lane = currentDbLane();
   return handle.gate.run(lane?.key ?? SHARED_LANE, lane?.signal, async () => {
     const driver = handle.driver;
-    if (driver.kind === "pglite") return (await driver.pglite.query<T>(sql, params)).rows;
-    // A name makes each pooled connection parse and plan the statement once, then only bind it.
+    // A name makes each pooled connection (PGlite: the one session) parse the statement once, then
+    // only bind it.
+    if (driver.kind === "pglite") {
+      return options.name ? pgliteQueryNamed<T>(driver.pglite, options.name, sql, params) : (await driver.pglite.query<T>(sql, params)).rows;
+    }
     const result = await driver.pool.query(options.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params });
     return result.rows as T[];
   });

@@ -1,0 +1,130 @@
+import { PGlite } from "@electric-sql/pglite";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pgliteQueryNamed, preparedStatementNames } from "./pglite-prepared";
+
+// The statement shapes the hot paths use: every parameter type they bind (uuid, text, timestamptz,
+// text[] that may be null, jsonb as text, bigint as text) and a data-modifying CTE.
+const SETUP = `
+  CREATE TABLE item (id uuid PRIMARY KEY, name text NOT NULL UNIQUE, tags text[], at timestamptz, doc jsonb, n bigint);
+`;
+const UPSERT = `
+WITH ins AS (
+  INSERT INTO item (id, name, tags, at, doc, n) VALUES ($1::uuid, $2, $3::text[], $4, $5::jsonb, $6::bigint)
+  RETURNING id, name, tags, at, doc, n
+)
+SELECT ins.*, (SELECT count(*)::int FROM item) AS before FROM ins`;
+const BY_NAME = `SELECT id, name, tags, at, doc, n FROM item WHERE name = $1`;
+
+let db: PGlite;
+beforeAll(async () => {
+  db = new PGlite();
+  await db.exec(SETUP);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const serverSideStatements = async () =>
+  (await db.query<{ name: string }>(`SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((r) => r.name);
+
+describe("pgliteQueryNamed", () => {
+  it("returns what query() returns for the same statement and parameters", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uuid(),
+        fc.string({ maxLength: 40 }).filter((s) => !s.includes("\u0000")),
+        fc.option(fc.array(fc.string({ maxLength: 8 }).filter((s) => !s.includes("\u0000")), { maxLength: 4 })),
+        fc.option(fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true })),
+        fc.option(fc.jsonValue().map((v) => JSON.stringify(v).replaceAll("\\u0000", ""))),
+        fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String)),
+        async (id, name, tags, at, doc, n) => {
+          const unique = `${id}:${name}`;
+          const [named] = await pgliteQueryNamed<Record<string, unknown>>(db, "upsert-item", UPSERT, [id, unique, tags, at, doc, n]);
+          const viaQuery = (await db.query<Record<string, unknown>>(BY_NAME, [unique])).rows[0];
+          const viaNamed = (await pgliteQueryNamed<Record<string, unknown>>(db, "item-by-name", BY_NAME, [unique]))[0];
+          expect(viaNamed).toEqual(viaQuery);
+          const { before: _before, ...inserted } = named!;
+          expect(inserted).toEqual(viaQuery);
+        },
+      ),
+      { seed: 20261124, numRuns: 60 },
+    );
+  });
+
+  it("parses each statement once per instance and then only binds it", async () => {
+    await pgliteQueryNamed(db, "item-by-name", BY_NAME, ["nobody"]);
+    await pgliteQueryNamed(db, "item-by-name", BY_NAME, ["nobody either"]);
+    expect(await serverSideStatements()).toEqual(["item-by-name", "upsert-item"]);
+    expect(preparedStatementNames(db).sort()).toEqual(["item-by-name", "upsert-item"]);
+  });
+
+  it("refuses a name already prepared with another text", async () => {
+    await expect(pgliteQueryNamed(db, "item-by-name", `SELECT 1`, [])).rejects.toThrow(/another text/);
+  });
+
+  it("reports Postgres errors with their SQLSTATE and leaves the session usable", async () => {
+    const id = crypto.randomUUID();
+    await pgliteQueryNamed(db, "upsert-item", UPSERT, [id, "duplicate", null, null, null, null]);
+    await expect(
+      pgliteQueryNamed(db, "upsert-item", UPSERT, [crypto.randomUUID(), "duplicate", null, null, null, null]),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect(db.isInTransaction()).toBe(false);
+    expect((await db.query(`SELECT 1 AS one`)).rows).toEqual([{ one: 1 }]);
+    expect(await pgliteQueryNamed(db, "item-by-name", BY_NAME, ["duplicate"])).toHaveLength(1);
+  });
+
+  it("recovers from a statement that failed to prepare", async () => {
+    await expect(pgliteQueryNamed(db, "broken", `SELECT nope FROM item`, [])).rejects.toMatchObject({ code: "42703" });
+    expect(preparedStatementNames(db)).not.toContain("broken");
+    expect(await pgliteQueryNamed(db, "broken", `SELECT count(*)::int AS n FROM item WHERE name = $1`, ["duplicate"])).toEqual([{ n: 1 }]);
+  });
+
+  it("takes over a statement of that name the session already holds", async () => {
+    // As a Parse that succeeded before its Describe failed would leave it.
+    await db.exec(`PREPARE "left-over" AS SELECT 'stale'::text AS v`);
+    expect(await pgliteQueryNamed(db, "left-over", `SELECT 'fresh'::text AS v`, [])).toEqual([{ v: "fresh" }]);
+  });
+
+  it("never runs inside another caller's open transaction", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const tx = db.transaction(async (t) => {
+      await t.query(`INSERT INTO item (id, name) VALUES ($1, 'rolled back')`, [crypto.randomUUID()]);
+      entered();
+      await held;
+      await t.rollback();
+    });
+    await inside;
+    let done = false;
+    const named = pgliteQueryNamed(db, "upsert-item", UPSERT, [crypto.randomUUID(), "after the transaction", null, null, null, null]).then(
+      (rows) => {
+        done = true;
+        return rows;
+      },
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done).toBe(false);
+    release();
+    await tx;
+    await named;
+    // Had the named statement joined the other transaction, the rollback would have taken its row too.
+    expect((await db.query(`SELECT name FROM item WHERE name IN ('rolled back', 'after the transaction')`)).rows).toEqual([
+      { name: "after the transaction" },
+    ]);
+  });
+
+  it("keeps statements per instance", async () => {
+    const other = new PGlite();
+    try {
+      await other.exec(SETUP);
+      expect(preparedStatementNames(other)).toEqual([]);
+      await pgliteQueryNamed(other, "item-by-name", BY_NAME, ["x"]);
+      expect(preparedStatementNames(other)).toEqual(["item-by-name"]);
+    } finally {
+      await other.close();
+    }
+  });
+});
