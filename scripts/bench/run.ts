@@ -262,7 +262,8 @@ interface BackendReport {
   database: string;
   limiterStore: string;
   peakRssMb: number;
-  baseline: Measurement & { segments: number };
+  /** segmentRequestsPerSec: each baseline segment in run order, so drift between them can be seen. */
+  baseline: Measurement & { segments: number; segmentRequestsPerSec: number[] };
   workloads: WorkloadReport[];
   redisRoundTrips: { enforced: RoundTrips; counted: RoundTrips; goal: number; met: boolean } | { unavailable: string } | null;
   fairness: FairnessReport | null;
@@ -464,7 +465,11 @@ async function measureBackend(backend: Backend, port: number, otherLoad: OtherLo
       database: backend.database,
       limiterStore: backend.limiterStore,
       peakRssMb: round(RssMeter.lifetimePeakMb(server.pid), 1),
-      baseline: { ...roundM(meanOf(baselines)), segments: baselines.length },
+      baseline: {
+        ...roundM(meanOf(baselines)),
+        segments: baselines.length,
+        segmentRequestsPerSec: baselines.map((b) => round(b.requestsPerSec, 1)),
+      },
       workloads: [...reports.values()],
       redisRoundTrips,
       fairness,
