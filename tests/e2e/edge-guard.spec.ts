@@ -45,6 +45,30 @@ test.describe("malformed percent-encoding is a 400 in the endpoint's format", ()
     }
   }
 
+  // Under `next start` the proxy sees the query string as Next re-serialized it (WHATWG URL
+  // rules): `%zz` arrives as `%25zz`, invalid UTF-8 as U+FFFD, so only NUL is left for the guard
+  // to refuse (docs/decisions.md, "One edge guard for every route"). The routes then read an
+  // ordinary, well-formed value and answer as they would for any other unknown value.
+  for (const bad of ["%zz", "x%", "%FF", "%E0%A4%A", "%ED%A0%80", "%C0%AE%C0%AE"]) {
+    test(`a query escape ${bad} reaches the route decoded leniently, never as a 5xx`, async () => {
+      const cases: [string, number, RegExp][] = [
+        [`/courses?q=${bad}`, 200, /text\/html/],
+        [`/api/md/courses?q=${bad}`, 200, /text\/markdown/],
+        [`/llms.txt?x=${bad}`, 200, /text\/(plain|markdown)/],
+        [`/oauth/authorize?client_id=${bad}&response_type=code`, 400, /text\/html/],
+        [`/api/oauth/userinfo?x=${bad}`, 401, /application\/json/],
+        [`/admin/graphql?query=${bad}`, 401, /application\/json/],
+      ];
+      for (const [path, status, type] of cases) {
+        const r = await raw("GET", path);
+        expect(r.status, path).toBe(status);
+        expect(r.type, path).toMatch(type);
+        // Content pages may say SELECT (the SQL course); error answers must leak nothing.
+        if (r.status >= 400) expect(r.body, path).not.toMatch(LEAK);
+      }
+    });
+  }
+
   test("NUL in a query string is refused before any route reads it", async () => {
     const r = await raw("GET", "/oauth/authorize?client_id=a%00b&response_type=code");
     expect(r.status).toBe(400);
