@@ -7,7 +7,7 @@
 //   npx tsx scripts/bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
 //   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
-//   --sql: CPU spent inside each PGlite statement (run with --concurrency 1 for exact attribution);
+//   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
 //          on Postgres, the statements (round trips) per request, by text
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
 //   --enforce: the API key has enforceLimits=true (the bench's limiter-on; default: counted only, limiter-off)
@@ -178,7 +178,10 @@ if (opts.sql && handle.driver.kind === "pglite") {
       }
     };
   };
-  const pglite = handle.driver.pglite as unknown as Queryable & { transaction: (cb: (tx: unknown) => unknown) => Promise<unknown> };
+  const pglite = handle.driver.pglite as unknown as Queryable & {
+    transaction: (cb: (tx: unknown) => unknown) => Promise<unknown>;
+    execProtocol: (message: Uint8Array, options?: unknown) => Promise<unknown>;
+  };
   wrap(pglite, "");
   const transaction = pglite.transaction.bind(pglite);
   pglite.transaction = (cb) =>
@@ -186,6 +189,31 @@ if (opts.sql && handle.driver.kind === "pglite") {
       wrap(tx as Queryable, "tx: ");
       return cb(tx);
     });
+  // Named statements (lib/db/pglite-prepared.ts) go through the protocol: their Bind message names
+  // the statement, and its Bind…Sync messages are charged to that name.
+  const execProtocol = pglite.execProtocol.bind(pglite);
+  let named: string | undefined;
+  pglite.execProtocol = async (message, options) => {
+    const type = String.fromCharCode(message[0]!);
+    if (type === "B") {
+      // Bind: type, int32 length, portal name\0, statement name\0, …
+      const portalEnd = message.indexOf(0, 5);
+      named = `named: ${Buffer.from(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))).toString("utf8")}`;
+    }
+    const before = process.cpuUsage();
+    try {
+      return await execProtocol(message, options);
+    } finally {
+      if (named) {
+        const d = process.cpuUsage(before);
+        const e = perStatement.get(named) ?? { calls: 0, ms: 0 };
+        e.ms += (d.user + d.system) / 1000;
+        if (type === "S") e.calls++;
+        perStatement.set(named, e);
+        if (type === "S") named = undefined;
+      }
+    }
+  };
 }
 
 // On Postgres: every statement any pg client sends (Prisma's adapter, the raw driver, the floors),
