@@ -22,7 +22,8 @@ import {
   type SubscriptionRowWire,
 } from "../membership/presenter";
 import { isCancellable } from "../membership/states";
-import type { Payload, SubscriptionRecord } from "../membership/records";
+import type { SubscriptionRecord } from "../membership/record-types";
+import type { Payload } from "../membership/records";
 import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
 import { createWebhookEndpoint, type CreateEndpointInput } from "../webhooks/create-endpoint";
 import { deleteWebhookEndpoint } from "../webhooks/delete-endpoint";

@@ -1,6 +1,7 @@
 import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
-import { failure, subscriptionInclude, success, type Payload, type SubscriptionRecord } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
+import { failure, success, type Payload } from "./records";
 import { recordEvent } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
 import { isCancellable } from "./states";

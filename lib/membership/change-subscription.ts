@@ -1,6 +1,7 @@
 import type { Prisma } from "../db/generated/client";
 import { isUuid } from "./ids";
-import { failure, subscriptionInclude, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
+import { failure, type Payload, writeTransaction } from "./records";
 import { settleDueSubscriptions } from "./settle";
 
 export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";

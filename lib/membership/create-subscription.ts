@@ -1,7 +1,8 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
 import { isUuid } from "./ids";
-import { failure, isUniqueViolation, success, type Payload, type SubscriptionRecord, writeTransaction } from "./records";
+import type { SubscriptionRecord } from "./record-types";
+import { failure, isUniqueViolation, success, type Payload, writeTransaction } from "./records";
 import { recordEvent } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";

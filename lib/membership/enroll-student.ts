@@ -1,8 +1,8 @@
 import { db } from "../db/client";
-import type { Course, Enrollment, User } from "../db/generated/client";
 import { isUuid } from "./ids";
 import { recordEvent } from "../webhooks/outbox";
 import { presentEnrollment } from "./presenter";
+import type { EnrollmentRecord } from "./record-types";
 import { failure, success, type Payload, writeTransaction } from "./records";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
@@ -12,7 +12,6 @@ export interface EnrollStudentInput {
   name?: string | null;
 }
 
-export type EnrollmentRecord = Enrollment & { course: Course; user: User };
 export const COURSE_NOT_FOUND = "Course not found";
 
 /** Enrolls a user (created when new) in one of the school's courses. An upsert: enrolling twice returns the same enrollment. */

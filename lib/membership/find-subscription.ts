@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { isUuid } from "./ids";
-import { subscriptionInclude, type SubscriptionRecord } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 
 /** One of the school's subscriptions, time rules applied; null for unknown ids and other schools' ids. */

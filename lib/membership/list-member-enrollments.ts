@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import type { EnrollmentRecord } from "./enroll-student";
+import type { EnrollmentRecord } from "./record-types";
 
 /** One member's enrollments at one school, oldest first. */
 export function listMemberEnrollments(options: { schoolId: string; userId: string }): Promise<EnrollmentRecord[]> {

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { subscriptionInclude, type SubscriptionRecord } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 
 /** One member's subscriptions at one school, oldest first, time rules applied. */

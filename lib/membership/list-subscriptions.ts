@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import type { Prisma, Subscription } from "../db/generated/client";
 import { isUuid } from "./ids";
 import { QueryInputError, pageSize } from "./page";
-import { subscriptionInclude, type SubscriptionRecord } from "./records";
+import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";
 import { normalizeEmail } from "./users";

@@ -1,7 +1,6 @@
 import { toUnixSeconds } from "../clock";
 import type { Course, MembershipPlan, Payment, Subscription, User } from "../db/generated/client";
-import type { EnrollmentRecord } from "./enroll-student";
-import type { SubscriptionRecord } from "./records";
+import type { EnrollmentRecord, SubscriptionRecord } from "./record-types";
 import { isCanceling, isCancellable } from "./states";
 
 // Records → the wire shapes every transport shows (GraphQL types, MCP structured content):

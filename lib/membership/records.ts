@@ -1,8 +1,5 @@
 import { db } from "../db/client";
-import type { MembershipPlan, Prisma, Subscription, User } from "../db/generated/client";
-
-export type SubscriptionRecord = Subscription & { plan: MembershipPlan; user: User };
-export const subscriptionInclude = { plan: true, user: true } as const;
+import type { Prisma } from "../db/generated/client";
 
 /**
  * Options of every Admin mutation's transaction. Prisma's defaults (2 s to get a connection, 5 s to

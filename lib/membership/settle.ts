@@ -2,7 +2,8 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { recordEvents, type WebhookEventType } from "../webhooks/outbox";
 import { presentSubscription } from "./presenter";
-import { subscriptionInclude, TX_OPTIONS } from "./records";
+import { subscriptionInclude } from "./record-types";
+import { TX_OPTIONS } from "./records";
 
 type Tx = Prisma.TransactionClient;
 

@@ -17,7 +17,7 @@ import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
 import { outboxRows } from "../webhooks/outbox";
 import { presentSubscription, presentUser } from "./presenter";
-import type { SubscriptionRecord } from "./records";
+import type { SubscriptionRecord } from "./record-types";
 
 type Periods = Pick<Subscription, "startAt" | "currentPeriodStart" | "currentPeriodEnd" | "endAt" | "nextChargeDate">;
 
