@@ -7,7 +7,7 @@ import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
 import { CONSENT_PATH, SELECT_SCHOOL_PATH } from "@/lib/oauth/authorize";
-import { unavailablePage } from "@/lib/oauth/html";
+import { unavailablePage } from "@/lib/core/html-page";
 import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@/lib/storefront/gate";
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";

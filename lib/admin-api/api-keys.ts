@@ -1,8 +1,8 @@
 import { generateApiKey, parseApiKey } from "../credentials/api-key";
 import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../credentials/permissions";
 import { db } from "../db/client";
-import { forgetApiKeys } from "./api-key-cache";
-import { isUuid } from "../membership/ids";
+import { forgetApiKeys } from "../credentials/api-key-cache";
+import { isUuid } from "../core/ids";
 
 /** A problem with an `npm run apikey` command; printed as one line. */
 export class ApiKeyCommandError extends Error {

@@ -1,7 +1,7 @@
 import { apiKeyMatches, parseApiKey } from "../credentials/api-key";
 import type { Credential } from "../credentials/credential";
 import { db } from "../db/client";
-import { findApiKey, noteApiKeyUsed } from "./api-key-cache";
+import { findApiKey, noteApiKeyUsed } from "../credentials/api-key-cache";
 import { AuthenticationError } from "./errors";
 
 export const API_KEY_HEADER = "x-service-api-key";

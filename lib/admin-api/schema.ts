@@ -9,7 +9,7 @@ import { findSubscription } from "../membership/find-subscription";
 import { listCourses } from "../membership/list-courses";
 import { listMembershipPlans } from "../membership/list-membership-plans";
 import { listSubscriptionRows, type SubscriptionFilter } from "../membership/list-subscriptions";
-import { QueryInputError } from "../membership/page";
+import { QueryInputError } from "../core/page";
 import {
   presentCourse,
   presentEnrollment,
@@ -23,7 +23,7 @@ import {
 } from "../membership/presenter";
 import { isCancellable } from "../membership/states";
 import type { SubscriptionRecord } from "../membership/record-types";
-import type { Payload } from "../membership/records";
+import type { Payload } from "../db/write-transaction";
 import { updateSubscription, type UpdateSubscriptionInput } from "../membership/update-subscription";
 import { createWebhookEndpoint, type CreateEndpointInput } from "../webhooks/create-endpoint";
 import { deleteWebhookEndpoint } from "../webhooks/delete-endpoint";

@@ -1,6 +1,6 @@
 import { Auth } from "@auth/core";
 import { BodyEncodingError, BodyTooLargeError, formatBytes, hasNul, readBodyText } from "../http/body";
-import { htmlErrorPage, unavailablePage } from "../oauth/html";
+import { htmlErrorPage, unavailablePage } from "../core/html-page";
 import { clientAddress, requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
 import { AUTH_BASE_PATH, LOGIN_PATH, authConfig, type AuthRequestInfo } from "./config";

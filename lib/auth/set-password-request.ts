@@ -1,7 +1,7 @@
 import { now } from "../clock";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
-import { unavailablePage } from "../oauth/html";
+import { unavailablePage } from "../core/html-page";
 import { completePasswordSetup, PASSWORD_SETUP_PATH, PasswordSetupError } from "./password-setup";
 
 const MAX_FORM_BYTES = 8 * 1024;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { db } from "../db/client";
 import { withoutDbCancellation } from "../db/lane";
-import { isUniqueViolation } from "../membership/records";
+import { isUniqueViolation } from "../db/write-transaction";
 
 // The Idempotency-Key mechanism shared by the Admin API (header on mutations) and the MCP server
 // (idempotency_key argument of write tools): the first request with a key executes and its result

@@ -4,7 +4,7 @@ import { parseApiKey } from "../credentials/api-key";
 import type { Credential } from "../credentials/credential";
 import { db } from "../db/client";
 import type { User } from "../db/generated/client";
-import { sortRoles } from "../oauth/roles";
+import { sortRoles } from "../core/roles";
 import { parseScope } from "../oauth/scopes";
 import { findActiveAccessToken } from "../oauth/tokens";
 import { STAFF_ROLES } from "./access";

@@ -1,7 +1,7 @@
 import type { Prisma } from "../db/generated/client";
-import { isUuid } from "./ids";
+import { isUuid } from "../core/ids";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
-import { failure, type Payload, writeTransaction } from "./records";
+import { failure, type Payload, writeTransaction } from "../db/write-transaction";
 import { settleDueSubscriptions } from "./settle";
 
 export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";

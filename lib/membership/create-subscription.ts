@@ -1,9 +1,9 @@
 import { db } from "../db/client";
 import { fromUnixSeconds } from "../clock";
-import { isUuid } from "./ids";
+import { isUuid } from "../core/ids";
 import type { SubscriptionRecord } from "./record-types";
-import { failure, isUniqueViolation, success, type Payload, writeTransaction } from "./records";
-import { recordEvent } from "../webhooks/outbox";
+import { failure, isUniqueViolation, success, type Payload, writeTransaction } from "../db/write-transaction";
+import { recordEvent } from "../db/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
 import { subscribeNewMember } from "./subscribe-new-member";

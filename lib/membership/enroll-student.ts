@@ -1,9 +1,9 @@
 import { db } from "../db/client";
-import { isUuid } from "./ids";
-import { recordEvent } from "../webhooks/outbox";
+import { isUuid } from "../core/ids";
+import { recordEvent } from "../db/outbox";
 import { presentEnrollment } from "./presenter";
 import type { EnrollmentRecord } from "./record-types";
-import { failure, success, type Payload, writeTransaction } from "./records";
+import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
 
 export interface EnrollStudentInput {

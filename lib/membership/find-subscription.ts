@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { isUuid } from "./ids";
+import { isUuid } from "../core/ids";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 

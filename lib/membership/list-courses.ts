@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { cachedContent } from "../db/content-cache";
-import { pageSize } from "./page";
+import { pageSize } from "../core/page";
 
 /** The school's courses, from the content cache: a course write shows within STOREFRONT_REVALIDATE_MS. */
 export function listCourses(options: { schoolId: string; first?: number | null }) {

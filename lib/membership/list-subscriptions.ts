@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { Prisma, Subscription } from "../db/generated/client";
-import { isUuid } from "./ids";
-import { QueryInputError, pageSize } from "./page";
+import { isUuid } from "../core/ids";
+import { QueryInputError, pageSize } from "../core/page";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";

@@ -1,9 +1,9 @@
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { recordEvents, type WebhookEventType } from "../webhooks/outbox";
+import { recordEvents, type WebhookEventType } from "../db/outbox";
 import { presentSubscription } from "./presenter";
 import { subscriptionInclude } from "./record-types";
-import { TX_OPTIONS } from "./records";
+import { TX_OPTIONS } from "../db/write-transaction";
 
 type Tx = Prisma.TransactionClient;
 

@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
-import { outboxRows } from "../webhooks/outbox";
+import { outboxRows } from "../db/outbox";
 import { presentSubscription, presentUser } from "./presenter";
 import type { SubscriptionRecord } from "./record-types";
 

@@ -1,8 +1,8 @@
 import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
-import { failure, success, type Payload } from "./records";
-import { recordEvent } from "../webhooks/outbox";
+import { failure, success, type Payload } from "../db/write-transaction";
+import { recordEvent } from "../db/outbox";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
 import { isLive } from "./states";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Prisma, User } from "../db/generated/client";
-import { recordEvent } from "../webhooks/outbox";
+import { recordEvent } from "../db/outbox";
 import { presentUser } from "./presenter";
 
 type Tx = Prisma.TransactionClient;

@@ -18,7 +18,7 @@ import { hostSchool, issuerFor } from "./context";
 import { NotFoundError, OAuthError } from "./errors";
 import { readOAuthBody, refuseNul } from "./http";
 import { asDatabaseUnavailable } from "../db/unavailable";
-import { htmlErrorPage, unavailablePage } from "./html";
+import { htmlErrorPage, unavailablePage } from "../core/html-page";
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 

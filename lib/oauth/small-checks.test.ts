@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isValidCodeVerifier, s256, verifyPkce } from "./pkce";
 import { redirectUriMatches } from "./redirect-uri";
-import { sortRoles } from "./roles";
+import { sortRoles } from "../core/roles";
 import { formatScope, grantableScopes, parseScope, unknownScopes } from "./scopes";
 
 describe("sortRoles", () => {

@@ -4,7 +4,7 @@ import type { User } from "../db/generated/client";
 import { hostSchool, issuerFor } from "./context";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
-import { sortRoles } from "./roles";
+import { sortRoles } from "../core/roles";
 import { parseScope } from "./scopes";
 import { findActiveAccessToken } from "./tokens";
 

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { BUILT_IN_ROLES } from "../oauth/roles";
+import { BUILT_IN_ROLES } from "../core/roles";
 import { SchoolCommandError } from "./errors";
 import { findSchoolByRef } from "./find-school";
 import { issuePasswordSetupToken } from "../auth/password-setup";

@@ -1,4 +1,4 @@
-import { isUuid } from "../membership/ids";
+import { isUuid } from "../core/ids";
 import type { Db } from "../db/client";
 import { SchoolCommandError } from "./errors";
 

@@ -1,4 +1,4 @@
-import { forgetApiKeys } from "../admin-api/api-key-cache";
+import { forgetApiKeys } from "../credentials/api-key-cache";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { SchoolCommandError } from "./errors";

@@ -1,6 +1,6 @@
 import { authSecret } from "../auth/auth-secret";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { failure, success, type Payload, writeTransaction } from "../membership/records";
+import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { MAX_ENDPOINTS_PER_SCHOOL, TOO_MANY_ENDPOINTS, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 

@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { checkOutboundUrl, SafeFetchError, type SafeFetchPolicy } from "../net/safe-fetch";
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./outbox";
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../db/outbox";
 
 export const MAX_ENDPOINTS_PER_SCHOOL = 20;
 export const ENDPOINT_NOT_FOUND = "Webhook endpoint not found";

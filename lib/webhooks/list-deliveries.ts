@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { Prisma, WebhookDeliveryStatus } from "../db/generated/client";
-import { isUuid } from "../membership/ids";
-import { QueryInputError } from "../membership/page";
+import { isUuid } from "../core/ids";
+import { QueryInputError } from "../core/page";
 import type { DeliveryRecord } from "./presenter";
 
 export interface DeliveryFilter {

@@ -1,5 +1,5 @@
-import { isUuid } from "../membership/ids";
-import { failure, success, type Payload, writeTransaction } from "../membership/records";
+import { isUuid } from "../core/ids";
+import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import type { DeliveryRecord } from "./presenter";
 

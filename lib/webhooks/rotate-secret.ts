@@ -1,7 +1,7 @@
 import { authSecret } from "../auth/auth-secret";
 import type { WebhookEndpoint } from "../db/generated/client";
-import { isUuid } from "../membership/ids";
-import { failure, success, type Payload, writeTransaction } from "../membership/records";
+import { isUuid } from "../core/ids";
+import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 

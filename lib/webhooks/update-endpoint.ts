@@ -1,6 +1,6 @@
 import type { WebhookEndpoint } from "../db/generated/client";
-import { isUuid } from "../membership/ids";
-import { failure, success, type Payload, writeTransaction } from "../membership/records";
+import { isUuid } from "../core/ids";
+import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { ENDPOINT_NOT_FOUND, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 
 export interface UpdateEndpointInput {

@@ -1,11 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { QueryInputError } from "../../membership/page";
+import { QueryInputError } from "../../core/page";
 import { createWebhookEndpoint } from "../../webhooks/create-endpoint";
 import { deleteWebhookEndpoint } from "../../webhooks/delete-endpoint";
 import { listWebhookDeliveries } from "../../webhooks/list-deliveries";
 import { listWebhookEndpoints } from "../../webhooks/list-endpoints";
-import { WEBHOOK_EVENT_TYPES } from "../../webhooks/outbox";
+import { WEBHOOK_EVENT_TYPES } from "../../db/outbox";
 import { presentDelivery, presentEndpoint, type DeliveryWire, type EndpointWire } from "../../webhooks/presenter";
 import { redeliverWebhookEvent } from "../../webhooks/redeliver-event";
 import { rotateWebhookSecret } from "../../webhooks/rotate-secret";

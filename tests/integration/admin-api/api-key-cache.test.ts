@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { credentialVersion, pastBound, withCredentialBound } from "@/tests/helpers/credential-bound";
-import { apiKeyCacheStats } from "@/lib/admin-api/api-key-cache";
+import { apiKeyCacheStats } from "@/lib/credentials/api-key-cache";
 import { createApiKey, revokeApiKey } from "@/lib/admin-api/api-keys";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";

@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/db/seed/demo-data";
 import { runScheduledJobs } from "@/lib/admin-api/cron";
 import { createSubscription } from "@/lib/membership/create-subscription";
-import { recordEvent } from "@/lib/webhooks/outbox";
+import { recordEvent } from "@/lib/db/outbox";
 import { CANCEL, CREATE, PLANS, TEST_NOW, adminAppForSuite, freshEmail, gql, subscribe } from "../admin-api/helpers";
 
 const T = toUnixSeconds(TEST_NOW)!;

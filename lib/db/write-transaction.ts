@@ -1,5 +1,5 @@
-import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { db } from "./client";
+import type { Prisma } from "./generated/client";
 
 /**
  * Options of every Admin mutation's transaction. Prisma's defaults (2 s to get a connection, 5 s to

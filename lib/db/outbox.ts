@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { toUnixSeconds } from "../clock";
-import type { Prisma } from "../db/generated/client";
+import type { Prisma } from "./generated/client";
 
 type Tx = Prisma.TransactionClient;
 
