@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { requireCurrentSchema, startupFailureLine, StartupError } from "../lib/db/bootstrap";
+import { requireCurrentSchema, startupFailureLine, StartupError } from "../lib/startup/bootstrap";
 import { closeDbHandle, dbHandle } from "../lib/db/client";
 import { migrate } from "../lib/db/migrator";
 

@@ -1,7 +1,7 @@
 // npm run db:seed: migrates, then writes the demo schools (idempotent).
 import { closeDbHandle, dbHandle } from "../lib/db/client";
 import { migrate } from "../lib/db/migrator";
-import { seedDemoForEnv } from "../lib/db/seed/seed-for-env";
+import { seedDemoForEnv } from "../lib/startup/seed/seed-for-env";
 import { env } from "../lib/env";
 import { runCli } from "./cli";
 

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { dbHandle } from "../db/client";
 import type { Driver } from "../db/driver";
-import { DEMO_IDS } from "../db/seed/demo-data";
+import { DEMO_IDS } from "../startup/seed/demo-data";
 import { env } from "../env";
 
 /** The demo seed's rows the floors use (the bench's scratch database always has the demo seed). */

@@ -44,9 +44,9 @@ Object.assign(process.env, {
 const { closeDbHandle, createDbHandle, setDbHandle } = await import("../../lib/db/client");
 const { createPgDriver, createPgliteDriver } = await import("../../lib/db/driver");
 const { migrate } = await import("../../lib/db/migrator");
-const { seedDemo } = await import("../../lib/db/seed/seed");
-const { randomDemoCredentials } = await import("../../lib/db/seed/demo-credentials");
-const { DEMO_IDS } = await import("../../lib/db/seed/demo-data");
+const { seedDemo } = await import("../../lib/startup/seed/seed");
+const { randomDemoCredentials } = await import("../../lib/startup/seed/demo-credentials");
+const { DEMO_IDS } = await import("../../lib/startup/seed/demo-data");
 const { createAdminHandler } = await import("../../lib/admin-api/handler");
 const { adminRateLimitPlugin } = await import("../../lib/rate-limit");
 const { createApiKey } = await import("../../lib/admin-api/api-keys");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEFAULT_DEMO_API_KEY } from "../../lib/db/seed/demo-data";
+import { DEFAULT_DEMO_API_KEY } from "../../lib/startup/seed/demo-data";
 
 test("the Admin API playground runs createSubscription with the network cut off", async ({ page, context, baseURL }) => {
   const origin = new URL(baseURL!).origin;

@@ -9,8 +9,8 @@ import { createAdminHandler } from "../../lib/admin-api/handler";
 import { closeDbHandle, createDbHandle, setDbHandle, type DbHandle } from "../../lib/db/client";
 import { createPgliteDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
-import { DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, README_DEMO_CREDENTIALS } from "../../lib/db/seed/demo-credentials";
-import { seedDemo } from "../../lib/db/seed/seed";
+import { DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, README_DEMO_CREDENTIALS } from "../../lib/startup/seed/demo-credentials";
+import { seedDemo } from "../../lib/startup/seed/seed";
 import { adminRateLimitPlugin } from "../../lib/rate-limit";
 
 interface Case {

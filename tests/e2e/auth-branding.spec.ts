@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_IDS } from "../../lib/db/seed/demo-data";
+import { DEMO_IDS } from "../../lib/startup/seed/demo-data";
 
 // Login, school picker and consent carry the school's name and accent colour, and the login page
 // names the application asking when it continues an authorization request (issue 18).

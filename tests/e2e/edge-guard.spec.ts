@@ -2,7 +2,7 @@
 // CORS on the Admin API from a page on another origin in Chromium (issue 11, findings 5, 6, 10, 11).
 import { createServer, request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
-import { DEFAULT_DEMO_API_KEY } from "@/lib/db/seed/demo-data";
+import { DEFAULT_DEMO_API_KEY } from "@/lib/startup/seed/demo-data";
 import { baseURL } from "../../playwright.config";
 
 const { hostname, port } = new URL(baseURL);

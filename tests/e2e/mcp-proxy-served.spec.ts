@@ -4,7 +4,7 @@
 // still reach app/mcp/route.ts.
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
-import { DEFAULT_DEMO_API_KEY } from "@/lib/db/seed/demo-data";
+import { DEFAULT_DEMO_API_KEY } from "@/lib/startup/seed/demo-data";
 import { baseURL } from "../../playwright.config";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };

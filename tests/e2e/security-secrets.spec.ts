@@ -1,7 +1,7 @@
 import { encode } from "@auth/core/jwt";
 import { expect, test } from "@playwright/test";
 import { CHALLENGE } from "../integration/oauth/helpers";
-import { DEMO_IDS } from "../../lib/db/seed/demo-data";
+import { DEMO_IDS } from "../../lib/startup/seed/demo-data";
 import { DEV_AUTH_SECRET } from "../../lib/env";
 
 // Issue 12, attack 1: a default production start used to sign sessions with the secret published

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { startAppServer, type AppServer } from "./app-server";
 
 export interface SuiteAppOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrap, startupFailureLine, StartupError } from "@/lib/db/bootstrap";
+import { bootstrap, startupFailureLine, StartupError } from "@/lib/startup/bootstrap";
 import { db } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/driver";
 import { MigrationError } from "@/lib/db/migrator";

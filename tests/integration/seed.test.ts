@@ -3,8 +3,8 @@ import { verifyPassword } from "@/lib/auth/password";
 import { apiKeyMatches } from "@/lib/credentials/api-key";
 import { ADMIN_OPERATIONS } from "@/lib/credentials/permissions";
 import { db } from "@/lib/db/client";
-import * as demo from "@/lib/db/seed/demo-data";
-import { isDatabaseEmpty, seedDemo } from "@/lib/db/seed/seed";
+import * as demo from "@/lib/startup/seed/demo-data";
+import { isDatabaseEmpty, seedDemo } from "@/lib/startup/seed/seed";
 
 async function counts() {
   const p = db();

@@ -1,7 +1,7 @@
 // Real concurrency needs real Postgres: the partial unique index decides, not a read-then-write check.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { CREATE, DEMO_IDS, PLANS, gql } from "../integration/admin-api/helpers";
 

@@ -8,12 +8,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrap } from "@/lib/db/bootstrap";
+import { bootstrap } from "@/lib/startup/bootstrap";
 import { closeDbHandle, createDbHandle, db, setDbHandle, type DbHandle } from "@/lib/db/client";
 import { clearContentCache } from "@/lib/db/content-cache";
 import { createPgDriver } from "@/lib/db/driver";
 import { migrate } from "@/lib/db/migrator";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { resetAdminRateLimiter } from "@/lib/rate-limit";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashSecret, randomToken } from "@/lib/credentials/secret";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { findClient, type OAuthClientInfo } from "@/lib/oauth/clients";
 import { InvalidGrantError } from "@/lib/oauth/errors";
 import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrap, startupFailureLine } from "@/lib/db/bootstrap";
+import { bootstrap, startupFailureLine } from "@/lib/startup/bootstrap";
 import { closeDbHandle, dbHandle, setDbHandle } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-endpoint";
 import { drainWebhooks } from "@/lib/webhooks/deliver";

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminContext } from "@/lib/admin-api/context";
 import { createAdminHandler } from "@/lib/admin-api/handler";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { FULL_KEY, NO_PERMISSIONS_KEY, PLANS } from "./helpers";
 
 const direct = createAdminHandler();

@@ -5,7 +5,7 @@ import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { AdminContext } from "@/lib/admin-api/context";
 import { createAdminHandler } from "@/lib/admin-api/handler";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { setNow } from "@/lib/clock";
 import { DEMO_IDS, FULL_KEY, PLANS, freshEmail } from "./helpers";
 

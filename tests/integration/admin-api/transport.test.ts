@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { serverAudits } from "graphql-http";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { CREATE, FULL_KEY, PLANS, freshEmail, gql, adminAppForSuite } from "./helpers";
 
 const app = adminAppForSuite({ now: null });

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminContext } from "@/lib/admin-api/context";
 import { createAdminHandler } from "@/lib/admin-api/handler";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { markContentBlind } from "@/lib/admin-api/validation-cache";
 import { FULL_KEY, PLANS } from "./helpers";
 

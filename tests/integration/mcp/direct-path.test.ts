@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { setNow } from "@/lib/clock";
 import { hashSecret, randomToken } from "@/lib/credentials/secret";
 import { db } from "@/lib/db/client";
-import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { TOOL_ACCESS } from "@/lib/mcp/access";
 import { createMcpHandler } from "@/lib/mcp/handler";
 import { issuerFor } from "@/lib/oauth/context";

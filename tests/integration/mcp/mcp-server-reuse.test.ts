@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpServerPoolStats } from "@/lib/mcp/server-pool";
-import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { adminAppForSuite } from "../admin-api/helpers";
 import { signIn } from "../oauth/helpers";
 import { mcpToken, rpc, toolCall } from "./helpers";

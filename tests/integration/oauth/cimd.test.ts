@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { advance, setNow } from "@/lib/clock";
 import { CIMD_CACHE_LIMIT, CIMD_FAILURE_TTL_SECONDS, cimdCacheSize, clearCimdCache, fetchClientMetadata } from "@/lib/oauth/cimd";

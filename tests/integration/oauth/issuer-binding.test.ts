@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { hashSecret } from "@/lib/credentials/secret";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { VERIFIER, exchangeCode, form, getCode, signIn, tokensFor, type TokenBody } from "./helpers";
 

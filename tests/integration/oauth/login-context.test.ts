@@ -2,8 +2,8 @@
 // asking when the login continues /oauth/authorize. The page renders these as React text.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { loginContext } from "@/lib/oauth/login-context";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getMemberSession } from "@/lib/auth/session";
 import { setNow, advance } from "@/lib/clock";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { csrf, mergeCookies, postLogin, signIn } from "./helpers";
 

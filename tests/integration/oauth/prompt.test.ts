@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { LOGIN_TICKET_TTL_SECONDS } from "@/lib/oauth/login-ticket";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { authorizeUrl, getCode, postConsent, signIn } from "./helpers";

@@ -13,7 +13,7 @@ import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { resetEnvCache } from "@/lib/env";
 import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { hashSecret } from "@/lib/credentials/secret";
 import { REFRESH_REPLAY_GRACE_SECONDS } from "@/lib/oauth/grants/refresh-token";
 import { REFRESH_TOKEN_TTL_SECONDS } from "@/lib/oauth/tokens";

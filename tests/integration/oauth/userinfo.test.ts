@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn, tokensFor } from "./helpers";
 

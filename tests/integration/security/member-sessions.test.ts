@@ -7,7 +7,7 @@ import { authSecret } from "@/lib/auth/auth-secret";
 import { SESSION_LIFETIME_SECONDS } from "@/lib/auth/member-sessions";
 import { advance, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { authorizeUrl, csrf, mergeCookies, signIn } from "../oauth/helpers";
 

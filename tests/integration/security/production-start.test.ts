@@ -3,11 +3,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { apiKeyMatches } from "@/lib/credentials/api-key";
-import { bootstrap, StartupError } from "@/lib/db/bootstrap";
+import { bootstrap, StartupError } from "@/lib/startup/bootstrap";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS, DEMO_USERS } from "@/lib/db/seed/demo-data";
-import { README_DEMO_CREDENTIALS, randomDemoCredentials } from "@/lib/db/seed/demo-credentials";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { DEMO_IDS, DEMO_USERS } from "@/lib/startup/seed/demo-data";
+import { README_DEMO_CREDENTIALS, randomDemoCredentials } from "@/lib/startup/seed/demo-credentials";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { hashClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret";
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { resetEnvCache } from "@/lib/env";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { DEMO_HOST } from "./helpers";

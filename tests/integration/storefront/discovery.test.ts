@@ -1,7 +1,7 @@
 // Content-Signal from the school's setting, robots.txt and sitemap.xml, through HTTP.
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, DEMO_MARKDOWN_PATHS, ORIGIN, SECRET, parseMarkdown, seedUnpublished } from "./helpers";

@@ -1,6 +1,6 @@
 import { parse } from "yaml";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 
 export const DEMO_HOST = "localhost:3000";
 export const ACME_HOST = "acme-training.localhost:3000";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { ACME_HOST, DEMO_HOST, ORIGIN, SECRET, parseMarkdown, seedUnpublished } from "./helpers";
 import { parseLlmsTxtReference } from "./llms-reference";

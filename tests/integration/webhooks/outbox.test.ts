@@ -3,7 +3,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { runScheduledJobs } from "@/lib/admin-api/cron";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { recordEvent } from "@/lib/db/outbox";

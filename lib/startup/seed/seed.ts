@@ -6,7 +6,7 @@ import path from "node:path";
 import { readContentFolder } from "../../content/read-folder";
 import { syncContent } from "../../content/sync-content";
 import { README_DEMO_CREDENTIALS, type DemoCredentials } from "./demo-credentials";
-import type { PrismaClient } from "../generated/client";
+import type { PrismaClient } from "../../db/generated/client";
 import * as data from "./demo-data";
 
 export interface SeedOptions {

@@ -3,7 +3,7 @@ import { apiKeyHash, parseApiKey } from "../../credentials/api-key";
 import { safeEqual } from "../../credentials/secret";
 import { now } from "../../clock";
 import { matchClientSecret } from "../../oauth/client-secret";
-import type { PrismaClient } from "../generated/client";
+import type { PrismaClient } from "../../db/generated/client";
 import { README_DEMO_CREDENTIALS } from "./demo-credentials";
 import { DEMO_USERS } from "./demo-data";
 

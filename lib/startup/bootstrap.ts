@@ -1,10 +1,10 @@
 import { ConfigError, env, seedOnStart } from "../env";
 import { findReadmeDemoSecrets } from "./seed/demo-secrets-check";
 import { seedDemoForEnv } from "./seed/seed-for-env";
-import { dbHandle, type DbHandle } from "./client";
-import { DataDirLockedError } from "./driver";
-import { migrate, MigrationError, pendingMigrations } from "./migrator";
-import { waitForDatabase } from "./wait";
+import { dbHandle, type DbHandle } from "../db/client";
+import { DataDirLockedError } from "../db/driver";
+import { migrate, MigrationError, pendingMigrations } from "../db/migrator";
+import { waitForDatabase } from "../db/wait";
 import { isDatabaseEmpty } from "./seed/seed";
 
 export class StartupError extends Error {

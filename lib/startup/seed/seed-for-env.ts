@@ -1,5 +1,5 @@
 import type { Env } from "../../env";
-import type { PrismaClient } from "../generated/client";
+import type { PrismaClient } from "../../db/generated/client";
 import { randomDemoCredentials } from "./demo-credentials";
 import { seedDemo } from "./seed";
 
