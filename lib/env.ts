@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { README_DEMO_SECRETS } from "./startup/seed/demo-credentials";
+import { README_DEMO_SECRETS } from "./demo-secrets";
 
 /** A configuration problem; start-up prints its message as one line and exits. */
 export class ConfigError extends Error {

@@ -1,22 +1,24 @@
-// The demo credentials the README publishes. The embedded demo uses them so the README's curl
-// examples work; production on DATABASE_URL refuses them (lib/env.ts, lib/db/demo-secrets-check.ts)
-// and seeds random ones instead (randomDemoCredentials).
+// The demo credentials the README publishes (values in lib/demo-secrets.ts). The embedded demo uses
+// them so the README's curl examples work; production on DATABASE_URL refuses them (lib/env.ts,
+// ./demo-secrets-check.ts) and seeds random ones instead (randomDemoCredentials).
 import { randomBytes } from "node:crypto";
 import { generateClientSecret } from "../../oauth/client-secret";
-
-export const DEFAULT_DEMO_PASSWORD = "schoolhouse-demo";
-export const DEFAULT_DEMO_API_KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
-export const DEFAULT_DEMO_API_KEY_NO_PERMISSIONS = "sh_demonone_demo-admin-key-no-permissions-dev-only";
-export const ACME_API_KEY = "sh_acmefull_acme-admin-key-all-permissions-dev-only";
-export const DEMO_CONFIDENTIAL_CLIENT_SECRET = "demo-confidential-secret-dev-only";
-
-export const README_DEMO_SECRETS: readonly string[] = [
-  DEFAULT_DEMO_PASSWORD,
+import {
+  ACME_API_KEY,
   DEFAULT_DEMO_API_KEY,
   DEFAULT_DEMO_API_KEY_NO_PERMISSIONS,
-  ACME_API_KEY,
+  DEFAULT_DEMO_PASSWORD,
   DEMO_CONFIDENTIAL_CLIENT_SECRET,
-];
+} from "../../demo-secrets";
+
+export {
+  ACME_API_KEY,
+  DEFAULT_DEMO_API_KEY,
+  DEFAULT_DEMO_API_KEY_NO_PERMISSIONS,
+  DEFAULT_DEMO_PASSWORD,
+  DEMO_CONFIDENTIAL_CLIENT_SECRET,
+  README_DEMO_SECRETS,
+} from "../../demo-secrets";
 
 export interface DemoCredentials {
   password: string;
