@@ -49,6 +49,3 @@ export class ServiceUnavailableError extends AdminRequestError {
 
 export const SERVICE_UNAVAILABLE_MESSAGE =
   `The service is temporarily unavailable: its database cannot be reached. Nothing was changed; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`;
-
-/** Message of the payload-level error for a key without the operation's permission (spec). */
-export const UNAUTHORIZED = "Unauthorized";

@@ -1,6 +1,6 @@
 import { createGraphQLError, createSchema } from "graphql-yoga";
 import { now as clockNow } from "../clock";
-import type { AdminOperation } from "../credentials/permissions";
+import { UNAUTHORIZED, type AdminOperation } from "../credentials/permissions";
 import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
@@ -34,7 +34,6 @@ import { redeliverWebhookEvent } from "../webhooks/redeliver-event";
 import { rotateWebhookSecret } from "../webhooks/rotate-secret";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
-import { UNAUTHORIZED } from "./errors";
 import { adminLoaders } from "./loaders";
 
 export const typeDefs = /* GraphQL */ `

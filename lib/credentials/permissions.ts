@@ -22,3 +22,6 @@ export type AdminOperation = (typeof ADMIN_OPERATIONS)[number];
 export function isAdminOperation(name: string): name is AdminOperation {
   return (ADMIN_OPERATIONS as readonly string[]).includes(name);
 }
+
+/** Message of the payload-level error for a credential without the operation's permission (spec). */
+export const UNAUTHORIZED = "Unauthorized";

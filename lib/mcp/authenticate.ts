@@ -1,7 +1,6 @@
-import { authenticateApiKey, type AdminCredential } from "../admin-api/authenticate";
-import { AuthenticationError } from "../admin-api/errors";
 import { parseApiKey } from "../credentials/api-key";
 import type { Credential } from "../credentials/credential";
+import { ApiKeyRejectedError, verifyApiKey, type ApiKeyCredential } from "../credentials/verify-api-key";
 import { db } from "../db/client";
 import type { User } from "../db/generated/client";
 import { sortRoles } from "../core/roles";
@@ -21,7 +20,7 @@ export type McpCaller =
       roles: string[];
       isStaff: boolean;
     }
-  | { kind: "api_key"; credential: AdminCredential };
+  | { kind: "api_key"; credential: ApiKeyCredential };
 
 /** A refused credential: 401 (invalid_token, or none) or 403 (insufficient_scope), with its RFC 6750 challenge. */
 export class McpAuthError extends Error {
@@ -56,11 +55,11 @@ export async function authenticateMcp(options: { headers: Headers; schoolId: str
 
   if (parseApiKey(token)) {
     try {
-      const credential = await authenticateApiKey({ headers: new Headers({ "x-service-api-key": token }), now });
+      const credential = await verifyApiKey({ key: token, now });
       if (credential.schoolId !== schoolId) throw new McpAuthError(401, "invalid_token", "This API key belongs to another school.");
       return { kind: "api_key", credential };
     } catch (err) {
-      if (err instanceof AuthenticationError) throw new McpAuthError(401, "invalid_token", err.message);
+      if (err instanceof ApiKeyRejectedError) throw new McpAuthError(401, "invalid_token", err.message);
       throw err;
     }
   }

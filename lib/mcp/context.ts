@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { School } from "../db/generated/client";
-import { UNAUTHORIZED } from "../admin-api/errors";
+import { UNAUTHORIZED } from "../credentials/permissions";
 import type { BuildContext } from "../storefront/build";
 import { TOOL_ACCESS, type ToolName } from "./access";
 import type { McpCaller } from "./authenticate";
