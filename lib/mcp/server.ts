@@ -1,6 +1,4 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ShapeOutput, ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { cachedLlmsTxt } from "../storefront/cached";
@@ -8,8 +6,9 @@ import { pageOfUrl } from "../storefront/page-address";
 import { markdownPathOf } from "../storefront/routes";
 import { searchCatalog } from "../storefront/search-catalog";
 import type { ToolName } from "./access";
-import { buildContext, contextOf, refusal, type McpContext } from "./context";
+import { buildContext, contextOf, refusal } from "./context";
 import { fail, UNTRUSTED_NOTE } from "./results";
+import type { ToolRegistrar } from "./tool-registrar";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
@@ -26,21 +25,6 @@ export interface McpServerShape {
   /** The school's name: the instructions. */
   schoolName: string;
 }
-
-export interface ToolConfig<I extends ZodRawShapeCompat, O extends ZodRawShapeCompat> {
-  title: string;
-  description: string;
-  inputSchema: I;
-  outputSchema: O;
-  annotations: ToolAnnotations;
-}
-
-/** Registers one tool; `run` gets the checked arguments and the context of the request that called it. */
-export type ToolRegistrar<T extends ToolName> = <I extends ZodRawShapeCompat, O extends ZodRawShapeCompat>(
-  name: T,
-  config: ToolConfig<I, O>,
-  run: (args: ShapeOutput<I>, ctx: McpContext) => Promise<CallToolResult>,
-) => void;
 
 // Only validates elicitation answers, which this server never asks for; one instance instead of
 // one Ajv (and its meta-schemas) per server.

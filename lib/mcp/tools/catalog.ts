@@ -8,7 +8,7 @@ import { CATALOG_KINDS, searchCatalog } from "../../storefront/search-catalog";
 import { buildContext, type McpContext } from "../context";
 import { fail, ok, untrusted, UNTRUSTED_NOTE } from "../results";
 import { catalogEntrySchema, planSchema } from "../schemas";
-import type { ToolRegistrar } from "../server";
+import type { ToolRegistrar } from "../tool-registrar";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const UNTRUSTED_META = { "schoolhouse/untrusted_content": UNTRUSTED_NOTE };

@@ -6,7 +6,7 @@ import { userInfoClaims } from "../../oauth/userinfo";
 import type { McpContext } from "../context";
 import { fail, json, ok } from "../results";
 import { enrollmentSchema, subscriptionSchema } from "../schemas";
-import type { ToolRegistrar } from "../server";
+import type { ToolRegistrar } from "../tool-registrar";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 

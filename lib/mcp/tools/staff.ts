@@ -14,7 +14,7 @@ import type { ToolName } from "../access";
 import type { McpContext } from "../context";
 import { fail, json, ok } from "../results";
 import { enrollmentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
-import type { ToolRegistrar } from "../server";
+import type { ToolRegistrar } from "../tool-registrar";
 
 type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
 

@@ -12,7 +12,7 @@ import { rotateWebhookSecret } from "../../webhooks/rotate-secret";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
 import { fail, json, ok } from "../results";
 import { webhookDeliverySchema, webhookEndpointSchema, writeOptions } from "../schemas";
-import type { ToolRegistrar } from "../server";
+import type { ToolRegistrar } from "../tool-registrar";
 import { write, writeAnnotations } from "./staff";
 
 type WebhookTool =
