@@ -1,5 +1,5 @@
-// Handlers of the storefront's other text routes: openapi.json, the Admin SDL, robots.txt,
-// sitemap.xml (the llms files are in llms-routes.ts).
+// Handlers of the storefront's other text routes: openapi.json, robots.txt, sitemap.xml (the llms
+// files are in llms-routes.ts; the Admin SDL in lib/admin-api/sdl.ts).
 import { now } from "../clock";
 import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cacheControlFor, originOf, STALE_HEADERS, textResponse } from "./http";
@@ -7,8 +7,6 @@ import { cachedSitemap } from "./cached";
 import { contentSignal, robotsTxt } from "./discovery";
 import { LLMS_TYPE, notFound, orUnavailable } from "./llms-routes";
 import { buildOpenApi } from "./openapi";
-import { parse, print } from "graphql";
-import { typeDefs } from "../admin-api/schema";
 
 /**
  * /openapi.json: generated per request so servers[].url is the origin the client used. It needs
@@ -29,23 +27,6 @@ export function serveOpenApi(request: Request): Promise<Response> {
       cacheControl: "public, max-age=300",
       headers: { "access-control-allow-origin": "*", ...(stale ? STALE_HEADERS : {}) },
     });
-  });
-}
-
-let sdl: string | undefined;
-
-/**
- * /admin/graphql/schema.graphql: the Admin API's GraphQL SDL, printed from the type definitions the
- * executable schema is built from (so it cannot drift from it), descriptions included.
- */
-export async function serveAdminSdl(request: Request): Promise<Response> {
-  sdl ??= print(parse(typeDefs)) + "\n";
-  return textResponse({
-    request,
-    body: sdl,
-    contentType: "text/plain; charset=utf-8",
-    cacheControl: "public, max-age=300",
-    headers: { "access-control-allow-origin": "*" },
   });
 }
 

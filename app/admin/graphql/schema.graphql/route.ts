@@ -1,4 +1,4 @@
-import { serveAdminSdl } from "@/lib/storefront/text-routes";
+import { serveAdminSdl } from "@/lib/admin-api/sdl";
 
 export const dynamic = "force-dynamic";
 
