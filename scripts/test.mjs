@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm test: typecheck, lint, Vitest (unit + integration), production build, Playwright.
+// npm test: typecheck, lint, layers (.dependency-cruiser.cjs), Vitest (unit + integration), production build, Playwright.
 // Stops at the first failing step and ends with one closing line: "tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +15,7 @@ rmSync(playwrightJson, { force: true });
 const steps = [
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings=0", "."]],
+  ["layers", "npm", ["run", "--silent", "layers"]],
   ["vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]],
   ["build", "npx", ["next", "build"]],
   ["playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson }],
