@@ -10,7 +10,7 @@ import { subscribeNewMember } from "./subscribe-new-member";
 import { forgetPlan, versionedPlan } from "./plan-cache";
 import type { MembershipPlan } from "../db/generated/client";
 import { addInterval } from "./time";
-import { INVALID_EMAIL, findOrCreateMember, normalizeEmail } from "./users";
+import { INVALID_EMAIL, findOrCreateMember, memberName, normalizeEmail } from "./users";
 
 export interface CreateSubscriptionInput {
   email: string;
@@ -49,7 +49,7 @@ export async function createSubscription(options: {
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
-  const name = input.name?.trim().slice(0, 200) || null;
+  const name = memberName(input.name);
   // The usual case, a new person with a name, is one guarded statement (subscribe-new-member.ts)
   // with the plan from the process cache (plan-cache.ts). Only a success counts from a cached plan:
   // a refusal, a stale plan or a known email start over from a fresh read.

@@ -15,14 +15,15 @@
 import { randomUUID } from "node:crypto";
 import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
-import { outboxRows } from "../db/outbox";
-import { presentSubscription, presentUser } from "./presenter";
+import { outboxFanOut, outboxRows } from "../db/outbox";
+import { presentSubscription } from "./presenter";
 import type { SubscriptionRecord } from "./record-types";
+import { memberCreatedEvent, NEW_MEMBER_ROLES } from "./users";
 
 type Periods = Pick<Subscription, "startAt" | "currentPeriodStart" | "currentPeriodEnd" | "endAt" | "nextChargeDate">;
 
-// The events' INSERT … SELECT is recordEvents' (lib/webhooks/outbox.ts): the outbox rows and one
-// delivery per enabled endpoint of the school subscribed to the type, in the same statement.
+// The user and membership rows are findOrCreateMember's (./users.ts: name, roles, member.created);
+// the events' fan-out is the outbox's own (lib/db/outbox.ts).
 const SQL = `
 WITH u AS (
   INSERT INTO "User" ("id", "email", "name", "emailVerified", "createdAt", "updatedAt")
@@ -32,28 +33,15 @@ WITH u AS (
   RETURNING "id"
 ), m AS (
   INSERT INTO "SchoolMembership" ("id", "schoolId", "userId", "roles", "createdAt", "updatedAt")
-  SELECT gen_random_uuid(), $5::uuid, u."id", ARRAY['student']::text[], $4, $4 FROM u
+  SELECT gen_random_uuid(), $5::uuid, u."id", ARRAY(SELECT jsonb_array_elements_text($16::jsonb)), $4, $4 FROM u
   RETURNING "id"
 ), s AS (
   INSERT INTO "Subscription" ("id", "schoolId", "userId", "planId", "state", "startAt", "currentPeriodStart",
                               "currentPeriodEnd", "endAt", "nextChargeDate", "createdAt", "updatedAt")
   SELECT $6::uuid, $5::uuid, u."id", $7::uuid, 'active', $8, $9, $10, $11, $12, $13, $13 FROM u
   RETURNING "id"
-), input AS (
-  SELECT x.* FROM jsonb_to_recordset($14::jsonb) AS x("id" uuid, "schoolId" uuid, "type" text, "subjectId" uuid, "payload" text)
-   WHERE EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)
-), e AS (
-  INSERT INTO "WebhookEvent" ("id", "schoolId", "type", "subjectId", "payload", "createdAt")
-  SELECT "id", "schoolId", "type", "subjectId", "payload", $13 FROM input
-  RETURNING "id", "schoolId", "type"
-), d AS (
-  INSERT INTO "WebhookDelivery" ("id", "schoolId", "eventId", "endpointId", "status", "nextAttemptAt", "createdAt", "updatedAt")
-  SELECT gen_random_uuid(), e."schoolId", e."id", w."id", 'pending', $13, $13, $13
-    FROM e JOIN "WebhookEndpoint" w ON w."schoolId" = e."schoolId"
-   WHERE w."disabledAt" IS NULL AND (e."type" = ANY(w."events") OR '*' = ANY(w."events"))
-  RETURNING 1
-)
-SELECT (SELECT count(*) FROM s)::int AS "created", (SELECT count(*) FROM e)::int AS "events"`;
+), ${outboxFanOut({ rows: "$14", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })}
+SELECT (SELECT count(*) FROM s)::int AS "created", (SELECT count(*) FROM outbox_events)::int AS "events"`;
 
 /**
  * Creates the user, their membership of the school (role student), the subscription and the
@@ -91,7 +79,7 @@ export async function subscribeNewMember(options: {
   const record: SubscriptionRecord = { ...subscription, plan, user };
   const events = outboxRows(
     [
-      { schoolId, type: "member.created", subjectId: user.id, data: presentUser(user) },
+      memberCreatedEvent(schoolId, user),
       { schoolId, type: "subscription.created", subjectId: subscription.id, data: presentSubscription(record) },
     ],
     now,
@@ -112,6 +100,7 @@ export async function subscribeNewMember(options: {
     now,
     JSON.stringify(events),
     options.contentVersion.toString(),
+    JSON.stringify(NEW_MEMBER_ROLES),
   ];
   const rows = await rawQuery<{ created: number }>(SQL, params, { name: "subscribe-new-member" });
   return rows[0]?.created === 1 ? record : null;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Prisma, User } from "../db/generated/client";
-import { recordEvent } from "../db/outbox";
+import { recordEvent, type OutboxEvent } from "../db/outbox";
 import { presentUser } from "./presenter";
 
 type Tx = Prisma.TransactionClient;
@@ -9,6 +9,20 @@ export const INVALID_EMAIL = "Email is not a valid email address";
 export const NAME_REQUIRED = "Name is required for new users";
 
 const emailSchema = z.email().max(254);
+
+/** The roles of a member who joins a school by a subscription or an enrollment. */
+export const NEW_MEMBER_ROLES: string[] = ["student"];
+
+/** The stored form of a new user's name (trimmed, at most 200 characters), or null when blank. */
+export const memberName = (raw: string | null | undefined): string | null => raw?.trim().slice(0, 200) || null;
+
+/** The event of a user who joined a school. */
+export const memberCreatedEvent = (schoolId: string, user: User): OutboxEvent => ({
+  schoolId,
+  type: "member.created",
+  subjectId: user.id,
+  data: presentUser(user),
+});
 
 /** The stored form of an email (trimmed, lower-cased), or null when it is not an address. */
 export function normalizeEmail(raw: string): string | null {
@@ -28,24 +42,21 @@ export async function findOrCreateMember(
   tx: Tx,
   options: { schoolId: string; email: string; name: string | null | undefined; now: Date },
 ): Promise<{ user: User; created: boolean } | { error: string }> {
-  const name = options.name?.trim();
+  const name = memberName(options.name);
   let user: User | null = null;
   let created = false;
   if (name) {
-    [user = null] = await tx.user.createManyAndReturn({ data: [{ email: options.email, name: name.slice(0, 200) }], skipDuplicates: true });
+    [user = null] = await tx.user.createManyAndReturn({ data: [{ email: options.email, name }], skipDuplicates: true });
     created = user !== null;
   }
   user ??= await tx.user.findUnique({ where: { email: options.email } });
   if (!user) return { error: NAME_REQUIRED };
   const joined = await tx.schoolMembership.createMany({
-    data: [{ schoolId: options.schoolId, userId: user.id, roles: ["student"] }],
+    data: [{ schoolId: options.schoolId, userId: user.id, roles: NEW_MEMBER_ROLES }],
     skipDuplicates: true,
   });
   if (joined.count) {
-    await recordEvent(tx, {
-      event: { schoolId: options.schoolId, type: "member.created", subjectId: user.id, data: presentUser(user) },
-      now: options.now,
-    });
+    await recordEvent(tx, { event: memberCreatedEvent(options.schoolId, user), now: options.now });
   }
   return { user, created };
 }
