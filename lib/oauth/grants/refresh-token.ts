@@ -6,7 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
+import { newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
  * A rotated refresh token presented again within this many seconds is answered invalid_grant but
@@ -15,31 +15,39 @@ import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenRespo
  */
 export const REFRESH_REPLAY_GRACE_SECONDS = 10;
 
+/** Why the statement did not rotate a token it found (null: every check held). */
+type Refusal = "client" | "issuer" | "rotated" | "revoked" | "expired" | "scope" | null;
+
 interface RefreshTokenRow {
-  id: string;
-  clientId: string;
   grantId: string;
   scope: string;
   rotatedAt: Date | null;
-  revokedAt: Date | null;
-  expiresAt: Date | null;
-  grant: { issuer: string; resource: string | null; revokedAt: Date | null; school: { id: string; subdomain: string } };
+  school: { id: string; subdomain: string };
+  refusal: Refusal;
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
 }
 
-// Lookup and rotation in one statement through the raw driver (one round trip; docs/benchmarks.md,
-// token-refresh). `t` reads the token, its grant and the grant's school; `rotated` marks the token
-// rotated only when every check the grant makes holds (client, issuer, not rotated, not revoked, grant
-// not revoked, not expired, a requested scope only narrowing), and only then are the new access and
-// refresh tokens inserted. The checks on the token row itself are on the UPDATE's own row, so of
-// concurrent rotations exactly one matches (the others wait, re-check the committed row and find it
-// rotated). The caller re-checks `t` in JS to say why nothing was rotated; both sets of checks are
-// the same rules, so a token is never rotated on a request that is then refused.
+// Lookup, checks and rotation in one statement through the raw driver (one round trip;
+// docs/benchmarks.md, token-refresh). `t` reads the token, its grant and the grant's school, and
+// decides `refusal`, the first check that fails, in the order the answers are chosen (client,
+// issuer, already rotated, revoked, expired, a requested scope that does not only narrow): the
+// rules are written here once, and the caller only turns the reason into its error. `rotated` marks
+// the token rotated only when there is no refusal, and only then are the new access and refresh
+// tokens inserted. The UPDATE re-checks rotatedAt and revokedAt on its own row: of concurrent
+// rotations exactly one matches (the others wait, re-check the committed row and find it rotated).
 const REFRESH_TOKEN_GRANT = `
 WITH t AS (
-  SELECT r."id", r."clientId", r."grantId", r."scope", r."rotatedAt", r."revokedAt", r."expiresAt",
-         g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id" AS "schoolId", s."subdomain"
+  SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource", s."id" AS "schoolId", s."subdomain",
+         CASE
+           WHEN r."clientId" <> $3 THEN 'client'
+           WHEN g."issuer" = '' OR g."issuer" <> $4 THEN 'issuer'
+           WHEN r."rotatedAt" IS NOT NULL THEN 'rotated'
+           WHEN r."revokedAt" IS NOT NULL OR g."revokedAt" IS NOT NULL THEN 'revoked'
+           WHEN r."expiresAt" IS NOT NULL AND r."expiresAt" <= $2 THEN 'expired'
+           WHEN $5::text[] IS NOT NULL
+                AND NOT (cardinality($5::text[]) > 0 AND $5::text[] <@ string_to_array(r."scope", ' ')) THEN 'scope'
+         END AS "refusal"
     FROM "OAuthRefreshToken" r
     JOIN "OAuthGrant" g ON g."id" = r."grantId"
     JOIN "School" s ON s."id" = g."schoolId"
@@ -47,10 +55,7 @@ WITH t AS (
 ), rotated AS (
   UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
     FROM t
-   WHERE r."id" = t."id" AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
-     AND t."clientId" = $3 AND t."issuer" <> '' AND t."issuer" = $4 AND t."grantRevokedAt" IS NULL
-     AND (t."expiresAt" IS NULL OR t."expiresAt" > $2)
-     AND ($5::text[] IS NULL OR (cardinality($5::text[]) > 0 AND $5::text[] <@ string_to_array(t."scope", ' ')))
+   WHERE r."id" = t."id" AND t."refusal" IS NULL AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
   RETURNING r."id"
 ), access AS (
   INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
@@ -59,8 +64,7 @@ WITH t AS (
   INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
   SELECT $10::uuid, $11, t."grantId", $3, t."scope", $2, $12 FROM rotated, t
 )
-SELECT t."id"::text AS "id", t."clientId", t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."revokedAt", t."expiresAt",
-       t."issuer", t."resource", t."grantRevokedAt", t."schoolId"::text AS "schoolId", t."subdomain",
+SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."schoolId"::text AS "schoolId", t."subdomain", t."refusal",
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
@@ -70,19 +74,11 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
   const [r] = await rawQuery<Record<string, unknown>>(REFRESH_TOKEN_GRANT, params, { name: "refresh-token-grant" });
   if (!r) return null;
   return {
-    id: r.id as string,
-    clientId: r.clientId as string,
     grantId: r.grantId as string,
     scope: r.scope as string,
     rotatedAt: asDate(r.rotatedAt),
-    revokedAt: asDate(r.revokedAt),
-    expiresAt: asDate(r.expiresAt),
-    grant: {
-      issuer: r.issuer as string,
-      resource: (r.resource as string | null) ?? null,
-      revokedAt: asDate(r.grantRevokedAt),
-      school: { id: r.schoolId as string, subdomain: r.subdomain as string },
-    },
+    school: { id: r.schoolId as string, subdomain: r.subdomain as string },
+    refusal: (r.refusal as Refusal) ?? null,
     rotated: Number(r.rotated) === 1,
   };
 }
@@ -117,29 +113,24 @@ export async function exchangeRefreshToken(options: {
     refresh.tokenHash,
     refresh.expiresAt,
   ]);
-  if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The refresh token is invalid");
+  if (!row || row.refusal === "client") throw new InvalidGrantError("The refresh token is invalid");
   // Another origin's refresh token is unknown here: not rotated, and no replay check that could
   // revoke the grant from a foreign origin.
-  if (!issuedBy(row.grant, issuer)) {
+  if (row.refusal === "issuer") {
     securityEvent("oauth.issuer_mismatch", { kind: "refresh_token", client_id: client.clientId, grant_id: row.grantId });
     throw new InvalidGrantError("The refresh token is invalid");
   }
-  if (row.rotatedAt) {
-    const replay = now.getTime() - row.rotatedAt.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000;
+  if (row.refusal === "rotated") {
+    const replay = now.getTime() - row.rotatedAt!.getTime() > REFRESH_REPLAY_GRACE_SECONDS * 1000;
     if (replay) await revokeGrant(db(), row.grantId, now);
     securityEvent("oauth.refresh_token_reuse", { client_id: client.clientId, grant_id: row.grantId, grant_revoked: replay });
     throw new InvalidGrantError("The refresh token was already used");
   }
-  if (row.revokedAt || row.grant.revokedAt) throw new InvalidGrantError("The refresh token was revoked");
-  if (row.expiresAt && row.expiresAt <= now) throw new InvalidGrantError("The refresh token expired");
-  if (narrowed) {
-    const original = new Set(parseScope(row.scope));
-    if (!narrowed.length || narrowed.some((s) => !original.has(s))) {
-      throw new InvalidScopeError("scope may only narrow the scopes originally granted");
-    }
-  }
+  if (row.refusal === "revoked") throw new InvalidGrantError("The refresh token was revoked");
+  if (row.refusal === "expired") throw new InvalidGrantError("The refresh token expired");
+  if (row.refusal === "scope") throw new InvalidScopeError("scope may only narrow the scopes originally granted");
   // Every check held but nothing was rotated: a concurrent request rotated it first.
   if (!row.rotated) throw new InvalidGrantError("The refresh token was already used");
   const scope = narrowed ? formatScope(narrowed) : row.scope;
-  return tokenResponseBody(issued, { scope, school: row.grant.school });
+  return tokenResponseBody(issued, { scope, school: row.school });
 }
