@@ -1,17 +1,7 @@
 // Shared limiter state in Redis over TCP (ioredis), for self-hosted clusters.
 import { Redis, type RedisOptions } from "ioredis";
-import type { AdmitRequest, AdmitResult, CompleteRequest, CompleteResult, RateLimitStore } from "../types";
-import {
-  ADMIT_SCRIPT,
-  ADMIT_SHA,
-  COMPLETE_SCRIPT,
-  COMPLETE_SHA,
-  admitArgs,
-  completeArgs,
-  evalCached,
-  parseAdmitReply,
-  parseCompleteReply,
-} from "./scripts";
+import type { RateLimitStore } from "../types";
+import { ScriptStore } from "./scripts";
 
 export interface RedisStoreOptions {
   /** A redis:// URL or an ioredis client (not closed by the store). */
@@ -41,34 +31,21 @@ export function redisClientOptions(timeoutMs: number): RedisOptions {
   };
 }
 
-export class RedisStore implements RateLimitStore {
+export class RedisStore extends ScriptStore implements RateLimitStore {
   readonly kind = "redis";
   private readonly client: Redis;
   private readonly ownsClient: boolean;
-  private readonly prefix: string;
-  private readonly callerClock: boolean;
 
   constructor(options: RedisStoreOptions) {
+    super(options.prefix ?? "sh:rl", options.callerClock ?? false);
     this.ownsClient = typeof options.redis === "string";
     this.client = typeof options.redis === "string" ? new Redis(options.redis, redisClientOptions(options.timeoutMs ?? 500)) : options.redis;
     // An unreachable server is reported by the failing calls; keep ioredis from logging each retry.
     if (this.ownsClient) this.client.on("error", () => {});
-    this.prefix = options.prefix ?? "sh:rl";
-    this.callerClock = options.callerClock ?? false;
   }
 
-  private run = (command: "evalsha" | "eval", scriptOrSha: string, keys: string[], args: string[]) =>
+  protected readonly run = (command: "evalsha" | "eval", scriptOrSha: string, keys: string[], args: string[]) =>
     this.client.call(command, scriptOrSha, String(keys.length), ...keys, ...args);
-
-  async admit(req: AdmitRequest): Promise<AdmitResult> {
-    const { keys, args } = admitArgs(this.prefix, req, this.callerClock);
-    return parseAdmitReply(await evalCached(this.run, ADMIT_SCRIPT, ADMIT_SHA, keys, args));
-  }
-
-  async complete(req: CompleteRequest): Promise<CompleteResult> {
-    const { keys, args } = completeArgs(this.prefix, req, this.callerClock);
-    return parseCompleteReply(await evalCached(this.run, COMPLETE_SCRIPT, COMPLETE_SHA, keys, args));
-  }
 
   async ping(): Promise<void> {
     await this.client.ping();

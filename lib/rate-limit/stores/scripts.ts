@@ -2,7 +2,7 @@
 // (instance clocks can disagree) unless ARGV[1] carries a caller time (only test stores do that).
 // Keys share a hash tag so a Redis Cluster keeps one credential's keys on one slot.
 import { createHash } from "node:crypto";
-import type { AdmitRequest, AdmitResult, CompleteRequest, CompleteResult, Denial } from "../types";
+import type { AdmitRequest, AdmitResult, CompleteRequest, CompleteResult, Denial, RateLimitStore } from "../types";
 
 const NOW = `
 local now = tonumber(ARGV[1])
@@ -145,7 +145,7 @@ export function parseCompleteReply(reply: unknown): CompleteResult {
 
 /** EVALSHA, falling back to EVAL once when the server does not know the script yet. */
 export async function evalCached(
-  run: (command: "evalsha" | "eval", scriptOrSha: string, keys: string[], args: string[]) => Promise<unknown>,
+  run: RunScript,
   script: string,
   sha: string,
   keys: string[],
@@ -156,5 +156,32 @@ export async function evalCached(
   } catch (err) {
     if (err instanceof Error && /noscript/i.test(err.message)) return run("eval", script, keys, args);
     throw err;
+  }
+}
+
+/** How a store sends one script command (EVALSHA or EVAL) to its server. */
+export type RunScript = (command: "evalsha" | "eval", scriptOrSha: string, keys: string[], args: string[]) => Promise<unknown>;
+
+/**
+ * admit and complete of the stores that run these scripts (Redis over TCP, @vercel/kv over REST):
+ * the keys, arguments, replies and the EVALSHA fallback are the same; only `run`, how a command
+ * reaches the server, differs.
+ */
+export abstract class ScriptStore implements Pick<RateLimitStore, "admit" | "complete"> {
+  protected abstract readonly run: RunScript;
+
+  protected constructor(
+    private readonly prefix: string,
+    private readonly callerClock: boolean,
+  ) {}
+
+  async admit(req: AdmitRequest): Promise<AdmitResult> {
+    const { keys, args } = admitArgs(this.prefix, req, this.callerClock);
+    return parseAdmitReply(await evalCached(this.run, ADMIT_SCRIPT, ADMIT_SHA, keys, args));
+  }
+
+  async complete(req: CompleteRequest): Promise<CompleteResult> {
+    const { keys, args } = completeArgs(this.prefix, req, this.callerClock);
+    return parseCompleteReply(await evalCached(this.run, COMPLETE_SCRIPT, COMPLETE_SHA, keys, args));
   }
 }
