@@ -1,15 +1,16 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { isToolName, type ToolName } from "./access";
 
 // The common /mcp request, one tools/call in a plain JSON POST, answered without the SDK's HTTP
-// transport (docs/benchmarks.md, issue 15, 15mcp3). The transport's round trip (connect, a
-// Request/Response pair, its zod parses of the JSON-RPC envelope, reading the answer back, close)
-// cost more CPU than the tool. The message still goes to the very handler the SDK's Protocol would
-// call for it (the server's registered tools/call handler), so every check after the envelope
-// runs unchanged: the tools/call request schema, the tool's input schema, our role and permission
-// check, the output schema, the result schema. Everything the transport could refuse or treat
+// transport (docs/benchmarks.md, 15mcp3). The HTTP transport's round trip (a Request/Response
+// pair, its zod parses of the JSON-RPC envelope, reading the answer back) cost more CPU than the
+// tool. The message still goes through the SDK's Protocol, by a minimal transport of the SDK's own
+// Transport interface, so every check after the envelope runs unchanged: the tools/call request
+// schema, the tool's input schema, our role and permission check, the output schema, the result
+// schema. Everything the transport could refuse or treat
 // differently (headers it checks, batches, notifications, _meta, tasks, unknown tools, odd ids)
 // is not taken here and goes to the transport. tests/integration/mcp/direct-path.test.ts sends the
 // same generated requests both ways and compares status, headers and body.
@@ -55,57 +56,48 @@ export function directToolCall(headers: Headers, parsed: unknown): DirectToolCal
   return { message: parsed as unknown as DirectToolCall["message"] };
 }
 
-type RequestHandler = (request: JSONRPCRequest, extra: Record<string, unknown>) => Promise<unknown>;
-
 /**
- * The handler the SDK's Protocol calls for a tools/call message: the server's own chain (request
- * schema, then McpServer's lookup, input schema, tool, output schema, then the result schema). It
- * is kept in a private map of the SDK's Protocol; its absence (an SDK change) fails loudly.
+ * The SDK's Transport interface (its documented way to carry messages to a server) for one
+ * request: the message goes in through `onmessage` as the HTTP transport would hand it over (with
+ * the request's authInfo), and the response the server's Protocol sends back is the answer.
+ * Notifications the tool sends go nowhere, as in the HTTP transport's JSON response mode.
  */
-function toolsCallHandler(server: McpServer): RequestHandler {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-  const handler = handlers?.get("tools/call");
-  if (!handler) throw new Error("mcp: the SDK server has no tools/call handler where the direct path expects it");
-  return handler;
+class OneCallTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+  readonly answer: Promise<JSONRPCMessage>;
+  private settle!: (message: JSONRPCMessage) => void;
+
+  constructor(private readonly id: RequestId) {
+    this.answer = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Protocol sends only responses and notifications here; a response carries the request's id.
+    if ("id" in message && message.id === this.id && ("result" in message || "error" in message)) this.settle(message);
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
 }
 
-const noRequests = async () => {
-  // Nothing of ours asks the client anything (no sampling, no elicitation); in the SDK's JSON
-  // response mode such a request could never be answered either.
-  throw new McpError(ErrorCode.InternalError, "This server does not send requests to the client.");
-};
-
 /**
- * Runs the call through the server's tools/call handler and returns the JSON-RPC response body
- * the transport would send: `{ result, jsonrpc, id }`, or the error object Protocol builds from a
- * thrown error.
+ * Runs the call through the server (its Protocol: request schema, McpServer's lookup, input schema,
+ * tool, output schema, result schema) and returns the JSON-RPC response body the HTTP transport
+ * would send: `{ result, jsonrpc, id }`, or the error object Protocol builds from a thrown error.
+ * The server is closed again before this returns, so it can go back to the pool.
  */
-export async function answerToolCall(server: McpServer, call: DirectToolCall, authInfo: AuthInfo, signal: AbortSignal): Promise<string> {
-  const { message } = call;
-  // What Protocol gives a handler; our tools read only authInfo (lib/mcp/context.ts). A notification
-  // in JSON response mode goes nowhere (the transport writes only SSE), so dropping it is the same.
-  const extra = {
-    signal,
-    sessionId: undefined,
-    _meta: undefined,
-    authInfo,
-    requestId: message.id,
-    sendNotification: async () => {},
-    sendRequest: noRequests,
-  };
+export async function answerToolCall(server: McpServer, call: DirectToolCall, authInfo: AuthInfo): Promise<string> {
+  const transport = new OneCallTransport(call.message.id);
+  await server.connect(transport);
   try {
-    const result = await toolsCallHandler(server)(message, extra);
-    return JSON.stringify({ result, jsonrpc: "2.0", id: message.id });
-  } catch (error) {
-    const e = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
-    return JSON.stringify({
-      jsonrpc: "2.0",
-      id: message.id,
-      error: {
-        code: Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError,
-        message: e.message ?? "Internal error",
-        ...(e.data !== undefined && { data: e.data }),
-      },
-    });
+    transport.onmessage!(call.message, { authInfo });
+    return JSON.stringify(await transport.answer);
+  } finally {
+    await server.close();
   }
 }

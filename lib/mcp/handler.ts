@@ -115,13 +115,13 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
     // never in the server.
     const shape = { origin, schoolName: school.name };
 
-    const executeDirectly = async (signal: AbortSignal): Promise<Answer> => {
+    const executeDirectly = async (): Promise<Answer> => {
       const server = acquireMcpServer(shape);
       try {
-        const body = await answerToolCall(server, direct!, authInfoOf(ctx), signal);
+        const body = await answerToolCall(server, direct!, authInfoOf(ctx));
         return { status: 200, headers: DIRECT_HEADERS, body, outage: ctx.outage === true };
       } finally {
-        // Never connected: it goes back once its handler has answered.
+        // Closed again once its handler answered: it goes back.
         releaseMcpServer(shape, server);
       }
     };
@@ -153,7 +153,7 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
     // stops at the time limit or when the client leaves.
     const lane = credentialKey(caller.credential);
     const outcome = await adminRateLimiter().run({ credential: caller.credential, operationType, signal: request.signal }, (signal) =>
-      withDbLane(lane, () => withDbCancellation(signal, direct ? () => executeDirectly(signal) : execute)),
+      withDbLane(lane, () => withDbCancellation(signal, direct ? executeDirectly : execute)),
     );
 
     switch (outcome.outcome) {
