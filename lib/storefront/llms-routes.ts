@@ -1,5 +1,5 @@
-// Handlers of /llms.txt, /llms-full.txt and its parts. Apart from text-routes.ts (which prints the
-// Admin API's schema with graphql): proxy.ts serves the llms files itself and bundles this module.
+// Handlers of /llms.txt, /llms-full.txt and its parts, apart from text-routes.ts: proxy.ts serves
+// the llms files itself and bundles this module.
 import { now } from "../clock";
 import type { ContentResult } from "../db/content-cache";
 import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";

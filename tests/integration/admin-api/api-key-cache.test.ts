@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 import { setSchoolEnabled } from "@/lib/schools/manage-schools";
 import { adminAppForSuite, gql } from "./helpers";
 
-// API-key verification is served from a process cache (lib/admin-api/api-key-cache.ts) whose
+// API-key verification is served from a process cache (lib/credentials/api-key-cache.ts) whose
 // entries hold only while the database's CredentialVersion is unchanged; triggers bump it on every
 // change verification depends on. These tests run with the production-like bound set explicitly.
 const app = adminAppForSuite({ now: null });
