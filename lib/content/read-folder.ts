@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { ContentError, type ContentProblem } from "./errors";
 import { parseMarkdownFile, parseYamlText, type ParsedFile } from "./frontmatter";
 import * as s from "./schemas";
+import { fromServedDialect } from "./served-dialect";
 
 export interface ContentItem<T> {
   slug: string;
@@ -78,10 +79,13 @@ function parseFaq(text: string, file: string, problems: ContentProblem[]): FaqIt
   let body = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   let firstLine = 1;
   if (body.startsWith("---\n")) {
-    const parsed = parseMarkdownFile(body, file);
-    if ("message" in parsed) return (problems.push(parsed), []);
+    const raw = parseMarkdownFile(body, file);
+    if ("message" in raw) return (problems.push(raw), []);
+    const parsed = fromServedDialect({ kind: "faq", file, parsed: raw });
+    problems.push(...parsed.problems);
     const checked = s.faqSchema.safeParse(parsed.data);
     if (!checked.success) problems.push(...zodProblems(file, checked.error, parsed.lineOf));
+    // Line numbers stay the file's: the lead a copied page loses is counted back in.
     firstLine = body.split("\n").length - parsed.body.split("\n").length + 1;
     body = parsed.body;
   }
@@ -142,9 +146,14 @@ async function readKind<K extends ItemKind>(dir: string, kind: K, problems: Cont
       continue;
     }
     bySlug.set(slug, file);
-    const parsed = parseMarkdownFile((await readText(dir, file)) ?? "", file);
-    if ("message" in parsed) {
-      problems.push(parsed);
+    const raw = parseMarkdownFile((await readText(dir, file)) ?? "", file);
+    if ("message" in raw) {
+      problems.push(raw);
+      continue;
+    }
+    const parsed = fromServedDialect({ kind, file, parsed: raw });
+    if (parsed.problems.length) {
+      problems.push(...parsed.problems);
       continue;
     }
     const checked = schema.safeParse(parsed.data);
@@ -218,8 +227,10 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
   let home: ContentFolder["home"] = null;
   const homeText = await readText(dir, "home.md");
   if (homeText !== null) {
-    const parsed = parseMarkdownFile(homeText, "home.md");
+    const raw = parseMarkdownFile(homeText, "home.md");
+    const parsed = "message" in raw ? raw : fromServedDialect({ kind: "home", file: "home.md", parsed: raw });
     if ("message" in parsed) problems.push(parsed);
+    else if (parsed.problems.length) problems.push(...parsed.problems);
     else {
       const checked = s.homeSchema.safeParse(parsed.data);
       if (checked.success) home = { data: checked.data, body: parsed.body };
