@@ -33,7 +33,7 @@ interface Dialect {
   sections: string[];
 }
 
-const COMMON_DERIVED = ["type", "url", "markdown_url", "slug", "updated"];
+export const COMMON_DERIVED = ["type", "url", "markdown_url", "slug", "updated"];
 
 export const DIALECTS: Record<ServedKind, Dialect> = {
   home: {
