@@ -46,10 +46,11 @@ const PAGES: Record<ItemKind, string> = {
 /**
  * What may differ between the two schools' pages: the address, the change stamps, the school's
  * name, and the order of link lists (an item's `position` is not on its page, so a copied page
- * sorts by title among equals).
+ * sorts by title among equals). A copied page's images stay where the page names them (the
+ * original school's /media/ address): the bytes are not in the page.
  */
 function comparable(text: string, host: string, name: string): string {
-  const lines = text.replaceAll(`http://${host}`, "ORIGIN").replaceAll(name, "SCHOOL").replace(/^updated: .*$/m, "updated: X").split("\n");
+  const lines = text.replace(/http:\/\/[a-z]+\.localhost\/media\//g, "MEDIA/").replaceAll(`http://${host}`, "ORIGIN").replaceAll(name, "SCHOOL").replace(/^updated: .*$/m, "updated: X").split("\n");
   const out: string[] = [];
   let list: string[] = [];
   for (const line of [...lines, ""]) {
