@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "yaml";
 import type { Db } from "../db/client";
+import { parseMediaPath } from "./images";
 
 type Fields = Record<string, unknown>;
 type Money = { toFixed(n: number): string } | null;
@@ -34,8 +35,8 @@ function frontmatter(fields: Fields): string {
 
 const markdownFile = (fields: Fields, body: string) => `---\n${frontmatter(fields)}---\n\n${body}`;
 
-/** A school's content as the files of a content folder (relative path → text). */
-export async function renderContentFolder(options: { db: Db; schoolId: string }): Promise<Map<string, string>> {
+/** A school's content as the files of a content folder (relative path → text, or bytes for images/). */
+export async function renderContentFolder(options: { db: Db; schoolId: string }): Promise<Map<string, string | Buffer>> {
   const { db, schoolId } = options;
   const where = { schoolId };
   const [school, home, faq, categories, lecturers, courses, posts, events, downloads, plans] = await Promise.all([
@@ -50,10 +51,20 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
     db.digitalDownload.findMany({ where }),
     db.membershipPlan.findMany({ where }),
   ]);
+  const stored = new Map((await db.contentImage.findMany({ where })).map((i) => [i.sha256, i]));
+  const imageFiles = new Map<string, Buffer>();
+  // A stored image goes back to images/<the name it was imported as>; a URL stays a URL.
+  const img = (value: string | null) => {
+    const media = value === null ? null : parseMediaPath(value);
+    const row = media ? stored.get(media.sha256) : undefined;
+    if (!media || !row) return value;
+    imageFiles.set(media.name, Buffer.from(row.bytes));
+    return `images/${media.name}`;
+  };
   const categorySlug = new Map(categories.map((c) => [c.id, c.slug]));
   const lecturerSlug = new Map(lecturers.map((l) => [l.id, l.slug]));
   const cat = (id: string | null) => (id ? (categorySlug.get(id) ?? null) : null);
-  const files = new Map<string, string>();
+  const files = new Map<string, string | Buffer>();
 
   files.set(
     "school.yaml",
@@ -63,6 +74,8 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       enterpriseTraining: school.enterpriseTraining,
       brandColor: school.brandColor,
       contactEmail: school.contactEmail,
+      logoUrl: img(school.logoUrl),
+      faviconUrl: img(school.faviconUrl),
       contentSignalSearch: school.contentSignalSearch,
       contentSignalAiInput: school.contentSignalAiInput,
       contentSignalAiTrain: school.contentSignalAiTrain,
@@ -77,7 +90,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
     files.set(
       `lecturers/${l.slug}.md`,
       markdownFile(
-        { id: l.id, name: l.name, headline: l.headline, avatarUrl: l.avatarUrl, user: l.user?.email ?? null, status: l.status, position: l.position },
+        { id: l.id, name: l.name, headline: l.headline, avatarUrl: img(l.avatarUrl), user: l.user?.email ?? null, status: l.status, position: l.position },
         l.bio,
       ),
     );
@@ -88,7 +101,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       markdownFile(
         {
           id: c.id, title: c.title, summary: c.summary, level: c.level, durationMinutes: c.durationMinutes, price: money(c.price),
-          currency: c.currency, imageUrl: c.imageUrl, category: cat(c.categoryId),
+          currency: c.currency, imageUrl: img(c.imageUrl), category: cat(c.categoryId),
           lecturers: c.lecturers.map((x) => lecturerSlug.get(x.lecturerId)).filter(Boolean), status: c.status, position: c.position,
           publishedAt: iso(c.publishedAt),
         },
@@ -145,6 +158,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       ),
     );
   }
+  for (const [name, bytes] of [...imageFiles].sort(([a], [b]) => a.localeCompare(b))) files.set(`images/${name}`, bytes);
   return files;
 }
 

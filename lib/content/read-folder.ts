@@ -1,9 +1,11 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { ContentError, type ContentProblem } from "./errors";
 import { parseMarkdownFile, parseYamlText, type ParsedFile } from "./frontmatter";
+import { MAX_IMAGE_BYTES, readImageFile, type ContentImageFile } from "./images";
 import * as s from "./schemas";
+import { fromServedDialect } from "./served-dialect";
 
 export interface ContentItem<T> {
   slug: string;
@@ -21,7 +23,7 @@ export interface FaqItem {
 }
 
 export interface ContentFolder {
-  school: { data: s.SchoolFile } | null;
+  school: { data: s.SchoolFile; lineOf: ParsedFile["lineOf"] } | null;
   home: { data: s.HomeFile; body: string } | null;
   faq: FaqItem[] | null;
   categories: ContentItem<s.CategoryFile>[];
@@ -31,6 +33,8 @@ export interface ContentFolder {
   events: ContentItem<s.EventFile>[];
   downloads: ContentItem<s.DownloadFile>[];
   plans: ContentItem<s.PlanFile>[];
+  /** The files of images/, by name. */
+  images: Map<string, ContentImageFile>;
 }
 
 /** Folder name of each kind of item, and the schema of its frontmatter. */
@@ -47,6 +51,7 @@ export type ItemKind = keyof typeof KIND_DIRS;
 export const ITEM_KINDS = Object.keys(KIND_DIRS) as ItemKind[];
 
 const ROOT_FILES = new Set(["school.yaml", "home.md", "faq.md", "README.md"]);
+const IMAGES_DIR = "images";
 const MAX_FILE_BYTES = 1024 * 1024;
 // The seed reads the demo folders at run time; next.config.mjs ships content/ with every function
 // (outputFileTracingIncludes), so tracing is told to leave these reads alone.
@@ -78,10 +83,13 @@ function parseFaq(text: string, file: string, problems: ContentProblem[]): FaqIt
   let body = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   let firstLine = 1;
   if (body.startsWith("---\n")) {
-    const parsed = parseMarkdownFile(body, file);
-    if ("message" in parsed) return (problems.push(parsed), []);
+    const raw = parseMarkdownFile(body, file);
+    if ("message" in raw) return (problems.push(raw), []);
+    const parsed = fromServedDialect({ kind: "faq", file, parsed: raw });
+    problems.push(...parsed.problems);
     const checked = s.faqSchema.safeParse(parsed.data);
     if (!checked.success) problems.push(...zodProblems(file, checked.error, parsed.lineOf));
+    // Line numbers stay the file's: the lead a copied page loses is counted back in.
     firstLine = body.split("\n").length - parsed.body.split("\n").length + 1;
     body = parsed.body;
   }
@@ -142,9 +150,14 @@ async function readKind<K extends ItemKind>(dir: string, kind: K, problems: Cont
       continue;
     }
     bySlug.set(slug, file);
-    const parsed = parseMarkdownFile((await readText(dir, file)) ?? "", file);
-    if ("message" in parsed) {
-      problems.push(parsed);
+    const raw = parseMarkdownFile((await readText(dir, file)) ?? "", file);
+    if ("message" in raw) {
+      problems.push(raw);
+      continue;
+    }
+    const parsed = fromServedDialect({ kind, file, parsed: raw });
+    if (parsed.problems.length) {
+      problems.push(...parsed.problems);
       continue;
     }
     const checked = schema.safeParse(parsed.data);
@@ -161,6 +174,46 @@ async function readKind<K extends ItemKind>(dir: string, kind: K, problems: Cont
     items.push({ slug, file, data, body: parsed.body, lineOf: parsed.lineOf });
   }
   return items;
+}
+
+async function readImages(dir: string, problems: ContentProblem[]): Promise<Map<string, ContentImageFile>> {
+  const images = new Map<string, ContentImageFile>();
+  let names: string[];
+  try {
+    names = (await readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, IMAGES_DIR))).filter((n) => !n.startsWith("."));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return images;
+    throw err;
+  }
+  for (const name of names.sort()) {
+    const target = /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, IMAGES_DIR, name);
+    const info = await stat(target);
+    if (!info.isFile()) {
+      problems.push({ file: `${IMAGES_DIR}/${name}`, line: 1, field: null, message: "is not a file" });
+      continue;
+    }
+    if (info.size > MAX_IMAGE_BYTES) {
+      problems.push({ file: `${IMAGES_DIR}/${name}`, line: 1, field: null, message: "is larger than 1 MiB" });
+      continue;
+    }
+    const read = readImageFile(name, await readFile(target));
+    if ("message" in read) problems.push(read);
+    else images.set(name, read);
+  }
+  return images;
+}
+
+function checkImages(folder: ContentFolder, problems: ContentProblem[]) {
+  const check = (file: string, field: string, value: string | null, lineOf: ParsedFile["lineOf"]) => {
+    const m = value === null ? null : s.IMAGE_PATH.exec(value);
+    if (m && !folder.images.has(m[1]!)) problems.push({ file, line: lineOf([field]), field, message: `no image ${value} in the folder` });
+  };
+  if (folder.school) {
+    check("school.yaml", "logoUrl", folder.school.data.logoUrl, folder.school.lineOf);
+    check("school.yaml", "faviconUrl", folder.school.data.faviconUrl, folder.school.lineOf);
+  }
+  for (const l of folder.lecturers) check(l.file, "avatarUrl", l.data.avatarUrl, l.lineOf);
+  for (const c of folder.courses) check(c.file, "imageUrl", c.data.imageUrl, c.lineOf);
 }
 
 function checkReferences(folder: ContentFolder, problems: ContentProblem[]) {
@@ -196,7 +249,7 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ContentError([{ file: dir, line: 1, field: null, message: code === "ENOENT" ? "no such folder" : `cannot read: ${code}` }]);
   }
-  const known = new Set<string>([...ROOT_FILES, ...Object.values(KIND_DIRS).map((k) => k.dir)]);
+  const known = new Set<string>([...ROOT_FILES, IMAGES_DIR, ...Object.values(KIND_DIRS).map((k) => k.dir)]);
   for (const e of entries) {
     if (!e.name.startsWith(".") && !known.has(e.name)) {
       problems.push({ file: e.name, line: 1, field: null, message: `is not part of a content folder (expected ${[...known].join(", ")})` });
@@ -210,7 +263,7 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
     if ("message" in parsed) problems.push(parsed);
     else {
       const checked = s.schoolSchema.safeParse(parsed.data);
-      if (checked.success) school = { data: checked.data };
+      if (checked.success) school = { data: checked.data, lineOf: parsed.lineOf };
       else problems.push(...zodProblems("school.yaml", checked.error, parsed.lineOf));
     }
   }
@@ -218,8 +271,10 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
   let home: ContentFolder["home"] = null;
   const homeText = await readText(dir, "home.md");
   if (homeText !== null) {
-    const parsed = parseMarkdownFile(homeText, "home.md");
+    const raw = parseMarkdownFile(homeText, "home.md");
+    const parsed = "message" in raw ? raw : fromServedDialect({ kind: "home", file: "home.md", parsed: raw });
     if ("message" in parsed) problems.push(parsed);
+    else if (parsed.problems.length) problems.push(...parsed.problems);
     else {
       const checked = s.homeSchema.safeParse(parsed.data);
       if (checked.success) home = { data: checked.data, body: parsed.body };
@@ -241,8 +296,10 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
     events: await readKind(dir, "events", problems),
     downloads: await readKind(dir, "downloads", problems),
     plans: await readKind(dir, "plans", problems),
+    images: await readImages(dir, problems),
   };
   checkReferences(folder, problems);
+  checkImages(folder, problems);
   if (problems.length) throw new ContentError(problems);
   return folder;
 }

@@ -15,6 +15,12 @@ const position = z.number().int("must be a whole number").min(0).max(1_000_000).
 const url = z.string().url("must be an absolute URL").max(2048);
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 
+/** A file of the folder's images/ folder, by its path from the folder (`images/logo.svg`). */
+export const IMAGE_PATH = /^images\/([a-z0-9]+(?:[-_.][a-z0-9]+)*\.(png|jpe?g|webp|gif|svg|ico))$/;
+const IMAGE_HINT = "must be a file in the folder's images/ folder (images/cover.png: lower-case name, .png, .jpg, .webp, .gif, .svg or .ico) or an absolute URL";
+/** An image: a file of the folder (stored with the content and served by the app) or an absolute URL. */
+const image = z.string().max(2048).refine((v) => IMAGE_PATH.test(v) || url.safeParse(v).success, IMAGE_HINT);
+
 /** A money amount as the database stores it (at most 10 integer digits, 2 decimals), as text "49.00". */
 export const price = z.union([z.number(), z.string()], { error: "must be a number, e.g. 49 or 49.90" }).transform((v, ctx) => {
   const s = typeof v === "number" ? String(v) : v.trim();
@@ -58,6 +64,8 @@ export const schoolSchema = z.strictObject({
   enterpriseTraining: z.boolean().default(false),
   brandColor: nullable(z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #1f6feb")),
   contactEmail: nullable(z.email("must be an email address").max(320)),
+  logoUrl: nullable(image),
+  faviconUrl: nullable(image),
   // Content Signals (docs/decisions.md, issue 18): search and AI input allowed, AI training not, unless the school says otherwise.
   contentSignalSearch: z.boolean().default(true),
   contentSignalAiInput: z.boolean().default(true),
@@ -75,7 +83,7 @@ export const lecturerSchema = z.strictObject({
   id,
   name: text(200).min(1, "must not be empty"),
   headline: text(300).default(""),
-  avatarUrl: nullable(url),
+  avatarUrl: nullable(image),
   // The member account of the lecturer, by email (it must exist).
   user: nullable(z.email("must be the email of an existing account").toLowerCase()),
   status,
@@ -91,7 +99,7 @@ export const courseSchema = z
     durationMinutes: nullable(z.number().int("must be a whole number of minutes").positive().max(1_000_000)),
     price: nullable(price),
     currency: nullable(currency),
-    imageUrl: nullable(url),
+    imageUrl: nullable(image),
     category: nullable(slugRef),
     lecturers: z.array(slugRef).default([]),
     status,

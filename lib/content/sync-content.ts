@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/client";
 import { ContentError, type ContentProblem } from "./errors";
+import { storedImage, type ContentImageFile } from "./images";
 import type { ContentFolder, ContentItem, ItemKind } from "./read-folder";
 import { ITEM_KINDS, KIND_DIRS } from "./read-folder";
 
 type Tx = Prisma.TransactionClient;
 
 export interface ContentChange {
-  kind: ItemKind | "school" | "home" | "faq";
-  /** Slug, or the question of an FAQ entry. */
+  kind: ItemKind | "school" | "home" | "faq" | "image";
+  /** Slug, the question of an FAQ entry, or an image's file name. */
   key: string;
   action: "create" | "update" | "unpublish";
   fields: string[];
@@ -55,6 +56,7 @@ interface Refs {
   category: Map<string, string>;
   lecturer: Map<string, string>;
   user: Map<string, string>;
+  images: Map<string, ContentImageFile>;
 }
 
 const ref = (map: Map<string, string>, slug: string | null) => (slug === null ? null : map.get(slug)!);
@@ -70,7 +72,7 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
     case "lecturers": {
       const d = (item as ContentItem<import("./schemas").LecturerFile>).data;
       return {
-        slug: item.slug, name: d.name, headline: d.headline, bio: body, avatarUrl: d.avatarUrl,
+        slug: item.slug, name: d.name, headline: d.headline, bio: body, avatarUrl: storedImage(d.avatarUrl, refs.images),
         userId: d.user === null ? null : refs.user.get(d.user)!, status: d.status, position: d.position,
       };
     }
@@ -78,7 +80,7 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
       const d = (item as ContentItem<import("./schemas").CourseFile>).data;
       return {
         slug: item.slug, title: d.title, summary: d.summary, body, level: d.level, durationMinutes: d.durationMinutes,
-        price: d.price, currency: d.currency, imageUrl: d.imageUrl, categoryId: ref(refs.category, d.category),
+        price: d.price, currency: d.currency, imageUrl: storedImage(d.imageUrl, refs.images), categoryId: ref(refs.category, d.category),
         status: d.status, position: d.position, publishedAt: d.publishedAt,
       };
     }
@@ -172,6 +174,7 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
     category: new Map(planned.filter((p) => p.kind === "categories").map((p) => [p.item.slug, p.id])),
     lecturer: new Map(planned.filter((p) => p.kind === "lecturers").map((p) => [p.item.slug, p.id])),
     user: new Map(),
+    images: folder.images,
   };
   const emails = [...new Set(folder.lecturers.map((l) => l.data.user).filter((e): e is string => e !== null))];
   if (emails.length) {
@@ -226,6 +229,7 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
     }
   }
 
+  await planImages(tx, schoolId, folder, changes, writes);
   await planSchoolAndHome(tx, schoolId, folder, changes, writes);
   await planFaq(tx, schoolId, folder, changes, writes);
 
@@ -233,10 +237,31 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
   return changes;
 }
 
+/**
+ * Images are content-addressed: a file whose bytes the school has is already stored; a new one is
+ * a new row, never an update, so every /media/ address stays valid for old cached pages. Images no
+ * longer in the folder are kept (a page cached before the import may still show them).
+ */
+async function planImages(tx: Tx, schoolId: string, folder: ContentFolder, changes: ContentChange[], writes: (() => Promise<unknown>)[]) {
+  if (!folder.images.size) return;
+  const have = new Set((await tx.contentImage.findMany({ where: { schoolId }, select: { sha256: true } })).map((r) => r.sha256));
+  const fresh = new Map<string, ContentImageFile>();
+  for (const img of folder.images.values()) if (!have.has(img.sha256) && !fresh.has(img.sha256)) fresh.set(img.sha256, img);
+  for (const img of fresh.values()) changes.push({ kind: "image", key: img.name, action: "create", fields: [] });
+  if (fresh.size) {
+    writes.push(() =>
+      tx.contentImage.createMany({
+        data: [...fresh.values()].map((img) => ({ schoolId, sha256: img.sha256, name: img.name, contentType: img.contentType, bytes: new Uint8Array(img.bytes) })),
+      }),
+    );
+  }
+}
+
 async function planSchoolAndHome(tx: Tx, schoolId: string, folder: ContentFolder, changes: ContentChange[], writes: (() => Promise<unknown>)[]) {
   if (folder.school) {
     const school = await tx.school.findUniqueOrThrow({ where: { id: schoolId } });
-    const desired = { ...folder.school.data };
+    const { data } = folder.school;
+    const desired = { ...data, logoUrl: storedImage(data.logoUrl, folder.images), faviconUrl: storedImage(data.faviconUrl, folder.images) };
     const fields = changedFields(school, desired);
     if (fields.length) {
       changes.push({ kind: "school", key: school.subdomain, action: "update", fields });

@@ -70,7 +70,10 @@ describe("schema.prisma and the migrations agree", () => {
   it("creates, reads and deletes every model", async () => {
     const p = db();
     const school = await p.school.create({
-      data: { subdomain: "mig-test", name: "Migration School", customDomain: "learn.mig.test", brandColor: "#112233", contactEmail: "hi@mig.test", disabledAt: new Date() },
+      data: {
+        subdomain: "mig-test", name: "Migration School", customDomain: "learn.mig.test", brandColor: "#112233", contactEmail: "hi@mig.test", disabledAt: new Date(),
+        logoUrl: "/media/x/logo.svg", faviconUrl: "/media/x/favicon.svg",
+      },
     });
     const user = await p.user.create({ data: { email: "mig@test.dev", name: "Mig", passwordHash: "x", avatarUrl: "https://a/b.png" } });
     const role = await p.schoolRole.create({ data: { schoolId: school.id, name: "mentor" } });
@@ -93,6 +96,7 @@ describe("schema.prisma and the migrations agree", () => {
     const download = await p.digitalDownload.create({ data: { schoolId: school.id, slug: "d", title: "DL", price: "1.00", currency: "USD" } });
     const faq = await p.faqEntry.create({ data: { schoolId: school.id, question: "Q?", answer: "A." } });
     const home = await p.homePage.create({ data: { schoolId: school.id, title: "Home" } });
+    const contentImage = await p.contentImage.create({ data: { schoolId: school.id, sha256: "a".repeat(64), name: "x.png", contentType: "image/png", bytes: Buffer.from([1, 2]) } });
     const apiKey = await p.apiKey.create({ data: { schoolId: school.id, name: "k", prefix: "migtest01", secretHash: "h", permissions: ["courses"] } });
     const idem = await p.idempotencyKey.create({
       data: { schoolId: school.id, apiKeyId: apiKey.id, key: "k1", requestHash: "r", responseStatus: 200, responseBody: "{}", expiresAt: now },
@@ -127,7 +131,7 @@ describe("schema.prisma and the migrations agree", () => {
     const created: Record<Prisma.ModelName, unknown> = {
       School: school, User: user, SchoolRole: role, SchoolMembership: membership, MembershipPlan: plan, Subscription: sub,
       Payment: payment, Category: category, Lecturer: lecturer, Course: course, CourseLecturer: courseLecturer,
-      Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home,
+      Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home, ContentImage: contentImage,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
       ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,

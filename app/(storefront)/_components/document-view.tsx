@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { FactValue, StorefrontDocument } from "@/lib/storefront/document";
 import { renderMarkdown } from "@/lib/storefront/markdown-html";
+import { Picture } from "./picture";
 
 const pathOf = (url: string) => {
   const u = new URL(url);
@@ -22,11 +23,24 @@ export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
   return (
     <main className="wrap">
       <article className={`document document-${doc.kind.replace(/_/g, "-")}`}>
+        {doc.kind === "lecturer" ? (
+          // A lecturer's photo, or their initials: a profile never shows an empty frame or a broken image.
+          <Picture src={doc.image} origin={new URL(doc.url).origin} alt={`Photo of ${doc.title}`} name={doc.title} width={128} height={128} className="portrait" priority />
+        ) : null}
         <h1>{doc.title}</h1>
         {doc.description.trim() ? <p className="lead">{doc.description}</p> : null}
-        {doc.image ? (
-          // eslint-disable-next-line @next/next/no-img-element -- stored images have arbitrary sizes and hosts
-          <img className="document-image" src={doc.image} alt={doc.title} />
+        {doc.image && doc.kind !== "lecturer" ? (
+          <Picture
+            src={doc.image}
+            origin={new URL(doc.url).origin}
+            alt={`Cover of ${doc.title}`}
+            name={doc.title}
+            width={640}
+            height={360}
+            sizes="(max-width: 960px) 100vw, 920px"
+            className="document-image"
+            priority
+          />
         ) : null}
         {doc.facts.length ? (
           <dl className="facts">

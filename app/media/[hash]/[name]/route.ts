@@ -1,0 +1,6 @@
+import { serveContentImage } from "@/lib/content/serve-image";
+
+export const dynamic = "force-dynamic";
+
+export const GET = serveContentImage;
+export const HEAD = serveContentImage;

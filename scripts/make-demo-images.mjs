@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Writes the demo schools' images (content/*/images): logo, favicon, course covers and lecturer
+// portraits as small hand-drawn SVG, made here so the demo needs no download and no remote host.
+//   node scripts/make-demo-images.mjs
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..", "content");
+const write = (school, name, svg) => {
+  mkdirSync(path.join(root, school, "images"), { recursive: true });
+  writeFileSync(path.join(root, school, "images", name), svg.replace(/\s*\n\s*/g, " ") + "\n");
+};
+const svg = (w, h, label, body) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="img" aria-label="${label}">${body}</svg>`;
+
+function mark(color, letter, size, radius) {
+  return svg(size, size, `${letter} logo`, `
+    <rect width="${size}" height="${size}" rx="${radius}" fill="${color}"/>
+    <text x="50%" y="54%" dominant-baseline="middle" text-anchor="middle" font-family="Georgia, serif" font-weight="700"
+      font-size="${size * 0.62}" fill="#fff">${letter}</text>`);
+}
+
+/** A course cover: a gradient, a few shapes of the subject, 16:9. */
+function cover(label, from, to, shapes) {
+  return svg(640, 360, label, `
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <rect width="640" height="360" fill="url(#g)"/>${shapes}`);
+}
+
+/** A portrait: head and shoulders on a coloured ground, square. */
+function portrait(label, ground, skin, hair, shirt) {
+  return svg(256, 256, label, `
+    <rect width="256" height="256" fill="${ground}"/>
+    <path d="M40 256c0-52 40-84 88-84s88 32 88 84z" fill="${shirt}"/>
+    <rect x="112" y="140" width="32" height="40" rx="12" fill="${skin}"/>
+    <ellipse cx="128" cy="112" rx="46" ry="54" fill="${skin}"/>
+    <path d="M80 108c0-40 22-62 48-62s50 20 50 62c-10-22-30-30-50-30s-38 8-48 30z" fill="${hair}"/>`);
+}
+
+const bars = (c) => [60, 110, 80, 150, 120].map((h, i) => `<rect x="${90 + i * 70}" y="${290 - h}" width="44" height="${h}" rx="6" fill="${c}"/>`).join("");
+
+write("demo", "logo.svg", mark("#1f6feb", "S", 64, 14));
+write("demo", "favicon.svg", mark("#1f6feb", "S", 32, 7));
+write("demo", "intro-to-sql.svg", cover("Intro to SQL: a table of rows", "#1f6feb", "#0a3d91",
+  [0, 1, 2, 3].map((r) => `<rect x="120" y="${80 + r * 52}" width="400" height="40" rx="6" fill="#fff" fill-opacity="${r === 0 ? 0.9 : 0.35}"/>`).join("")));
+write("demo", "advanced-dashboards.svg", cover("Advanced Dashboards: bar chart", "#0b6e4f", "#083d2d", bars("#e8f5ef")));
+write("demo", "python-for-data-analysis.svg", cover("Python for Data Analysis: a line chart", "#3b4cca", "#ffcb05",
+  `<polyline points="80,280 180,220 280,240 380,150 480,170 560,90" fill="none" stroke="#fff" stroke-width="14" stroke-linecap="round" stroke-linejoin="round"/>`));
+write("demo", "product-photography-basics.svg", cover("Product Photography Basics: a camera", "#8a3ffc", "#31135e",
+  `<rect x="190" y="120" width="260" height="160" rx="22" fill="#fff" fill-opacity="0.9"/><rect x="250" y="95" width="80" height="36" rx="8" fill="#fff" fill-opacity="0.9"/><circle cx="320" cy="200" r="52" fill="#31135e"/><circle cx="320" cy="200" r="30" fill="#8a3ffc"/>`));
+write("demo", "writing-for-the-web.svg", cover("Writing for the Web: lines of text", "#da1e28", "#750e13",
+  [0, 1, 2, 3, 4].map((r) => `<rect x="140" y="${90 + r * 40}" width="${[360, 300, 340, 220, 280][r]}" height="16" rx="8" fill="#fff" fill-opacity="0.85"/>`).join("")));
+write("demo", "tomas-rivera.svg", portrait("Portrait of Tomás Rivera", "#d0e2ff", "#c58c5c", "#2b1d14", "#0f62fe"));
+write("demo", "mei-ling-wu.svg", portrait("Portrait of Mei-Ling Wu", "#ffd6e8", "#f1c27d", "#161616", "#8a3ffc"));
+write("demo", "grace-adeyemi.svg", portrait("Portrait of Grace Adeyemi", "#defbe6", "#8d5524", "#1c1c1c", "#198038"));
+
+write("acme-training", "logo.svg", mark("#0b6e4f", "A", 64, 14));
+write("acme-training", "favicon.svg", mark("#0b6e4f", "A", 32, 7));
+write("acme-training", "security-awareness.svg", cover("Security Awareness: a padlock", "#0b6e4f", "#052e21",
+  `<rect x="250" y="160" width="140" height="120" rx="16" fill="#fff" fill-opacity="0.9"/><path d="M280 160v-30a40 40 0 0 1 80 0v30" fill="none" stroke="#fff" stroke-opacity="0.9" stroke-width="18"/><circle cx="320" cy="215" r="14" fill="#0b6e4f"/>`));
