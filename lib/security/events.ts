@@ -8,6 +8,10 @@ export type SecurityEvent =
   | "oauth.client_auth_failed"
   // A code or token presented on an origin other than the one that issued it (issue 12).
   | "oauth.issuer_mismatch"
+  // A member or staff disconnected an app (issue 25: lib/oauth/member-grants).
+  | "oauth.grant_revoked"
+  // A private_key_jwt client assertion presented twice (issue 25).
+  | "oauth.client_assertion_replay"
   | "login.throttled"
   | "session.revoked";
 
