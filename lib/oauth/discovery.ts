@@ -1,5 +1,7 @@
 import { env } from "../env";
 import { PROMPT_VALUES } from "./authorize";
+import { CLIENT_ASSERTION_ALGS } from "./client-assertion";
+import { TOKEN_ENDPOINT_AUTH_METHODS } from "./clients";
 import { hostSchool, issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
@@ -13,11 +15,14 @@ export function authorizationServerMetadata(issuer: string) {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/api/oauth/token`,
-    token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     revocation_endpoint: `${issuer}/api/oauth/revoke`,
-    revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     introspection_endpoint: `${issuer}/api/oauth/introspect`,
-    introspection_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    introspection_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    introspection_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     registration_endpoint: `${issuer}/api/oauth/register`,
     userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
     response_types_supported: ["code"],

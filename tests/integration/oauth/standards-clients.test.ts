@@ -180,7 +180,7 @@ describe("MCP TypeScript SDK auth()", () => {
   });
 
   afterAll(async () => {
-    delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "none"; // the suites' setting (vitest.config.ts): unset means "*"
     delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
     resetEnvCache();
     delete globalAgent.options.ca;
