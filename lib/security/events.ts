@@ -8,6 +8,8 @@ export type SecurityEvent =
   | "oauth.client_auth_failed"
   // A code or token presented on an origin other than the one that issued it (issue 12).
   | "oauth.issuer_mismatch"
+  // The active OpenID Connect signing key cannot be opened with this AUTH_SECRET; a new one replaced it (issue 25).
+  | "oidc.signing_key_unreadable"
   | "login.throttled"
   | "session.revoked";
 
