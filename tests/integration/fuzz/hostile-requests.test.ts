@@ -221,7 +221,7 @@ const adminRequest: fc.Arbitrary<Req> = fc.oneof(
 );
 
 const OAUTH_KEYS = ["grant_type", "client_id", "client_secret", "code", "code_verifier", "redirect_uri", "refresh_token", "scope", "resource", "token", "token_type_hint"];
-const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token"];
+const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token", "nonce", "max_age"];
 const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), fc.option(headerValue)).map(([path, p, auth]) => ({
     method: "POST",
