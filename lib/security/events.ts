@@ -12,6 +12,8 @@ export type SecurityEvent =
   | "oauth.grant_revoked"
   // A private_key_jwt client assertion presented twice (issue 25).
   | "oauth.client_assertion_replay"
+  // The active OpenID Connect signing key cannot be opened with this AUTH_SECRET; a new one replaced it (issue 25).
+  | "oidc.signing_key_unreadable"
   | "login.throttled"
   | "session.revoked";
 

@@ -123,6 +123,9 @@ describe("schema.prisma and the migrations agree", () => {
       data: { schoolId: school.id, clientId: client.clientId, uri: "https://rp.mig.test/logout", issuer: "http://demo.localhost", sub: user.id, nextAttemptAt: now, createdAt: now },
     });
     const attempt = await p.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptedAt: now, durationMs: 5, statusCode: 204, succeeded: true } });
+    const signingKey = await p.oidcSigningKey.create({
+      data: { kid: "mig-kid", alg: "ES256", publicJwk: { kty: "EC" }, privateKeyCiphertext: "c", createdAt: now, activatesAt: now },
+    });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
     // The same for the credential version (api-key-cache.test.ts).
@@ -137,6 +140,7 @@ describe("schema.prisma and the migrations agree", () => {
       ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
+      OidcSigningKey: signingKey,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -160,6 +164,7 @@ describe("schema.prisma and the migrations agree", () => {
     await p.user.delete({ where: { id: user.id } });
     expect(await p.memberSession.count()).toBe(0);
     await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
+    await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

@@ -6,6 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
+import { issueIdToken, type IdTokenGrant } from "../../oidc/id-token";
 import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -23,7 +24,7 @@ interface RefreshTokenRow {
   rotatedAt: Date | null;
   revokedAt: Date | null;
   expiresAt: Date | null;
-  grant: { issuer: string; resource: string | null; revokedAt: Date | null; school: { id: string; subdomain: string } };
+  grant: IdTokenGrant & { resource: string | null; revokedAt: Date | null; school: { id: string; subdomain: string } };
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
 }
@@ -39,7 +40,8 @@ interface RefreshTokenRow {
 const REFRESH_TOKEN_GRANT = `
 WITH t AS (
   SELECT r."id", r."clientId", r."grantId", r."scope", r."rotatedAt", r."revokedAt", r."expiresAt",
-         g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id" AS "schoolId", s."subdomain"
+         g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id" AS "schoolId", s."subdomain",
+         g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt"
     FROM "OAuthRefreshToken" r
     JOIN "OAuthGrant" g ON g."id" = r."grantId"
     JOIN "School" s ON s."id" = g."schoolId"
@@ -61,6 +63,7 @@ WITH t AS (
 )
 SELECT t."id"::text AS "id", t."clientId", t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."revokedAt", t."expiresAt",
        t."issuer", t."resource", t."grantRevokedAt", t."schoolId"::text AS "schoolId", t."subdomain",
+       t."userId"::text AS "userId", t."authTime", t."sessionId"::text AS "sessionId", t."grantCreatedAt",
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
@@ -82,6 +85,11 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
       resource: (r.resource as string | null) ?? null,
       revokedAt: asDate(r.grantRevokedAt),
       school: { id: r.schoolId as string, subdomain: r.subdomain as string },
+      schoolId: r.schoolId as string,
+      userId: r.userId as string,
+      authTime: asDate(r.authTime),
+      sessionId: (r.sessionId as string | null) ?? null,
+      createdAt: asDate(r.grantCreatedAt)!,
     },
     rotated: Number(r.rotated) === 1,
   };
@@ -141,5 +149,10 @@ export async function exchangeRefreshToken(options: {
   // Every check held but nothing was rotated: a concurrent request rotated it first.
   if (!row.rotated) throw new InvalidGrantError("The refresh token was already used");
   const scope = narrowed ? formatScope(narrowed) : row.scope;
-  return tokenResponseBody(issued, { scope, school: row.grant.school });
+  // OpenID Connect Core §12.2: a new ID token while the (possibly narrowed) scope includes openid,
+  // for the same member, client and original sign-in, without a nonce.
+  const idToken = parseScope(scope).includes("openid")
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now })
+    : null;
+  return tokenResponseBody(issued, { scope, school: row.grant.school }, idToken);
 }

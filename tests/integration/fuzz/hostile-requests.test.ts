@@ -226,7 +226,7 @@ const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringi
 const jwtLike = fc
   .tuple(fc.dictionary(fc.constantFrom("alg", "kid", "typ", "crit", "jku", "x5u"), jsonValue, { maxKeys: 4 }), fc.dictionary(fc.constantFrom("iss", "sub", "aud", "exp", "iat", "jti", "nbf"), jsonValue, { maxKeys: 7 }), text)
   .map(([h, p, sig]) => `${b64(h)}.${b64(p)}.${b64(sig)}`);
-const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token"];
+const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token", "nonce", "max_age"];
 const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), fc.option(headerValue)).map(([path, p, auth]) => ({
     method: "POST",

@@ -38,6 +38,14 @@ describe("discovery (RFC 8414)", () => {
       introspection_endpoint_auth_signing_alg_values_supported: ["RS256", "PS256", "ES256", "EdDSA"],
       registration_endpoint: `${o}/api/oauth/register`,
       userinfo_endpoint: `${o}/api/oauth/userinfo`,
+      // OpenID Connect Discovery (issue 25): the same document is /.well-known/openid-configuration.
+      jwks_uri: `${o}/api/oauth/jwks`,
+      end_session_endpoint: `${o}/oauth/end-session`,
+      id_token_signing_alg_values_supported: ["RS256"],
+      claim_types_supported: ["normal"],
+      claims_parameter_supported: false,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
       response_types_supported: ["code"],
       response_modes_supported: ["query"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -46,7 +54,10 @@ describe("discovery (RFC 8414)", () => {
       prompt_values_supported: ["none", "login", "consent"],
       scopes_supported: ["openid", "profile", "email", "offline_access", "courses:read", "students:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"],
       subject_types_supported: ["public"],
-      claims_supported: ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"],
+      claims_supported: [
+        "sub", "name", "picture", "email", "email_verified", "org_id", "roles",
+        "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "at_hash", "sid", "amr",
+      ],
       authorization_response_iss_parameter_supported: true,
       // Advertised only when some host's documents are accepted (OAUTH_CIMD_ALLOWED_HOSTS; the
       // suites set it empty, a deployment's default is "*").
