@@ -15,7 +15,8 @@ const integrationFiles = ["tests/integration/**/*.test.ts"];
 const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };
 // Tests write content and read it back at once: the content cache checks the content version on
 // every request (content-cache.test.ts covers the production interval).
-const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0" } as const;
+// Tests never use the internet: no Client ID Metadata Document host unless a test names one.
+const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0", OAUTH_CIMD_ALLOWED_HOSTS: "none" } as const;
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [

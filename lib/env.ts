@@ -73,12 +73,13 @@ const schema = z
     DEMO_API_KEY_NO_PERMISSIONS: z.string().optional(),
     DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
     // OAuth: access token lifetime, and the hosts whose Client ID Metadata Documents we fetch
-    // (comma-separated host names; "*" allows any public host; empty turns CIMD clients off).
+    // (comma-separated host names; "*", the default, allows any public host, as the MCP
+    // authorization spec recommends; "none" turns CIMD clients off).
     OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(7200),
     OAUTH_CIMD_ALLOWED_HOSTS: z
       .string()
-      .default("")
-      .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+      .default("*")
+      .transform((v) => (v.trim().toLowerCase() === "none" ? [] : v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))),
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),

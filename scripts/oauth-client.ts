@@ -1,4 +1,5 @@
 // npm run oauth-client -- create|list|rotate|revoke: manage OAuth clients (a secret is printed once).
+import { readFileSync } from "node:fs";
 import { now } from "../lib/clock";
 import { dbHandle } from "../lib/db/client";
 import { CLIENT_SECRET_OVERLAP_MS } from "../lib/oauth/client-secret";
@@ -14,12 +15,14 @@ import { runDbCommand, type CommandLine } from "./cli";
 const OVERLAP_HOURS = CLIENT_SECRET_OVERLAP_MS / 3_600_000;
 const USAGE = `usage:
   npm run oauth-client -- create --school <subdomain|id> --name <name> --redirect-uri <uri> [--redirect-uri <uri>…] --scope "<scopes>" [--public]
+      [--jwks-uri <https uri> | --jwks-file <path>] [--post-logout-redirect-uri <uri>…] [--backchannel-logout-uri <https uri>]
   npm run oauth-client -- list [--school <subdomain|id>]
   npm run oauth-client -- rotate <client_id> [--no-overlap]
   npm run oauth-client -- revoke <client_id>
 
 Clients are confidential (a generated secret, client_secret_basic or client_secret_post) unless --public
-(PKCE only). rotate issues a new secret; the old one keeps working for ${OVERLAP_HOURS} hours, or stops at once
+(PKCE only). With --jwks-uri or --jwks-file (a JWK Set of public keys) the client authenticates with
+private_key_jwt (signed client assertions) and is issued no secret. rotate issues a new secret; the old one keeps working for ${OVERLAP_HOURS} hours, or stops at once
 with --no-overlap. revoke disables the client and revokes its grants and tokens at once.
 scopes: ${SUPPORTED_SCOPES.join(" ")}`;
 
@@ -29,8 +32,20 @@ const FLAGS = {
   "redirect-uri": { type: "string", multiple: true },
   scope: { type: "string" },
   public: { type: "boolean", default: false },
+  "jwks-uri": { type: "string" },
+  "jwks-file": { type: "string" },
+  "post-logout-redirect-uri": { type: "string", multiple: true },
+  "backchannel-logout-uri": { type: "string" },
   "no-overlap": { type: "boolean", default: false },
 } as const;
+
+function readJwksFile(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new OAuthClientCommandError(`--jwks-file ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   const db = dbHandle().prisma;
@@ -44,12 +59,18 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         redirectUris: values["redirect-uri"] ?? [],
         scope: values.scope,
         confidential: !values.public,
+        jwksUri: values["jwks-uri"],
+        jwks: values["jwks-file"] ? readJwksFile(values["jwks-file"]) : undefined,
+        postLogoutRedirectUris: values["post-logout-redirect-uri"],
+        backchannelLogoutUri: values["backchannel-logout-uri"],
       });
       console.log(`created ${secret ? "confidential" : "public"} OAuth client ${JSON.stringify(client.name)} for ${school.subdomain}`);
       console.log(`client_id: ${client.clientId}`);
       console.log(`redirect URIs: ${client.redirectUris.join(" ")}`);
       console.log(`scopes: ${client.scope}`);
-      if (secret) {
+      if (client.tokenEndpointAuthMethod === "private_key_jwt") {
+        console.log("private_key_jwt: no secret; the client signs a client assertion with its own key (RFC 7523).");
+      } else if (secret) {
         console.log(`client_secret:\n\n  ${secret}\n`);
         console.log("This is the only time the secret is shown: store it now. Send it with HTTP Basic (client_secret_basic) or as client_secret in the body.");
       } else {

@@ -39,12 +39,15 @@ export const AUTHORIZE_PARAMS = [
   "resource",
   "nonce",
   "prompt",
+  "max_age",
   // Ours, not the client's: set when prompt=login sent the member to sign in (login-ticket.ts).
   LOGIN_TICKET_PARAM,
 ] as const;
 
 /** The `prompt` values honoured (OpenID Connect Core §3.1.2.1), as discovery states them. */
 export const PROMPT_VALUES = ["none", "login", "consent"] as const;
+/** Longer nonces are refused rather than stored (node-oidc-provider has no limit; 512 covers every client's). */
+export const MAX_NONCE_LENGTH = 512;
 export type PromptValue = (typeof PROMPT_VALUES)[number];
 
 /** An authorization request that cannot safely redirect back: shown as an error page. */
@@ -88,6 +91,10 @@ export interface ValidatedAuthorization {
   prompt: ReadonlySet<PromptValue>;
   /** The login ticket a prompt=login left in the callback, if any. */
   loginTicket: string | null;
+  /** OpenID Connect `nonce`, echoed exactly in the ID token. */
+  nonce: string | null;
+  /** OpenID Connect `max_age` in seconds: an older sign-in must be repeated. */
+  maxAge: number | null;
   /** The request's own parameters, to carry through login, picker and consent. */
   params: URLSearchParams;
 }
@@ -168,6 +175,11 @@ export async function validateAuthorization(options: {
   const grantedScopes = grantableScopes(requestedScopes, client.scope);
   if (!grantedScopes.length) fail(new InvalidScopeError("None of the requested scopes may be granted to this client"));
 
+  const nonce = single(params, "nonce");
+  if (nonce !== null && (nonce.length > MAX_NONCE_LENGTH || !nonce)) fail(new InvalidRequestError(`nonce must be 1 to ${MAX_NONCE_LENGTH} characters`));
+  const maxAgeParam = single(params, "max_age");
+  if (maxAgeParam !== null && !/^\d{1,10}$/.test(maxAgeParam)) fail(new InvalidRequestError("max_age must be a whole number of seconds"));
+
   const resource = single(params, "resource");
   if (resource !== null) {
     let url: URL | null = null;
@@ -208,6 +220,8 @@ export async function validateAuthorization(options: {
     school,
     prompt: prompt as ReadonlySet<PromptValue>,
     loginTicket: single(params, LOGIN_TICKET_PARAM),
+    nonce,
+    maxAge: maxAgeParam === null ? null : Number(maxAgeParam),
     params: carried,
   };
 }
@@ -266,13 +280,15 @@ export async function consentIsRemembered(options: { userId: string; clientId: s
 
 /**
  * Where the member must sign in before this request may go on, or null when the session will do.
- * Without a session: the login page. With `prompt=login`: the login page too, with a callback
- * that carries a login ticket instead of `prompt=login` (so the flow goes on after signing in);
- * with a ticket: a session created since the ticket was issued (a valid, unexpired ticket), else
- * the login page again with a new one.
+ * Without a session: the login page. With `prompt=login`, or `max_age` older than the session's
+ * sign-in (OpenID Connect Core §3.1.2.1): the login page too, with a callback that carries a login
+ * ticket instead of `prompt=login` (so the flow goes on after signing in); with a ticket: a session
+ * created since the ticket was issued (a valid, unexpired ticket), else the login page again with
+ * a new one. A ticket satisfies `max_age` too: the sign-in it asked for is as fresh as it gets.
  */
 export function loginRequired(request: ValidatedAuthorization, session: MemberSession | null, now: Date): string | null {
-  const wantsNewSignIn = request.prompt.has("login") || request.loginTicket !== null;
+  const stale = session !== null && request.maxAge !== null && now.getTime() - session.signedInAt.getTime() > request.maxAge * 1000;
+  const wantsNewSignIn = request.prompt.has("login") || request.loginTicket !== null || stale;
   if (session && !wantsNewSignIn) return null;
   if (session && !request.prompt.has("login")) {
     const askedAt = loginTicketTime(request.loginTicket!, now);
@@ -320,7 +336,7 @@ export async function nextAuthorizeStep(options: {
     !request.prompt.has("consent") && (await consentIsRemembered({ userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope }));
   if (!remembered && silent) fail(new ConsentRequiredError());
   if (remembered) {
-    const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, issuer, now });
+    const code = await issueAuthorizationCode({ request, session, schoolId: school.id, issuer, now });
     return { kind: "redirect", location: redirectWith(request.redirectUri, { code, state: request.state }, issuer) };
   }
   const params = new URLSearchParams(request.params);
@@ -363,7 +379,7 @@ export async function decideConsent(options: {
     create: { userId: session.userId, clientId: request.client.clientId, schoolId: school.id, scope, createdAt: now },
     update: {},
   });
-  const code = await issueAuthorizationCode({ request, userId: session.userId, schoolId: school.id, issuer, now });
+  const code = await issueAuthorizationCode({ request, session, schoolId: school.id, issuer, now });
   return redirectWith(request.redirectUri, { code, state: request.state }, issuer);
 }
 
@@ -373,17 +389,29 @@ export async function decideConsent(options: {
  */
 export async function issueAuthorizationCode(options: {
   request: ValidatedAuthorization;
-  userId: string;
+  /** The member's session: its sign-in time is the ID token's auth_time, its id the sid. */
+  session: Pick<MemberSession, "userId" | "sessionId" | "signedInAt">;
   schoolId: string;
   issuer: string;
   now: Date;
 }): Promise<string> {
-  const { request, userId, schoolId, issuer, now } = options;
+  const { request, session, schoolId, issuer, now } = options;
+  const userId = session.userId;
   const code = CODE_PREFIX + randomToken(32);
   const scope = formatScope(request.grantedScopes);
   await db().$transaction(async (tx) => {
     const grant = await tx.oAuthGrant.create({
-      data: { clientId: request.client.clientId, userId, schoolId, scope, resource: request.resource, issuer, createdAt: now },
+      data: {
+        clientId: request.client.clientId,
+        userId,
+        schoolId,
+        scope,
+        resource: request.resource,
+        issuer,
+        authTime: session.signedInAt,
+        sessionId: session.sessionId,
+        createdAt: now,
+      },
     });
     await tx.oAuthAuthorizationCode.create({
       data: {
@@ -395,6 +423,7 @@ export async function issueAuthorizationCode(options: {
         codeChallenge: request.codeChallenge,
         codeChallengeMethod: "S256",
         resource: request.resource,
+        nonce: request.nonce,
         createdAt: now,
         expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000),
       },

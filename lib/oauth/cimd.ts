@@ -42,6 +42,8 @@ export interface ClientMetadata {
   scope: string | null;
   logoUri: string | null;
   clientUri: string | null;
+  /** RP-Initiated Logout targets the document registers (same rules as redirect_uris). */
+  postLogoutRedirectUris: string[];
 }
 
 const documentSchema = z
@@ -53,6 +55,7 @@ const documentSchema = z
     redirect_uris: z.array(z.string().url().refine(isAcceptableRedirectUri, "redirect_uris must be https URLs or http on a loopback address")).min(1).max(20),
     grant_types: z.array(z.enum(["authorization_code", "refresh_token"])).optional(),
     response_types: z.array(z.literal("code")).optional(),
+    post_logout_redirect_uris: z.array(z.string().url().refine(isAcceptableRedirectUri, "post_logout_redirect_uris must be https URLs or http on a loopback address")).max(20).optional(),
     token_endpoint_auth_method: z.literal("none").optional(),
     scope: z.string().max(1000).optional(),
     logo_uri: z.string().url().optional(),
@@ -183,6 +186,7 @@ export function parseClientMetadata(clientId: string, body: string): ClientMetad
     scope: doc.scope ?? null,
     logoUri: doc.logo_uri ?? null,
     clientUri: doc.client_uri ?? null,
+    postLogoutRedirectUris: doc.post_logout_redirect_uris ?? [],
   };
 }
 

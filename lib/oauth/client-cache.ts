@@ -26,6 +26,10 @@ export interface OAuthClientRow {
   tokenEndpointAuthMethod: string;
   scope: string;
   schoolId: string | null;
+  jwks: unknown;
+  jwksUri: string | null;
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
 }
 
 /** Clients kept per process; least recently used beyond it are dropped. */
@@ -35,7 +39,7 @@ export const OAUTH_CLIENT_CACHE_MAX_ENTRIES = 10_000;
 const LOAD_CLIENT = `
 SELECT c."clientId", c."name", c."clientSecretHash", c."previousClientSecretHash", c."previousClientSecretExpiresAt",
        c."revokedAt", c."redirectUris", c."grantTypes", c."responseTypes", c."tokenEndpointAuthMethod", c."scope",
-       c."schoolId"::text AS "schoolId",
+       c."schoolId"::text AS "schoolId", c."jwks", c."jwksUri", c."postLogoutRedirectUris", c."backchannelLogoutUri",
        (SELECT "version"::text FROM "CredentialVersion" WHERE "id" = 1) AS "credentialVersion"
   FROM "OAuthClient" c
  WHERE c."clientId" = $1`;
@@ -60,6 +64,10 @@ async function loadClient(clientId: string): Promise<{ row: OAuthClientRow | nul
       tokenEndpointAuthMethod: r.tokenEndpointAuthMethod as string,
       scope: r.scope as string,
       schoolId: (r.schoolId as string | null) ?? null,
+      jwks: typeof r.jwks === "string" ? (JSON.parse(r.jwks) as unknown) : (r.jwks ?? null),
+      jwksUri: (r.jwksUri as string | null) ?? null,
+      postLogoutRedirectUris: (r.postLogoutRedirectUris as string[] | null) ?? [],
+      backchannelLogoutUri: (r.backchannelLogoutUri as string | null) ?? null,
     },
   };
 }

@@ -10,7 +10,7 @@ export interface OAuthClientInfo {
   redirectUris: string[];
   grantTypes: string[];
   responseTypes: string[];
-  tokenEndpointAuthMethod: "none" | "client_secret_basic" | "client_secret_post";
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
   /** Salted hashes of the issued secrets (lib/oauth/client-secret.ts); the previous one only until it expires. */
   clientSecretHash: string | null;
   previousClientSecretHash: string | null;
@@ -20,7 +20,18 @@ export interface OAuthClientInfo {
   /** Null: usable with every school. */
   schoolId: string | null;
   isMetadataDocument: boolean;
+  /** private_key_jwt: the registered public keys, inline or at a URI. */
+  jwks: unknown;
+  jwksUri: string | null;
+  /** RP-Initiated Logout: where the member may be sent back after signing out (exact match). */
+  postLogoutRedirectUris: string[];
+  /** Back-Channel Logout: where logout tokens are posted. */
+  backchannelLogoutUri: string | null;
 }
+
+export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+const isAuthMethod = (v: string): v is TokenEndpointAuthMethod => (TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(v);
 
 export function cimdPolicy(): CimdPolicy {
   const e = env();
@@ -49,6 +60,10 @@ export async function findClient(clientId: string | null | undefined): Promise<O
       scope: doc.scope ? formatScope(doc.scope.split(" ").filter((s) => SUPPORTED_SCOPES.includes(s))) : formatScope(SUPPORTED_SCOPES),
       schoolId: null,
       isMetadataDocument: true,
+      jwks: null,
+      jwksUri: null,
+      postLogoutRedirectUris: doc.postLogoutRedirectUris,
+      backchannelLogoutUri: null,
     };
   }
   const row = await findClientRow(clientId);
@@ -60,13 +75,16 @@ export async function findClient(clientId: string | null | undefined): Promise<O
     redirectUris: row.redirectUris,
     grantTypes: row.grantTypes,
     responseTypes: row.responseTypes,
-    tokenEndpointAuthMethod:
-      row.tokenEndpointAuthMethod === "client_secret_post" || row.tokenEndpointAuthMethod === "client_secret_basic" ? row.tokenEndpointAuthMethod : "none",
+    tokenEndpointAuthMethod: isAuthMethod(row.tokenEndpointAuthMethod) ? row.tokenEndpointAuthMethod : "none",
     clientSecretHash: row.clientSecretHash,
     previousClientSecretHash: row.previousClientSecretHash,
     previousClientSecretExpiresAt: row.previousClientSecretExpiresAt,
     scope: row.scope,
     schoolId: row.schoolId,
     isMetadataDocument: false,
+    jwks: row.jwks,
+    jwksUri: row.jwksUri,
+    postLogoutRedirectUris: row.postLogoutRedirectUris,
+    backchannelLogoutUri: row.backchannelLogoutUri,
   };
 }

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "../env";
 
 describe("OAuth configuration", () => {
-  it("defaults: 7200 s access tokens, no CIMD hosts, no loopback switch", () => {
+  it("defaults: 7200 s access tokens, CIMD documents from any public host, no loopback switch", () => {
     const e = parseEnv({});
     expect(e.OAUTH_ACCESS_TOKEN_TTL_SECONDS).toBe(7200);
-    expect(e.OAUTH_CIMD_ALLOWED_HOSTS).toEqual([]);
+    expect(e.OAUTH_CIMD_ALLOWED_HOSTS).toEqual(["*"]);
+    // "none" turns CIMD clients off; empty (FOO= in a .env file) is the default.
+    expect(parseEnv({ OAUTH_CIMD_ALLOWED_HOSTS: "none" }).OAUTH_CIMD_ALLOWED_HOSTS).toEqual([]);
+    expect(parseEnv({ OAUTH_CIMD_ALLOWED_HOSTS: "" }).OAUTH_CIMD_ALLOWED_HOSTS).toEqual(["*"]);
     expect(e.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS).toBe(false);
   });
 

@@ -1,25 +1,47 @@
 import { env } from "../env";
 import { PROMPT_VALUES } from "./authorize";
+import { CLIENT_ASSERTION_ALGS } from "./client-assertion";
+import { TOKEN_ENDPOINT_AUTH_METHODS } from "./clients";
 import { hostSchool, issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
 
 /** The pre-registered public client for MCP use (seeded), advertised as mcp_client_id. */
 export const MCP_CLIENT_ID = "schoolhouse-mcp";
-export const CLAIMS_SUPPORTED = ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"];
+/** UserInfo's claims, and the ID token's own (lib/oidc/id-token.ts). */
+export const CLAIMS_SUPPORTED = [
+  "sub", "name", "picture", "email", "email_verified", "org_id", "roles",
+  "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "at_hash", "sid", "amr",
+];
+/** Where the other OpenID Connect endpoints live (jwks: lib/oidc/jwks-endpoint.ts; end-session: RP-Initiated Logout). */
+export const JWKS_PATH = "/api/oauth/jwks";
+export const END_SESSION_PATH = "/oauth/end-session";
 
 export function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/api/oauth/token`,
-    token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     revocation_endpoint: `${issuer}/api/oauth/revoke`,
-    revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     introspection_endpoint: `${issuer}/api/oauth/introspect`,
-    introspection_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+    introspection_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    introspection_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     registration_endpoint: `${issuer}/api/oauth/register`,
     userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
+    // OpenID Connect Discovery 1.0 §3 (also valid RFC 8414 fields; both documents are this one).
+    jwks_uri: `${issuer}${JWKS_PATH}`,
+    end_session_endpoint: `${issuer}${END_SESSION_PATH}`,
+    // ID tokens are RS256, which every client accepts (Core §15.1); the ES256 key signs on request only.
+    id_token_signing_alg_values_supported: ["RS256"],
+    claim_types_supported: ["normal"],
+    // Discovery's defaults would claim request_uri support: say what is not supported.
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: ["authorization_code", "refresh_token"],
@@ -42,7 +64,10 @@ function cimdEnabled(): boolean {
   return e.OAUTH_CIMD_ALLOWED_HOSTS.length > 0 || e.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
 }
 
-/** GET /.well-known/oauth-authorization-server (RFC 8414), on the requesting school's origin. */
+/**
+ * GET /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration
+ * (OpenID Connect Discovery 1.0): one document, on the requesting school's origin.
+ */
 export function handleDiscoveryRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     await hostSchool(request.headers);

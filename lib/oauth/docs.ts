@@ -1,3 +1,4 @@
+import { env } from "../env";
 import { CIMD_FAILURE_TTL_SECONDS, CIMD_MAX_TTL_SECONDS } from "./cimd";
 import { CLIENT_SECRET_OVERLAP_MS } from "./client-secret";
 import { authorizationServerMetadata } from "./discovery";
@@ -11,8 +12,8 @@ export function handleDocsRequest(request: Request): Response {
   const m = authorizationServerMetadata(issuer);
   // Only what this configuration does (discovery says the same).
   const cimd = m.client_id_metadata_document_supported
-    ? `- Other clients may use an https Client ID Metadata Document on a host this server allows. Documents
-  are cached as their Cache-Control says (at most ${CIMD_MAX_TTL_SECONDS / 3600} hours); a document that failed is fetched again after ${CIMD_FAILURE_TTL_SECONDS} seconds.`
+    ? `- Other clients (a generic MCP client, for one) may use as their client_id an https Client ID Metadata Document on ${env().OAUTH_CIMD_ALLOWED_HOSTS.includes("*") ? "any public host" : "a host this server allows"};
+  the consent page shows the document's host to the member. Documents are cached as their Cache-Control says (at most ${CIMD_MAX_TTL_SECONDS / 3600} hours); a document that failed is fetched again after ${CIMD_FAILURE_TTL_SECONDS} seconds.`
     : "- Client ID Metadata Documents are not accepted by this server.";
   const text = `# Schoolhouse OAuth 2.0
 
@@ -21,7 +22,8 @@ introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
 
 - Discovery: ${issuer}/.well-known/oauth-authorization-server
 - Authorize: ${m.authorization_endpoint}
-- Token: ${m.token_endpoint} (client authentication: none, client_secret_basic or client_secret_post)
+- Token: ${m.token_endpoint} (client authentication: none, client_secret_basic, client_secret_post or
+  private_key_jwt with a client assertion signed by a key the client registered, inline or at its jwks_uri)
 - Revoke: ${m.revocation_endpoint}
 - Introspect: ${m.introspection_endpoint}
 - UserInfo: ${m.userinfo_endpoint}

@@ -1,5 +1,7 @@
 import { retryAfterHeaders } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText } from "../http/body";
+import { assertionClientId, readAssertionParams } from "./client-assertion";
+import { issuerFor } from "./context";
 import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
 
 // Browser-based clients (SPAs, MCP inspectors) call these endpoints cross-origin. They carry no
@@ -87,14 +89,35 @@ export async function readForm(request: Request): Promise<Map<string, string>> {
   return out;
 }
 
+/** What a request presents to authenticate its client, and the audiences an assertion may name. */
+export interface PresentedClientCredentials {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** private_key_jwt: the signed client assertion (RFC 7523). */
+  clientAssertion?: string;
+  /** This server as an assertion's aud may name it: the issuer, the token endpoint, the endpoint called. */
+  audiences: string[];
+}
+
 /**
  * The client's credentials: HTTP Basic (client_secret_basic, RFC 6749 §2.3.1: client_id and secret
- * form-urlencoded, then base64) or the body (client_secret_post, or client_id alone for public
- * clients). Using both methods in one request is refused (§2.3: only one may be used).
+ * form-urlencoded, then base64), the body (client_secret_post, or client_id alone for public
+ * clients), or a client assertion (private_key_jwt, RFC 7523: client_id from the body or the
+ * assertion's iss). Using two methods in one request is refused (§2.3: only one may be used).
  */
-export function clientCredentials(request: Request, form: Map<string, string>): { clientId: string | undefined; clientSecret: string | undefined } {
+export function clientCredentials(request: Request, form: Map<string, string>): PresentedClientCredentials {
+  const issuer = issuerFor(request);
+  const audiences = [...new Set([issuer, `${issuer}/api/oauth/token`, `${issuer}${new URL(request.url).pathname}`])];
   const header = request.headers.get("authorization") ?? "";
-  if (!/^basic\s/i.test(header)) return { clientId: form.get("client_id"), clientSecret: form.get("client_secret") };
+  const assertion = readAssertionParams(form);
+  if (assertion !== undefined) {
+    if (/^basic\s/i.test(header) || form.has("client_secret")) throw new InvalidRequestError("Use one client authentication method: a client assertion, HTTP Basic or client_secret, not several");
+    const named = assertionClientId(assertion);
+    const bodyId = form.get("client_id");
+    if (bodyId !== undefined && bodyId !== named) throw new InvalidClientError("client_id does not match the client assertion's iss");
+    return { clientId: named, clientSecret: undefined, clientAssertion: assertion, audiences };
+  }
+  if (!/^basic\s/i.test(header)) return { clientId: form.get("client_id"), clientSecret: form.get("client_secret"), audiences };
   if (form.has("client_secret")) throw new InvalidRequestError("Use one client authentication method: HTTP Basic or client_secret in the body, not both");
   let decoded: string;
   try {
@@ -114,5 +137,5 @@ export function clientCredentials(request: Request, form: Map<string, string>): 
   const clientId = decode(decoded.slice(0, colon));
   const bodyId = form.get("client_id");
   if (bodyId !== undefined && bodyId !== clientId) throw new InvalidRequestError("client_id in the body does not match the HTTP Basic credentials");
-  return { clientId, clientSecret: decode(decoded.slice(colon + 1)) };
+  return { clientId, clientSecret: decode(decoded.slice(colon + 1)), audiences };
 }

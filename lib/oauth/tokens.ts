@@ -69,9 +69,15 @@ export interface TokenResponseBody {
   created_at: number;
   school_id: string;
   school_subdomain: string;
+  /** OpenID Connect: when the granted scope includes openid. */
+  id_token?: string;
 }
 
-export function tokenResponseBody(tokens: IssuedTokens, grant: { scope: string; school: { id: string; subdomain: string } }): TokenResponseBody {
+export function tokenResponseBody(
+  tokens: IssuedTokens,
+  grant: { scope: string; school: { id: string; subdomain: string } },
+  idToken: string | null = null,
+): TokenResponseBody {
   return {
     access_token: tokens.accessToken,
     token_type: "Bearer",
@@ -81,6 +87,7 @@ export function tokenResponseBody(tokens: IssuedTokens, grant: { scope: string; 
     created_at: toUnixSeconds(tokens.createdAt)!,
     school_id: grant.school.id,
     school_subdomain: grant.school.subdomain,
+    ...(idToken ? { id_token: idToken } : {}),
   };
 }
 

@@ -8,6 +8,12 @@ export type SecurityEvent =
   | "oauth.client_auth_failed"
   // A code or token presented on an origin other than the one that issued it (issue 12).
   | "oauth.issuer_mismatch"
+  // A member or staff disconnected an app (issue 25: lib/oauth/member-grants).
+  | "oauth.grant_revoked"
+  // A private_key_jwt client assertion presented twice (issue 25).
+  | "oauth.client_assertion_replay"
+  // The active OpenID Connect signing key cannot be opened with this AUTH_SECRET; a new one replaced it (issue 25).
+  | "oidc.signing_key_unreadable"
   | "login.throttled"
   | "session.revoked";
 

@@ -15,6 +15,7 @@ export const TokenResponse = z
     created_at: unix().describe("Creation timestamp"),
     school_id: z.string().uuid().describe("Authorized school"),
     school_subdomain: z.string().describe("Subdomain of the authorized school"),
+    id_token: z.string().optional().describe("OpenID Connect ID token (RS256 JWT, kid in the header) whenever openid was granted, on refresh too"),
   })
   ;
 
@@ -99,6 +100,33 @@ export const DiscoveryMetadata = z
     service_documentation: z.string(),
     mcp_client_id: z.string(),
     client_id_metadata_document_supported: z.boolean(),
+    jwks_uri: z.string(),
+    end_session_endpoint: z.string(),
+    id_token_signing_alg_values_supported: z.array(z.string()),
+    claim_types_supported: z.array(z.string()),
+    claims_parameter_supported: z.boolean(),
+    request_parameter_supported: z.boolean(),
+    request_uri_parameter_supported: z.boolean(),
+  })
+  ;
+
+export const JsonWebKeySet = z
+  .object({
+    keys: z.array(
+      z
+        .object({
+          kty: z.enum(["RSA", "EC"]),
+          kid: z.string().describe("RFC 7638 thumbprint"),
+          use: z.literal("sig"),
+          alg: z.enum(["RS256", "ES256"]),
+          n: z.string().optional(),
+          e: z.string().optional(),
+          crv: z.string().optional(),
+          x: z.string().optional(),
+          y: z.string().optional(),
+        })
+        .describe("A public signing key: public parameters only"),
+    ),
   })
   ;
 
@@ -134,6 +162,7 @@ export const SCHEMAS = {
   IntrospectionResult,
   UserInfo,
   DiscoveryMetadata,
+  JsonWebKeySet,
   RegistrationRequest,
   RegistrationResponse,
 };

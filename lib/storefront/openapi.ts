@@ -206,6 +206,9 @@ function oauthPaths(): Obj {
           query("code_challenge", true, "base64url SHA-256 hash of the code_verifier"),
           query("code_challenge_method", true, "Must be S256", { type: "string", enum: ["S256"] }),
           query("school_id", false, "Preselects a school and skips the school picker if valid", { type: "string", format: "uuid" }),
+          query("nonce", false, "OpenID Connect: echoed exactly in the ID token (at most 512 characters)"),
+          query("max_age", false, "OpenID Connect: seconds since the member's sign-in after which they sign in again", { type: "integer", minimum: 0 }),
+          query("prompt", false, "none, login or consent (space-separated; none alone)"),
         ],
         responses: {
           "303": { description: "Redirect to login, consent, or the client's redirect_uri", headers: { Location: { schema: { type: "string" } } } },
@@ -266,6 +269,23 @@ function oauthPaths(): Obj {
         responses: { "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) } },
       },
     },
+    "/.well-known/openid-configuration": {
+      get: {
+        tags: ["OpenID Connect"],
+        operationId: "openIdConfiguration",
+        summary: "OpenID Provider metadata (OpenID Connect Discovery 1.0): the same document as RFC 8414's",
+        responses: { "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) } },
+      },
+    },
+    "/api/oauth/jwks": {
+      get: {
+        tags: ["OpenID Connect"],
+        operationId: "jwks",
+        summary: "The public keys ID tokens are signed with (jwks_uri)",
+        description: "The same set on every school origin; a new key appears here an hour before it signs.",
+        responses: { "200": { description: "JSON Web Key Set", content: json(ref("JsonWebKeySet")) } },
+      },
+    },
     "/api/oauth/register": {
       post: {
         tags: ["OAuth 2.0"],
@@ -296,7 +316,7 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
     tags: [
       { name: "Storefront", description: "Public content as markdown" },
       { name: "OAuth 2.0", description: "Authorization code grant with PKCE, refresh tokens, revocation, introspection, discovery" },
-      { name: "OpenID Connect", description: "UserInfo" },
+      { name: "OpenID Connect", description: "ID tokens, UserInfo, discovery, signing keys" },
       { name: "MCP", description: "Model Context Protocol server for agents at /mcp" },
     ],
     paths: { ...storefrontPaths(), ...oauthPaths(), ...mcpPaths() },

@@ -10,10 +10,15 @@
 //   would leave (a grant and its refresh token, stored hashed), so the refresh-grant workload does
 //   not have to drive the login and consent pages in a browser. Each token is used exactly once.
 //   The grants record the bench server's origin as their issuer: refresh tokens are redeemable only
-//   on the origin that issued them (issue 12).
+//   on the origin that issued them (issue 12). Half the grants include `openid` (their refreshes
+//   sign an ID token), half do not, so the bench can show what signing costs (issue 25).
+// - Authorization codes, likewise with and without `openid`: the rows /oauth/authorize leaves after
+//   consent (a grant and its code, hashed, bound to one PKCE verifier), each redeemed once by the
+//   token-code workloads. They expire in a day rather than a minute: the bench redeems them over
+//   several minutes of warm-up and segments, and expiry is not what it measures.
 //
-// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>
-import { randomUUID } from "node:crypto";
+// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>]
+import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../../lib/db/client";
 import { migrate } from "../../lib/db/migrator";
@@ -30,20 +35,31 @@ export interface PreparedCredentials {
   enforcedKeys: string[];
   /** Keys with enforceLimits=false: counted and reported, never rejected. */
   countedKeys: string[];
+  /** Grants with openid: each refresh also signs an ID token. */
   refreshTokens: string[];
+  /** Grants without openid: no ID token. */
+  plainRefreshTokens: string[];
+  /** Authorization codes with openid, and without; each redeemable once with codeVerifier at codeRedirectUri. */
+  codes: string[];
+  plainCodes: string[];
+  codeVerifier: string;
+  codeRedirectUri: string;
   oauthClientId: string;
 }
 
 export const BENCH_OAUTH_CLIENT = "demo-public-app";
 const BENCH_SCOPE = "openid profile email offline_access courses:read";
+const BENCH_PLAIN_SCOPE = "offline_access courses:read";
+const BENCH_REDIRECT_URI = "http://127.0.0.1/callback";
 
-const [out, keysArg, tokensArg, issuer] = process.argv.slice(2);
+const [out, keysArg, tokensArg, issuer, codesArg] = process.argv.slice(2);
 if (!out || !issuer) {
   console.error("usage: prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>");
   process.exit(2);
 }
 const keysPerKind = Number(keysArg ?? 8);
 const tokenCount = Number(tokensArg ?? 64);
+const codesPerKind = Number(codesArg ?? 6000);
 
 await runCli(async () => {
   const handle = dbHandle();
@@ -72,23 +88,61 @@ await runCli(async () => {
     const enforcedKeys = await makeKeys(true);
     const countedKeys = await makeKeys(false);
 
-    const expiresAt = new Date(Date.now() + 30 * 24 * 3600 * 1000);
-    const refreshTokens = Array.from({ length: tokenCount }, () => randomToken());
-    const grantIds = refreshTokens.map(() => randomUUID());
-    await prisma.oAuthGrant.createMany({
-      data: grantIds.map((id) => ({ id, clientId: BENCH_OAUTH_CLIENT, userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: BENCH_SCOPE, issuer })),
-    });
-    await prisma.oAuthRefreshToken.createMany({
-      data: refreshTokens.map((token, i) => ({
-        tokenHash: hashSecret(token),
-        grantId: grantIds[i]!,
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + 30 * 24 * 3600 * 1000);
+    const grants = (count: number, scope: string) => {
+      const rows = Array.from({ length: count }, () => ({
+        id: randomUUID(),
         clientId: BENCH_OAUTH_CLIENT,
-        scope: BENCH_SCOPE,
-        expiresAt,
-      })),
-    });
+        userId: DEMO_IDS.users.student,
+        schoolId: DEMO_IDS.school,
+        scope,
+        issuer,
+        authTime: now,
+        sessionId: randomUUID(),
+      }));
+      return prisma.oAuthGrant.createMany({ data: rows }).then(() => rows);
+    };
+    const makeRefreshTokens = async (scope: string) => {
+      const rows = await grants(tokenCount, scope);
+      const tokens = rows.map(() => randomToken());
+      await prisma.oAuthRefreshToken.createMany({
+        data: tokens.map((token, i) => ({ tokenHash: hashSecret(token), grantId: rows[i]!.id, clientId: BENCH_OAUTH_CLIENT, scope, expiresAt })),
+      });
+      return tokens;
+    };
+    const codeVerifier = randomToken();
+    const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
+    const makeCodes = async (scope: string) => {
+      const rows = await grants(codesPerKind, scope);
+      const codes = rows.map(() => `shc_${randomToken()}`);
+      await prisma.oAuthAuthorizationCode.createMany({
+        data: codes.map((code, i) => ({
+          codeHash: hashSecret(code),
+          grantId: rows[i]!.id,
+          clientId: BENCH_OAUTH_CLIENT,
+          redirectUri: BENCH_REDIRECT_URI,
+          scope,
+          codeChallenge,
+          codeChallengeMethod: "S256",
+          nonce: scope.includes("openid") ? randomToken() : null,
+          expiresAt: new Date(now.getTime() + 24 * 3600 * 1000),
+        })),
+      });
+      return codes;
+    };
 
-    const result: PreparedCredentials = { enforcedKeys, countedKeys, refreshTokens, oauthClientId: BENCH_OAUTH_CLIENT };
+    const result: PreparedCredentials = {
+      enforcedKeys,
+      countedKeys,
+      refreshTokens: await makeRefreshTokens(BENCH_SCOPE),
+      plainRefreshTokens: await makeRefreshTokens(BENCH_PLAIN_SCOPE),
+      codes: await makeCodes(BENCH_SCOPE),
+      plainCodes: await makeCodes(BENCH_PLAIN_SCOPE),
+      codeVerifier,
+      codeRedirectUri: BENCH_REDIRECT_URI,
+      oauthClientId: BENCH_OAUTH_CLIENT,
+    };
     writeFileSync(out, JSON.stringify(result));
   } finally {
     await closeDbHandle(handle);

@@ -24,6 +24,7 @@ const inFlight = new Map<string, number>();
 const liveTokens = new Set<string>();
 let tokenSeq = 0;
 let refreshes = 0;
+let codesRedeemed = 0;
 
 const root = {
   courses: () => ({ nodes: [{ id: "c1", title: "Intro to SQL", price: 49, lecturers: [] }] }),
@@ -39,7 +40,10 @@ let ctx: WorkloadContext;
 
 beforeAll(async () => {
   const tokens = Array.from({ length: 12 }, () => `rt-${tokenSeq++}`);
-  tokens.forEach((t) => liveTokens.add(t));
+  const plainTokens = Array.from({ length: 12 }, () => `prt-${tokenSeq++}`);
+  const codes = Array.from({ length: 3000 }, () => `code-${tokenSeq++}`);
+  const plainCodes = Array.from({ length: 3000 }, () => `pcode-${tokenSeq++}`);
+  [...tokens, ...plainTokens, ...codes, ...plainCodes].forEach((t) => liveTokens.add(t));
   server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -62,16 +66,19 @@ beforeAll(async () => {
       res.writeHead(200, headers).end(JSON.stringify(result));
     } else if (req.url === "/api/oauth/token" && req.method === "POST") {
       const form = new URLSearchParams(body);
-      const token = form.get("refresh_token")!;
-      if (!liveTokens.delete(token)) {
-        misuse.push(`refresh token ${token} replayed`);
+      // Grants with openid (rt-, code-) answer with an ID token, the others (prt-, pcode-) without.
+      const presented = form.get("grant_type") === "authorization_code" ? form.get("code")! : form.get("refresh_token")!;
+      if (!liveTokens.delete(presented)) {
+        misuse.push(`${form.get("grant_type")} ${presented} replayed`);
         res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_grant" }));
         return;
       }
-      refreshes++;
-      const next = `rt-${tokenSeq++}`;
+      if (form.get("grant_type") === "authorization_code") codesRedeemed++;
+      else refreshes++;
+      const openid = !/^p/.test(presented);
+      const next = `${openid ? "" : "p"}rt-${tokenSeq++}`;
       liveTokens.add(next);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `at-${tokenSeq}`, refresh_token: next }));
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `at-${tokenSeq}`, refresh_token: next, ...(openid ? { id_token: "x.y.z" } : {}) }));
     } else {
       res.writeHead(404).end();
     }
@@ -83,6 +90,11 @@ beforeAll(async () => {
       enforcedKeys: Array.from({ length: 8 }, (_, i) => `sh_benchon0${i}_secret-secret-secret-secret`),
       countedKeys: Array.from({ length: 8 }, (_, i) => `sh_benchoff0${i}_secret-secret-secret-secret`),
       refreshTokens: tokens,
+      plainRefreshTokens: plainTokens,
+      codes,
+      plainCodes,
+      codeVerifier: "v".repeat(43),
+      codeRedirectUri: "http://127.0.0.1/callback",
       oauthClientId: "demo-public-app",
     },
     runId: "test",
@@ -133,10 +145,23 @@ describe("measuring", () => {
     expect(misuse).toEqual([]);
   });
 
-  it("rotates refresh tokens without ever replaying one, across segments", async () => {
-    const segments = await measure("token-refresh", 2);
-    for (const s of segments) expect(s.bad + s.non2xx).toBe(0);
-    expect(refreshes).toBeGreaterThan(10);
+  it("rotates refresh tokens without ever replaying one, across segments, with and without openid", async () => {
+    for (const id of ["token-refresh", "token-refresh-no-openid"]) {
+      const before = refreshes;
+      const segments = await measure(id, 2);
+      for (const s of segments) expect(s.bad + s.non2xx).toBe(0);
+      expect(refreshes - before).toBeGreaterThan(10);
+    }
+    expect(misuse).toEqual([]);
+  });
+
+  it("redeems each prepared code once, with and without openid (an ID token exactly with openid)", async () => {
+    for (const id of ["token-code", "token-code-no-openid"]) {
+      const before = codesRedeemed;
+      const [s] = await measure(id);
+      expect(s!.bad + s!.non2xx).toBe(0);
+      expect(codesRedeemed - before).toBeGreaterThan(10);
+    }
     expect(misuse).toEqual([]);
   });
 });

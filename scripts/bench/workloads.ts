@@ -48,6 +48,98 @@ export interface Workload {
 
 const both = (against: Target["against"], min: number): Target => ({ against, pglite: min, postgres: min });
 
+// ---------------------------------------------------------------- OAuth token endpoint
+
+const TOKEN_PATH = "/api/oauth/token";
+// A new object per use: autocannon writes content-length into the headers object it is given.
+const formHeaders = () => ({ "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
+
+interface TokenBody {
+  access_token?: string;
+  refresh_token?: string;
+  id_token?: string;
+  error?: string;
+  error_description?: string;
+}
+
+/** A 200 with tokens, and an ID token exactly when the grant has openid. */
+const tokensOk = (withIdToken: boolean) => (status: number, body: string) => {
+  const b = json(body) as TokenBody | undefined;
+  return status === 200 && typeof b?.access_token === "string" && typeof b.id_token === (withIdToken ? "string" : "undefined");
+};
+
+function refreshWorkload(o: { id: string; title: string; pool: (c: PreparedCredentials) => string[]; target: Target }): Workload {
+  return {
+    id: o.id,
+    title: o.title,
+    endpoint: `POST ${TOKEN_PATH} refresh_token`,
+    target: o.target,
+    floor: "floor-write",
+    async prepare(ctx) {
+      // Refresh tokens rotate: each is used once, and the new one from each response goes back
+      // into the pool. A request cut off at the end of a segment loses its token, never replays it.
+      const pool = [...o.pool(ctx.creds)];
+      const withIdToken = o.id === "token-refresh";
+      const form = (token: string) => new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: ctx.creds.oauthClientId }).toString();
+      const first = await probe(ctx, TOKEN_PATH, { method: "POST", headers: formHeaders(), body: form(pool.shift()!) });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", TOKEN_PATH, first) };
+      const parsed = json(first.body) as TokenBody | undefined;
+      if (!tokensOk(withIdToken)(first.status, first.body) || !parsed?.refresh_token) {
+        return {
+          unavailable: `refresh grant refused the bench's refresh token: ${first.status} ${parsed?.error ?? ""} ${parsed?.error_description ?? first.body.slice(0, 160)}`.trim(),
+        };
+      }
+      pool.push(parsed.refresh_token);
+      const request: AutocannonRequest = {
+        method: "POST",
+        path: TOKEN_PATH,
+        setupRequest: (req, context) => {
+          const token = pool.shift();
+          context.token = token;
+          return { ...req, headers: formHeaders(), body: form(token ?? "pool-exhausted") };
+        },
+        onResponse: (status, body) => {
+          const rt = status === 200 ? (json(body) as TokenBody | undefined)?.refresh_token : undefined;
+          if (rt) pool.push(rt);
+        },
+      };
+      return { spec: { request, check: tokensOk(withIdToken) }, note: "one rotation chain per in-flight request" };
+    },
+  };
+}
+
+function codeWorkload(o: { id: string; title: string; pool: (c: PreparedCredentials) => string[]; target?: Target }): Workload {
+  return {
+    id: o.id,
+    title: o.title,
+    endpoint: `POST ${TOKEN_PATH} authorization_code`,
+    ...(o.target ? { target: o.target } : {}),
+    floor: "floor-write",
+    async prepare(ctx) {
+      // Codes are single-use: each request takes the next prepared one (scripts/bench/prepare-db.ts).
+      const pool = [...o.pool(ctx.creds)];
+      const withIdToken = o.id === "token-code";
+      const form = (code: string) =>
+        new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: ctx.creds.codeRedirectUri,
+          code_verifier: ctx.creds.codeVerifier,
+          client_id: ctx.creds.oauthClientId,
+        }).toString();
+      const first = await probe(ctx, TOKEN_PATH, { method: "POST", headers: formHeaders(), body: form(pool.shift()!) });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", TOKEN_PATH, first) };
+      if (!tokensOk(withIdToken)(first.status, first.body)) return { unavailable: `code grant refused the bench's code: ${first.status} ${first.body.slice(0, 200)}` };
+      const request: AutocannonRequest = {
+        method: "POST",
+        path: TOKEN_PATH,
+        setupRequest: (req) => ({ ...req, headers: formHeaders(), body: form(pool.shift() ?? "pool-exhausted") }),
+      };
+      return { spec: { request, check: tokensOk(withIdToken) }, note: `${o.pool(ctx.creds).length} prepared codes, each redeemed once` };
+    },
+  };
+}
+
 // ---------------------------------------------------------------- probing helpers
 
 interface Probe {
@@ -371,50 +463,17 @@ export const WORKLOADS: Workload[] = [
       return { spec: adminRequest(ctx.creds.countedKeys, () => document, ok), note: `fields: ${leaves.join(", ")}` };
     },
   },
-  {
-    id: "token-refresh",
-    title: "OAuth refresh_token grant",
-    endpoint: "POST /api/oauth/token refresh_token",
+  // Signing an ID token must cost the token endpoint at most 10% (issue 25): each grant with openid
+  // is measured head to head with the same grant without it.
+  refreshWorkload({
+    id: "token-refresh-no-openid",
+    title: "OAuth refresh_token grant, no openid (no ID token)",
+    pool: (c) => c.plainRefreshTokens,
     target: { against: "floor-write", pglite: 0.6, postgres: 0.8 },
-    floor: "floor-write",
-    async prepare(ctx) {
-      // Refresh tokens rotate: each is used once, and the new one from each response goes back
-      // into the pool. A request cut off at the end of a segment loses its token, never replays it.
-      const pool = [...ctx.creds.refreshTokens];
-      const form = (token: string) =>
-        new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: ctx.creds.oauthClientId }).toString();
-      const headers = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-      const first = await probe(ctx, "/api/oauth/token", { method: "POST", headers, body: form(pool.shift()!) });
-      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", "/api/oauth/token", first) };
-      const parsed = json(first.body) as { refresh_token?: string; access_token?: string; error?: string; error_description?: string } | undefined;
-      if (first.status !== 200 || !parsed?.refresh_token || !parsed.access_token) {
-        return {
-          unavailable: `refresh grant refused the bench's refresh token: ${first.status} ${parsed?.error ?? ""} ${parsed?.error_description ?? first.body.slice(0, 160)}`.trim(),
-        };
-      }
-      pool.push(parsed.refresh_token);
-      const request: AutocannonRequest = {
-        method: "POST",
-        path: "/api/oauth/token",
-        setupRequest: (req, context) => {
-          const token = pool.shift();
-          context.token = token;
-          return { ...req, headers, body: form(token ?? "pool-exhausted") };
-        },
-        onResponse: (status, body) => {
-          const rt = status === 200 ? (json(body) as { refresh_token?: string } | undefined)?.refresh_token : undefined;
-          if (rt) pool.push(rt);
-        },
-      };
-      return {
-        spec: {
-          request,
-          check: (status, body) => status === 200 && typeof (json(body) as { refresh_token?: unknown })?.refresh_token === "string",
-        },
-        note: "one rotation chain per in-flight request",
-      };
-    },
-  },
+  }),
+  refreshWorkload({ id: "token-refresh", title: "OAuth refresh_token grant with openid (signs an ID token)", pool: (c) => c.refreshTokens, target: both("token-refresh-no-openid", 0.9) }),
+  codeWorkload({ id: "token-code-no-openid", title: "OAuth authorization_code grant, no openid (no ID token)", pool: (c) => c.plainCodes }),
+  codeWorkload({ id: "token-code", title: "OAuth authorization_code grant with openid (signs an ID token)", pool: (c) => c.codes, target: both("token-code-no-openid", 0.9) }),
   limiterWorkload("limiter-off", "Admin query, limits counted only", (c) => c.countedKeys, both("baseline", 0.7)),
   limiterWorkload("limiter-on", "Admin query, limits enforced", (c) => c.enforcedKeys, both("limiter-off", 0.97)),
   mcpWorkload({

@@ -122,7 +122,14 @@ describe("schema.prisma and the migrations agree", () => {
     const delivery = await p.webhookDelivery.create({
       data: { schoolId: school.id, eventId: webhookEvent.id, endpointId: endpoint.id, nextAttemptAt: now, createdAt: now, updatedAt: now },
     });
+    const assertion = await p.oAuthClientAssertion.create({ data: { clientId: client.clientId, jti: "j1", expiresAt: now } });
+    const backchannel = await p.backchannelLogout.create({
+      data: { schoolId: school.id, clientId: client.clientId, uri: "https://rp.mig.test/logout", issuer: "http://demo.localhost", sub: user.id, nextAttemptAt: now, createdAt: now },
+    });
     const attempt = await p.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptedAt: now, durationMs: 5, statusCode: 204, succeeded: true } });
+    const signingKey = await p.oidcSigningKey.create({
+      data: { kid: "mig-kid", alg: "ES256", publicJwk: { kty: "EC" }, privateKeyCiphertext: "c", createdAt: now, activatesAt: now },
+    });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
     // The same for the credential version (api-key-cache.test.ts).
@@ -136,6 +143,8 @@ describe("schema.prisma and the migrations agree", () => {
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
       ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
+      OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
+      OidcSigningKey: signingKey,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -153,10 +162,13 @@ describe("schema.prisma and the migrations agree", () => {
     await p.school.delete({ where: { id: school.id } });
     expect(await p.oAuthClient.count()).toBe(0);
     expect(await p.webhookAttempt.count()).toBe(0);
+    expect(await p.backchannelLogout.count()).toBe(0);
+    await p.oAuthClientAssertion.deleteMany({});
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });
     expect(await p.memberSession.count()).toBe(0);
     await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
+    await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

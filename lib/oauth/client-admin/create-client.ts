@@ -2,7 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import { findSchoolByRef } from "../../schools/find-school";
 import { generateClientSecret, hashClientSecret } from "../client-secret";
+import { env } from "../../env";
+import { checkJwks } from "../client-jwks";
 import { isAcceptableRedirectUri } from "../redirect-uri";
+import { checkOutboundUrl, SafeFetchError } from "../../net/safe-fetch";
+import type { Prisma } from "../../db/generated/client";
 import { formatScope, parseScope, unknownScopes, SUPPORTED_SCOPES } from "../scopes";
 import { OAuthClientCommandError } from "./errors";
 
@@ -16,6 +20,27 @@ export interface CreateOAuthClientOptions {
   scope: string;
   /** Confidential clients get a secret (client_secret_basic or _post); public ones use PKCE alone. */
   confidential: boolean;
+  /**
+   * private_key_jwt instead of a secret (issue 25): the client's public keys as a JWK Set, or the
+   * https URL that serves them. A confidential client with one of these is issued no secret.
+   */
+  jwks?: unknown;
+  jwksUri?: string;
+  /** RP-Initiated Logout: where the member may be sent after signing out (exact match). */
+  postLogoutRedirectUris?: string[];
+  /** Back-Channel Logout: the https URL logout tokens are posted to. */
+  backchannelLogoutUri?: string;
+}
+
+/** An https URL the server will call (jwks_uri, backchannel_logout_uri): checked by the safe fetch's own rules. */
+function checkOutbound(flag: string, uri: string, allowLoopbackForTests: boolean): string {
+  if (uri.length > 2048) throw new OAuthClientCommandError(`${flag} is longer than 2048 characters`);
+  try {
+    return checkOutboundUrl(uri, { allowLoopbackForTests }).href;
+  } catch (err) {
+    if (err instanceof SafeFetchError) throw new OAuthClientCommandError(`${flag}: ${err.message}`);
+    throw err;
+  }
 }
 
 export const MAX_REDIRECT_URIS = 20;
@@ -50,7 +75,23 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
   const redirectUris = checkRedirectUris(options.redirectUris);
   const scope = checkScope(options.scope);
   const school = await findSchoolByRef({ db: options.db, ref: options.school });
-  const secret = options.confidential ? generateClientSecret() : null;
+  // Test suites only (env validation refuses the switches elsewhere): receivers on loopback.
+  const loopback = env().OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS || env().WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS;
+  if (options.jwks !== undefined && options.jwksUri !== undefined) throw new OAuthClientCommandError("give --jwks-file or --jwks-uri, not both");
+  let jwks: Prisma.InputJsonValue | undefined;
+  if (options.jwks !== undefined) {
+    try {
+      jwks = checkJwks(options.jwks) as unknown as Prisma.InputJsonValue;
+    } catch (err) {
+      throw new OAuthClientCommandError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  const jwksUri = options.jwksUri !== undefined ? checkOutbound("--jwks-uri", options.jwksUri, loopback) : null;
+  const keyAuth = jwks !== undefined || jwksUri !== null;
+  if (keyAuth && !options.confidential) throw new OAuthClientCommandError("a public client cannot use private_key_jwt");
+  const postLogoutRedirectUris = options.postLogoutRedirectUris?.length ? checkRedirectUris(options.postLogoutRedirectUris) : [];
+  const backchannelLogoutUri = options.backchannelLogoutUri !== undefined ? checkOutbound("--backchannel-logout-uri", options.backchannelLogoutUri, loopback) : null;
+  const secret = options.confidential && !keyAuth ? generateClientSecret() : null;
   const row = await options.db.oAuthClient.create({
     data: {
       clientId: `oc_${randomBytes(12).toString("hex")}`,
@@ -58,8 +99,12 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
       redirectUris,
       scope,
       schoolId: school.id,
-      tokenEndpointAuthMethod: options.confidential ? "client_secret_basic" : "none",
+      tokenEndpointAuthMethod: keyAuth ? "private_key_jwt" : options.confidential ? "client_secret_basic" : "none",
       clientSecretHash: secret ? hashClientSecret(secret) : null,
+      jwks,
+      jwksUri,
+      postLogoutRedirectUris,
+      backchannelLogoutUri,
     },
   });
   return { client: row, school, secret };

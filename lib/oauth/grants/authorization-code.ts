@@ -3,6 +3,8 @@ import { db } from "../../db/client";
 import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
 import { isValidCodeVerifier, verifyPkce } from "../pkce";
+import { parseScope } from "../scopes";
+import { issueIdToken } from "../../oidc/id-token";
 import { securityEvent } from "../../security/events";
 import { issuedBy, issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
@@ -58,5 +60,9 @@ export async function exchangeAuthorizationCode(options: {
     securityEvent("oauth.code_replay", { client_id: client.clientId, grant_id: row.grantId });
     throw new InvalidGrantError("The authorization code was already used");
   }
-  return tokenResponseBody(result, { scope: row.scope, school: row.grant.school });
+  // OpenID Connect Core §3.1.3.3: an ID token whenever openid was granted, with the request's nonce.
+  const idToken = parseScope(row.scope).includes("openid")
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope: row.scope, accessToken: result.accessToken, nonce: row.nonce, now })
+    : null;
+  return tokenResponseBody(result, { scope: row.scope, school: row.grant.school }, idToken);
 }

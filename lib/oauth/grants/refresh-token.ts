@@ -6,6 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
+import { issueIdToken, type IdTokenGrant } from "../../oidc/id-token";
 import { newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -22,7 +23,7 @@ interface RefreshTokenRow {
   grantId: string;
   scope: string;
   rotatedAt: Date | null;
-  school: { id: string; subdomain: string };
+  grant: IdTokenGrant & { school: { id: string; subdomain: string } };
   refusal: Refusal;
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
@@ -39,6 +40,7 @@ interface RefreshTokenRow {
 const REFRESH_TOKEN_GRANT = `
 WITH t AS (
   SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource", s."id" AS "schoolId", s."subdomain",
+         g."issuer", g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt",
          CASE
            WHEN r."clientId" <> $3 THEN 'client'
            WHEN g."issuer" = '' OR g."issuer" <> $4 THEN 'issuer'
@@ -65,6 +67,7 @@ WITH t AS (
   SELECT $10::uuid, $11, t."grantId", $3, t."scope", $2, $12 FROM rotated, t
 )
 SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."schoolId"::text AS "schoolId", t."subdomain", t."refusal",
+       t."issuer", t."userId"::text AS "userId", t."authTime", t."sessionId"::text AS "sessionId", t."grantCreatedAt",
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
@@ -77,7 +80,15 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
     grantId: r.grantId as string,
     scope: r.scope as string,
     rotatedAt: asDate(r.rotatedAt),
-    school: { id: r.schoolId as string, subdomain: r.subdomain as string },
+    grant: {
+      issuer: r.issuer as string,
+      school: { id: r.schoolId as string, subdomain: r.subdomain as string },
+      schoolId: r.schoolId as string,
+      userId: r.userId as string,
+      authTime: asDate(r.authTime),
+      sessionId: (r.sessionId as string | null) ?? null,
+      createdAt: asDate(r.grantCreatedAt)!,
+    },
     refusal: (r.refusal as Refusal) ?? null,
     rotated: Number(r.rotated) === 1,
   };
@@ -132,5 +143,10 @@ export async function exchangeRefreshToken(options: {
   // Every check held but nothing was rotated: a concurrent request rotated it first.
   if (!row.rotated) throw new InvalidGrantError("The refresh token was already used");
   const scope = narrowed ? formatScope(narrowed) : row.scope;
-  return tokenResponseBody(issued, { scope, school: row.school });
+  // OpenID Connect Core §12.2: a new ID token while the (possibly narrowed) scope includes openid,
+  // for the same member, client and original sign-in, without a nonce.
+  const idToken = parseScope(scope).includes("openid")
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now })
+    : null;
+  return tokenResponseBody(issued, { scope, school: row.grant.school }, idToken);
 }

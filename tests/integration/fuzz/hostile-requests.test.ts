@@ -220,14 +220,25 @@ const adminRequest: fc.Arbitrary<Req> = fc.oneof(
   })),
 );
 
-const OAUTH_KEYS = ["grant_type", "client_id", "client_secret", "code", "code_verifier", "redirect_uri", "refresh_token", "scope", "resource", "token", "token_type_hint"];
-const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token"];
+const OAUTH_KEYS = ["grant_type", "client_id", "client_secret", "code", "code_verifier", "redirect_uri", "refresh_token", "scope", "resource", "token", "token_type_hint", "client_assertion", "client_assertion_type"];
+// JWT-shaped strings (issue 25): private_key_jwt assertions with hostile headers and claims.
+const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url");
+const jwtLike = fc
+  .tuple(fc.dictionary(fc.constantFrom("alg", "kid", "typ", "crit", "jku", "x5u"), jsonValue, { maxKeys: 4 }), fc.dictionary(fc.constantFrom("iss", "sub", "aud", "exp", "iat", "jti", "nbf"), jsonValue, { maxKeys: 7 }), text)
+  .map(([h, p, sig]) => `${b64(h)}.${b64(p)}.${b64(sig)}`);
+const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token", "nonce", "max_age"];
 const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), fc.option(headerValue)).map(([path, p, auth]) => ({
     method: "POST",
     path,
     headers: { "content-type": "application/x-www-form-urlencoded", ...(auth ? { authorization: auth } : {}) },
     body: new URLSearchParams(p).toString(),
+  })),
+  fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), jwtLike, fc.constantFrom("urn:ietf:params:oauth:client-assertion-type:jwt-bearer", "x")).map(([path, p, assertion, type]) => ({
+    method: "POST",
+    path,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...p, client_assertion: assertion, client_assertion_type: type }).toString(),
   })),
   fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect", "/api/oauth/register", "/api/oauth/userinfo"), bodyOf).map(([path, body]) => ({
     method: "POST",

@@ -47,7 +47,7 @@ beforeAll(async () => {
   cookie = await signIn(app, "student@schoolhouse.test");
 });
 afterAll(async () => {
-  delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+  process.env.OAUTH_CIMD_ALLOWED_HOSTS = "none"; // the suites' setting (vitest.config.ts): unset means "*"
   delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
   resetEnvCache();
   await app.close();

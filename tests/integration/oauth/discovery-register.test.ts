@@ -28,13 +28,24 @@ describe("discovery (RFC 8414)", () => {
       issuer: o,
       authorization_endpoint: `${o}/oauth/authorize`,
       token_endpoint: `${o}/api/oauth/token`,
-      token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+      token_endpoint_auth_signing_alg_values_supported: ["RS256", "PS256", "ES256", "EdDSA"],
       revocation_endpoint: `${o}/api/oauth/revoke`,
-      revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      revocation_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+      revocation_endpoint_auth_signing_alg_values_supported: ["RS256", "PS256", "ES256", "EdDSA"],
       introspection_endpoint: `${o}/api/oauth/introspect`,
-      introspection_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      introspection_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+      introspection_endpoint_auth_signing_alg_values_supported: ["RS256", "PS256", "ES256", "EdDSA"],
       registration_endpoint: `${o}/api/oauth/register`,
       userinfo_endpoint: `${o}/api/oauth/userinfo`,
+      // OpenID Connect Discovery (issue 25): the same document is /.well-known/openid-configuration.
+      jwks_uri: `${o}/api/oauth/jwks`,
+      end_session_endpoint: `${o}/oauth/end-session`,
+      id_token_signing_alg_values_supported: ["RS256"],
+      claim_types_supported: ["normal"],
+      claims_parameter_supported: false,
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
       response_types_supported: ["code"],
       response_modes_supported: ["query"],
       grant_types_supported: ["authorization_code", "refresh_token"],
@@ -43,9 +54,13 @@ describe("discovery (RFC 8414)", () => {
       prompt_values_supported: ["none", "login", "consent"],
       scopes_supported: ["openid", "profile", "email", "offline_access", "courses:read", "students:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"],
       subject_types_supported: ["public"],
-      claims_supported: ["sub", "name", "picture", "email", "email_verified", "org_id", "roles"],
+      claims_supported: [
+        "sub", "name", "picture", "email", "email_verified", "org_id", "roles",
+        "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "at_hash", "sid", "amr",
+      ],
       authorization_response_iss_parameter_supported: true,
-      // Advertised only when some host's documents are accepted (OAUTH_CIMD_ALLOWED_HOSTS).
+      // Advertised only when some host's documents are accepted (OAUTH_CIMD_ALLOWED_HOSTS; the
+      // suites set it empty, a deployment's default is "*").
       client_id_metadata_document_supported: false,
       service_documentation: `${o}/oauth/docs`,
       mcp_client_id: "schoolhouse-mcp",
@@ -76,6 +91,20 @@ describe("discovery (RFC 8414)", () => {
       expect((await discover(fwd)).body.issuer).toBe("https://acme-training.schoolhouse.app");
     } finally {
       delete process.env.PLATFORM_DOMAIN;
+    }
+  });
+
+  it("a deployment's default accepts Client ID Metadata Documents from any public host (issue 25), and says so", async () => {
+    const saved = process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+    delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+    resetEnvCache();
+    try {
+      expect((await discover()).body.client_id_metadata_document_supported).toBe(true);
+      const docs = await (await app.fetch("/oauth/docs")).text();
+      expect(docs).toContain("Client ID Metadata Document on any public host");
+      expect(docs).toContain("private_key_jwt");
+    } finally {
+      process.env.OAUTH_CIMD_ALLOWED_HOSTS = saved;
     }
   });
 

@@ -144,3 +144,27 @@ export async function tokensFor(app: AppServer, cookie: string, params: Record<s
   if (res.status !== 200) throw new Error(`token exchange: ${res.status} ${await res.text()}`);
   return (await res.json()) as TokenBody;
 }
+
+/**
+ * What a browser does between a client's authorization URL and its redirect URI for a signed-in
+ * member: the school picker (answered with `schoolId`), consent (allowed); returns the redirect.
+ */
+export async function browseAuthorization(app: AppServer, cookie: string, authorizationUrl: URL | string, schoolId: string): Promise<URL> {
+  let location = String(authorizationUrl);
+  for (let i = 0; i < 5; i++) {
+    const url = new URL(location, app.url);
+    if (url.pathname === "/oauth/select-school") {
+      url.pathname = "/oauth/authorize";
+      url.searchParams.set("school_id", schoolId);
+    }
+    if (url.pathname === "/oauth/consent") {
+      const res = await postConsent(app, cookie, url.pathname + url.search, "allow");
+      return new URL(res.headers.get("location")!, app.url);
+    }
+    if (url.origin !== app.url) return url;
+    const res = await app.fetch(url.pathname + url.search, { headers: { cookie } });
+    if (res.status !== 303) throw new Error(`authorize answered ${res.status}`);
+    location = res.headers.get("location")!;
+  }
+  throw new Error("too many redirects");
+}

@@ -19,7 +19,7 @@ import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { RecordingAuthProvider } from "../../helpers/mcp-auth-provider";
-import { postConsent, signIn } from "./helpers";
+import { browseAuthorization, signIn } from "./helpers";
 
 // Real clients against the real route handlers over HTTP, on the bare host (127.0.0.1:<port>),
 // whose issuer is exactly http://127.0.0.1:<port>.
@@ -31,26 +31,7 @@ beforeAll(async () => {
   cookie = await signIn(app, "multi@schoolhouse.test");
 });
 
-/** What a browser does between the client's authorization URL and its redirect URI: picker, consent. */
-async function browse(authorizationUrl: URL | string, schoolId: string): Promise<URL> {
-  let location = String(authorizationUrl);
-  for (let i = 0; i < 5; i++) {
-    const url = new URL(location, app.url);
-    if (url.pathname === "/oauth/select-school") {
-      url.pathname = "/oauth/authorize";
-      url.searchParams.set("school_id", schoolId);
-    }
-    if (url.pathname === "/oauth/consent") {
-      const res = await postConsent(app, cookie, url.pathname + url.search, "allow");
-      return new URL(res.headers.get("location")!);
-    }
-    if (url.origin !== app.url) return url;
-    const res = await app.fetch(url.pathname + url.search, { headers: { cookie } });
-    expect(res.status).toBe(303);
-    location = res.headers.get("location")!;
-  }
-  throw new Error("too many redirects");
-}
+const browse = (authorizationUrl: URL | string, schoolId: string) => browseAuthorization(app, cookie, authorizationUrl, schoolId);
 
 describe("oauth4webapi (strict standards client)", () => {
   it("discovery, authorize with PKCE, token, userinfo, refresh, replay, revoke, introspect", async () => {
@@ -180,7 +161,7 @@ describe("MCP TypeScript SDK auth()", () => {
   });
 
   afterAll(async () => {
-    delete process.env.OAUTH_CIMD_ALLOWED_HOSTS;
+    process.env.OAUTH_CIMD_ALLOWED_HOSTS = "none"; // the suites' setting (vitest.config.ts): unset means "*"
     delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS;
     resetEnvCache();
     delete globalAgent.options.ca;

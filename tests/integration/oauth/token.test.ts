@@ -41,7 +41,8 @@ describe("authorization_code grant", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     const body = (await res.json()) as TokenBody;
-    expect(Object.keys(body).sort()).toEqual(["access_token", "created_at", "expires_in", "refresh_token", "school_id", "school_subdomain", "scope", "token_type"]);
+    // id_token: openid was granted (OpenID Connect Core §3.1.3.3; tests/integration/oidc/id-token.test.ts).
+    expect(Object.keys(body).sort()).toEqual(["access_token", "created_at", "expires_in", "id_token", "refresh_token", "school_id", "school_subdomain", "scope", "token_type"]);
     expect(body).toMatchObject({
       token_type: "Bearer",
       expires_in: 7200,

@@ -75,11 +75,13 @@ describe("/openapi.json", () => {
       "/api/oauth/introspect": ["post"],
       "/api/oauth/userinfo": ["get", "post"],
       "/.well-known/oauth-authorization-server": ["get"],
+      "/.well-known/openid-configuration": ["get"],
+      "/api/oauth/jwks": ["get"],
       "/api/oauth/register": ["post"],
       "/mcp": ["post"],
       "/.well-known/oauth-protected-resource/mcp": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(27);
+    expect(Object.keys(expected)).toHaveLength(29);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
@@ -150,6 +152,8 @@ describe("/openapi.json", () => {
       ["/api/oauth/userinfo", "get", {}],
       ["/api/oauth/userinfo", "post", { method: "POST" }],
       ["/.well-known/oauth-authorization-server", "get", {}],
+      ["/.well-known/openid-configuration", "get", {}],
+      ["/api/oauth/jwks", "get", {}],
       ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
       ["/mcp", "post", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
       ["/.well-known/oauth-protected-resource/mcp", "get", {}],

@@ -40,10 +40,19 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
     redirect(`/api/auth/csrf-cookie?callbackUrl=${encodeURIComponent(`${CONSENT_PATH}?${request.params.toString()}`)}`);
   }
   const host = redirectHost(request.redirectUri);
+  const documentHost = request.client.isMetadataDocument ? new URL(request.client.clientId).host : null;
   return (
     <section className="card">
       <SchoolBrand school={school}>
         <h1>Allow {request.client.name} to access your account?</h1>
+        {documentHost ? (
+          // Anyone can publish a metadata document and pick any name: the host is the one fact about
+          // the app that its publisher cannot fake, so it comes first (docs/decisions.md, issue 25).
+          <p className="notice">
+            This app is not registered with {school.name}. It is published by <strong className="client-host">{documentHost}</strong>:
+            allow it only if you trust {documentHost}.
+          </p>
+        ) : null}
         <p>
           Signed in as <strong>{session.email}</strong>.
         </p>

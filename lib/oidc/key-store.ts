@@ -1,0 +1,184 @@
+// The deployment's OpenID Connect signing keys: which exist, which one signs, which are published.
+//
+// Every instance keeps the key set in process and trusts it only at the CredentialVersion it was
+// read at (lib/db/credential-cache.ts; a trigger bumps the version on every insert, retirement or
+// delete), so a rotation or retirement made anywhere holds on every instance within
+// STOREFRONT_REVALIDATE_MS, without a restart. Which key signs is computed from `activatesAt` and
+// the caller's `now`, so instances switch to a rotated-in key at the same moment.
+import { randomUUID } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { authSecret } from "../auth/auth-secret";
+import { db } from "../db/client";
+import { createCredentialCache, toVersion } from "../db/credential-cache";
+import { rawQuery } from "../db/raw";
+import { openPrivateKey, sealPrivateKey } from "./key-seal";
+
+export const SIGNING_ALGS = ["RS256", "ES256"] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+/** RS256 is what every OpenID Connect client must accept (Core §15.1); ES256 is offered beside it. */
+export const DEFAULT_SIGNING_ALG: SigningAlg = "RS256";
+
+/**
+ * The longest any token we sign may live (ID tokens live this long). A key that stopped signing
+ * stays published at least this long, so every token it signed can still be verified.
+ */
+export const MAX_SIGNED_TOKEN_TTL_SECONDS = 60 * 60;
+/** A rotated-in key is published this long before it signs: relying parties that cache jwks_uri see it first. */
+export const KEY_PUBLISH_AHEAD_SECONDS = 60 * 60;
+/** How long jwks_uri may be cached: well under KEY_PUBLISH_AHEAD_SECONDS. */
+export const JWKS_MAX_AGE_SECONDS = 10 * 60;
+
+export interface SigningKey {
+  kid: string;
+  alg: SigningAlg;
+  publicJwk: JWK;
+  privateKeyCiphertext: string;
+  createdAt: Date;
+  activatesAt: Date;
+}
+
+export const isSigningAlg = (alg: unknown): alg is SigningAlg => (SIGNING_ALGS as readonly unknown[]).includes(alg);
+
+// One statement: the published keys and the version they were read at (one snapshot).
+const LOAD_KEYS = `
+SELECT (SELECT "version"::text FROM "CredentialVersion" WHERE "id" = 1) AS "version",
+       coalesce((SELECT json_agg(json_build_object(
+                   'kid', k."kid", 'alg', k."alg", 'publicJwk', k."publicJwk", 'privateKeyCiphertext', k."privateKeyCiphertext",
+                   'createdAt', k."createdAt", 'activatesAt', k."activatesAt") ORDER BY k."activatesAt", k."createdAt", k."kid")
+                   FROM "OidcSigningKey" k WHERE k."retiredAt" IS NULL), '[]'::json) AS "keys"`;
+
+interface StoredKey extends Omit<SigningKey, "createdAt" | "activatesAt" | "publicJwk"> {
+  publicJwk: JWK | string;
+  createdAt: string;
+  activatesAt: string;
+}
+
+const parseJson = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
+
+const cache = createCredentialCache<SigningKey[]>({
+  name: "oidc-signing-keys",
+  maxEntries: 1,
+  async load() {
+    const [row] = await rawQuery<{ version: string | null; keys: StoredKey[] | string }>(LOAD_KEYS, [], { name: "oidc-signing-keys" });
+    const keys = parseJson(row?.keys ?? []).map((k) => ({
+      ...k,
+      publicJwk: parseJson(k.publicJwk),
+      createdAt: new Date(k.createdAt),
+      activatesAt: new Date(k.activatesAt),
+    }));
+    return { row: keys, version: toVersion(row?.version) };
+  },
+});
+
+/** Every published key (not retired), oldest activation first. */
+export async function publishedKeys(): Promise<SigningKey[]> {
+  return (await cache.find("published")) ?? [];
+}
+
+/** Drops this process's copy, so a change it just made holds here at once. */
+export function forgetSigningKeys(): void {
+  cache.forget();
+}
+
+/** The key that signs `alg` at `now`: the published one that activated last. */
+export function activeKey(keys: readonly SigningKey[], alg: SigningAlg, now: Date): SigningKey | null {
+  let active: SigningKey | null = null;
+  for (const k of keys) if (k.alg === alg && k.activatesAt <= now) active = k;
+  return active;
+}
+
+/** When a key stopped signing (the next key of its alg activated), or null while it signs or waits. */
+export function supersededAt(keys: readonly SigningKey[], key: SigningKey, now: Date): Date | null {
+  const later = keys.filter((k) => k.alg === key.alg && k.activatesAt > key.activatesAt && k.activatesAt <= now);
+  return later.length ? later[0]!.activatesAt : null;
+}
+
+/** A new key pair, its private half sealed: the row to insert. kid is the public key's RFC 7638 thumbprint. */
+export async function newSigningKey(options: { alg: SigningAlg; now: Date; activatesAt: Date }) {
+  const { alg, now, activatesAt } = options;
+  const pair = await generateKeyPair(alg, alg === "RS256" ? { modulusLength: 2048, extractable: true } : { extractable: true });
+  const publicJwk = await exportJWK(pair.publicKey);
+  const privateJwk = await exportJWK(pair.privateKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return {
+    id: randomUUID(),
+    kid,
+    alg,
+    publicJwk: { ...publicJwk },
+    privateKeyCiphertext: sealPrivateKey(JSON.stringify(privateJwk), authSecret()),
+    createdAt: now,
+    activatesAt,
+  };
+}
+
+/**
+ * Generates a key for every alg that has none signing yet (the first start; or every key was
+ * retired). Instances starting together agree: the check and insert run under one advisory lock,
+ * so exactly one key per alg is made.
+ */
+export async function ensureSigningKeys(now: Date): Promise<void> {
+  const missing: SigningAlg[] = [];
+  const keys = await publishedKeys();
+  for (const alg of SIGNING_ALGS) if (!activeKey(keys, alg, now)) missing.push(alg);
+  if (!missing.length) return;
+  const made = await Promise.all(missing.map((alg) => newSigningKey({ alg, now, activatesAt: now })));
+  await db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
+    const live = await tx.oidcSigningKey.findMany({ where: { retiredAt: null, activatesAt: { lte: now } }, select: { alg: true } });
+    const have = new Set(live.map((k) => k.alg));
+    const rows = made.filter((k) => !have.has(k.alg));
+    if (rows.length) await tx.oidcSigningKey.createMany({ data: rows });
+  });
+  forgetSigningKeys();
+}
+
+/**
+ * The active key's private half cannot be opened with this process's AUTH_SECRET (AUTH_SECRET was
+ * changed, or a development process generated its own): a new key for that alg signs from now on,
+ * made once under the advisory lock. The old public key stays published, so what it signed still
+ * verifies until it is retired.
+ */
+export async function replaceUnreadableKey(options: { alg: SigningAlg; kid: string; now: Date }): Promise<void> {
+  const { alg, kid, now } = options;
+  const current = await db().oidcSigningKey.findUnique({ where: { kid }, select: { activatesAt: true, createdAt: true } });
+  if (!current) return;
+  // Ordered after the unreadable key even when both were made at this very `now` (tests; clock skew).
+  const made = await newSigningKey({ alg, now, activatesAt: new Date(Math.max(now.getTime(), current.activatesAt.getTime())) });
+  made.createdAt = new Date(Math.max(now.getTime(), current.createdAt.getTime() + 1));
+  await db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
+    const live = await tx.oidcSigningKey.findMany({
+      where: { alg, retiredAt: null, activatesAt: { lte: now } },
+      orderBy: [{ activatesAt: "asc" }, { createdAt: "asc" }, { kid: "asc" }],
+      select: { kid: true },
+    });
+    if (live.at(-1)?.kid === kid) await tx.oidcSigningKey.create({ data: made });
+  });
+  forgetSigningKeys();
+}
+
+// Imported keys per process, by kid and ciphertext (a kid never changes its material). On globalThis:
+// Next.js bundles routes separately and they share the process.
+const slot = globalThis as typeof globalThis & { __schoolhouseOidcKeys?: Map<string, Promise<CryptoKey>> };
+const imported = (slot.__schoolhouseOidcKeys ??= new Map());
+
+function memo(id: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
+  let key = imported.get(id);
+  if (!key) {
+    key = make();
+    imported.set(id, key);
+    key.catch(() => imported.delete(id));
+  }
+  return key;
+}
+
+export function privateKeyOf(key: SigningKey): Promise<CryptoKey> {
+  return memo(`private:${key.kid}:${key.privateKeyCiphertext}`, async () => {
+    const jwk = JSON.parse(openPrivateKey(key.privateKeyCiphertext, authSecret())) as JWK;
+    return (await importJWK(jwk, key.alg)) as CryptoKey;
+  });
+}
+
+export function publicKeyOf(key: SigningKey): Promise<CryptoKey> {
+  return memo(`public:${key.kid}:${JSON.stringify(key.publicJwk)}`, async () => (await importJWK(key.publicJwk, key.alg)) as CryptoKey);
+}

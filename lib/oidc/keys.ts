@@ -1,0 +1,139 @@
+// Signing and verifying the JWTs this deployment issues (ID tokens, logout tokens) with its
+// OpenID Connect keys (key-store.ts), and the public key set jwks_uri serves.
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
+import { now as clockNow } from "../clock";
+import { securityEvent } from "../security/events";
+import {
+  activeKey,
+  DEFAULT_SIGNING_ALG,
+  ensureSigningKeys,
+  isSigningAlg,
+  MAX_SIGNED_TOKEN_TTL_SECONDS,
+  privateKeyOf,
+  publicKeyOf,
+  publishedKeys,
+  replaceUnreadableKey,
+  SIGNING_ALGS,
+  type SigningAlg,
+  type SigningKey,
+} from "./key-store";
+
+export { SIGNING_ALGS, DEFAULT_SIGNING_ALG, MAX_SIGNED_TOKEN_TTL_SECONDS, type SigningAlg };
+
+/** A token signed without its own `exp` lives this long (the Back-Channel Logout recommendation). */
+export const DEFAULT_SIGNED_TOKEN_TTL_SECONDS = 120;
+
+export type JwtRefusal =
+  | "malformed"
+  | "alg_not_allowed"
+  | "unknown_kid"
+  | "alg_mismatch"
+  | "invalid_signature"
+  | "wrong_typ"
+  | "expired"
+  | "invalid_claims";
+
+/** A JWT we did not issue, or no longer vouch for. `reason` says which check refused it. */
+export class JwtVerificationError extends Error {
+  constructor(
+    readonly reason: JwtRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = "JwtVerificationError";
+  }
+}
+
+async function signingKey(alg: SigningAlg, now: Date): Promise<{ key: SigningKey; privateKey: CryptoKey }> {
+  let key = activeKey(await publishedKeys(), alg, now);
+  if (!key) {
+    await ensureSigningKeys(now);
+    key = activeKey(await publishedKeys(), alg, now);
+    if (!key) throw new Error(`no ${alg} signing key could be made`);
+  }
+  try {
+    return { key, privateKey: await privateKeyOf(key) };
+  } catch (error) {
+    securityEvent("oidc.signing_key_unreadable", { kid: key.kid, alg, error: error instanceof Error ? error.message : String(error) });
+    await replaceUnreadableKey({ alg, kid: key.kid, now });
+    const replaced = activeKey(await publishedKeys(), alg, now);
+    if (!replaced || replaced.kid === key.kid) throw error;
+    return { key: replaced, privateKey: await privateKeyOf(replaced) };
+  }
+}
+
+/**
+ * Signs `claims` with the active key for `alg` (RS256 unless asked), `kid` and `typ` in the header.
+ * `iat` defaults to now and `exp` to DEFAULT_SIGNED_TOKEN_TTL_SECONDS after it; an `exp` beyond
+ * MAX_SIGNED_TOKEN_TTL_SECONDS from now is refused, because a retired key's tokens must all have
+ * expired (that bound is what makes retirement safe).
+ */
+export async function signJwt(claims: Record<string, unknown>, options: { typ?: string; alg?: SigningAlg } = {}): Promise<string> {
+  const alg = options.alg ?? DEFAULT_SIGNING_ALG;
+  if (!isSigningAlg(alg)) throw new Error(`unsupported signing alg ${String(alg)}`);
+  const now = clockNow();
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const iat = typeof claims.iat === "number" ? claims.iat : nowSeconds;
+  const exp = typeof claims.exp === "number" ? claims.exp : iat + DEFAULT_SIGNED_TOKEN_TTL_SECONDS;
+  if (exp > nowSeconds + MAX_SIGNED_TOKEN_TTL_SECONDS) throw new Error(`a signed token may live at most ${MAX_SIGNED_TOKEN_TTL_SECONDS} s`);
+  const { key, privateKey } = await signingKey(alg, now);
+  return new SignJWT({ ...claims, iat, exp })
+    .setProtectedHeader({ alg, kid: key.kid, ...(options.typ ? { typ: options.typ } : {}) })
+    .sign(privateKey);
+}
+
+/**
+ * The payload of a JWT signed by one of our published keys. Refuses (JwtVerificationError) any alg
+ * but RS256/ES256 (so `none` and HMAC tricks), a kid we do not publish (unknown or retired), a kid
+ * used with another alg than its key's, a bad signature, a different `typ` when one is expected,
+ * and an expired token unless `allowExpired` (an id_token_hint may be expired: RP-Initiated Logout
+ * 1.0 §2). Issuer and audience are the caller's to check.
+ */
+export async function verifyOwnJwt(token: string, options: { typ?: string; allowExpired?: boolean } = {}): Promise<JWTPayload> {
+  let header;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    throw new JwtVerificationError("malformed", "The token is not a signed JWT");
+  }
+  if (token.split(".").length !== 3) throw new JwtVerificationError("malformed", "The token is not a signed JWT (JWS compact serialization)");
+  if (!isSigningAlg(header.alg)) throw new JwtVerificationError("alg_not_allowed", `alg ${JSON.stringify(header.alg ?? null)} is not accepted (only ${SIGNING_ALGS.join(", ")})`);
+  const key = (await publishedKeys()).find((k) => k.kid === header.kid);
+  if (!key) throw new JwtVerificationError("unknown_kid", `kid ${JSON.stringify(header.kid ?? null)} names none of the published keys`);
+  if (key.alg !== header.alg) throw new JwtVerificationError("alg_mismatch", `kid ${key.kid} is a ${key.alg} key, not ${header.alg}`);
+  try {
+    const { payload } = await jwtVerify(token, await publicKeyOf(key), {
+      algorithms: [key.alg],
+      currentDate: clockNow(),
+      ...(options.typ ? { typ: options.typ } : {}),
+      // An accepted expired token is still checked for everything else.
+      ...(options.allowExpired ? { clockTolerance: Number.MAX_SAFE_INTEGER } : {}),
+    });
+    return payload;
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new JwtVerificationError("expired", "The token expired");
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw new JwtVerificationError("invalid_signature", "The token's signature does not verify");
+    if (error instanceof joseErrors.JWTClaimValidationFailed) {
+      throw error.claim === "typ" ? new JwtVerificationError("wrong_typ", `The token's typ must be ${options.typ}`) : new JwtVerificationError("invalid_claims", error.message);
+    }
+    if (error instanceof joseErrors.JOSEError) throw new JwtVerificationError("malformed", error.message);
+    throw error;
+  }
+}
+
+/** The published public keys (jwks_uri): public parameters only, with use, alg and kid. */
+export async function publicJwks(): Promise<{ keys: JWK[] }> {
+  const now = clockNow();
+  let keys = await publishedKeys();
+  if (SIGNING_ALGS.some((alg) => !activeKey(keys, alg, now))) {
+    await ensureSigningKeys(now);
+    keys = await publishedKeys();
+  }
+  return { keys: keys.map(publicPart) };
+}
+
+function publicPart(key: SigningKey): JWK {
+  const { kty, n, e, crv, x, y } = key.publicJwk;
+  const params = kty === "RSA" ? { kty, n, e } : { kty, crv, x, y };
+  return { ...params, kid: key.kid, use: "sig", alg: key.alg };
+}
