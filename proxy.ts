@@ -146,7 +146,7 @@ const NOT_FOUND_PATH = "/_not-a-page";
 // the front proxy's to bound (docs/deploy.md, client_max_body_size). Next needs literal values here:
 // the patterns are "more than 1 MiB" (Admin API, MCP: ADMIN_MAX_BODY_BYTES, MAX_BODY_BYTES) and
 // "more than 8 KiB" (OAuth, login, consent and set-password forms: 8 or 16 KiB), checked in
-// lib/http/proxy-matcher.test.ts.
+// tests/unit/proxy-matcher.test.ts.
 export const config = {
   matcher: [
     // Everything but Next's own build assets and the body-reading endpoints: the edge guard covers every route.
