@@ -171,7 +171,7 @@ function withHeaders(base: fc.Arbitrary<Req>): fc.Arbitrary<Req> {
     if (r.body !== undefined && !("content-type" in headers) && type) headers["content-type"] = type.replace(/\u0000/g, "");
     if (accept) headers.accept = accept;
     if (origin) headers.origin = origin;
-    if (version && r.path.startsWith("/admin")) headers["api-version"] = version;
+    if (version && r.path.startsWith("/admin") && !("api-version" in headers)) headers["api-version"] = version;
     return { ...r, headers };
   });
 }
@@ -309,9 +309,19 @@ const mcpRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? body : undefined,
   }));
 
+// A create that succeeds whatever else happens, sent with any Accept (withHeaders): a refusal of
+// the Accept must come before the commit (issue 29, item 12).
+const adminCreate: fc.Arbitrary<Req> = fc.uuid().map((id) => ({
+  method: "POST",
+  path: "/admin/graphql",
+  headers: { "content-type": "application/json", "x-service-api-key": DEFAULT_DEMO_API_KEY, "api-version": "2026-01" },
+  body: JSON.stringify({ query: `mutation { m0: createSubscription(input: { email: "fuzz.${id}@example.com", name: "Fuzz", planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } } }` }),
+}));
+
 const anyRequest = withHeaders(
   fc.oneof(
     { weight: 4, arbitrary: adminRequest },
+    { weight: 1, arbitrary: adminCreate },
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
     { weight: 2, arbitrary: contentRequest },
@@ -331,7 +341,9 @@ async function send(r: Req): Promise<{ status: number; body: string; replayed: b
 function subscriptionsCreated(r: Req, status: number, body: string): number {
   if (!r.path.startsWith("/admin/graphql") || status !== 200 || typeof r.body !== "string" || !r.body.includes("createSubscription")) return 0;
   try {
-    const data = (JSON.parse(body) as { data?: Record<string, { subscription?: unknown } | null> }).data ?? {};
+    // An Accept of text/event-stream gets the result as a server-sent event.
+    const json = body.trimStart().startsWith("{") ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? "");
+    const data = (JSON.parse(json) as { data?: Record<string, { subscription?: unknown } | null> }).data ?? {};
     const aliases = [...r.body.matchAll(/(m\d+): createSubscription/g)].map((m) => m[1]!);
     return aliases.filter((a) => data[a]?.subscription).length;
   } catch {
