@@ -135,7 +135,35 @@ const PAGE_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalid
 /** No route has this path: rewriting to it renders the app's 404 page. */
 const NOT_FOUND_PATH = "/_not-a-page";
 
+// Which requests meet the proxy. Next reads the whole request body of every request the proxy
+// matched before it sends any answer, even one the proxy gave itself (next-server's runMiddleware
+// awaits the body clone's end), so a client declaring 30 MB and sending 64 KB held the request open
+// for as long as it liked, and a streamed body was read to its end before its 413 (issue 29, item
+// 13). Requests to the endpoints that read bodies skip the proxy when their body is declared larger
+// than the endpoint's limit or has no declared length (chunked): their route handlers then refuse
+// it at once, or stop reading at the limit, with `Connection: close` (lib/http/body.ts). Pages and
+// every other path always meet the proxy (the storefront gate lives here); a slow body to them is
+// the front proxy's to bound (docs/deploy.md, client_max_body_size). Next needs literal values here:
+// the patterns are "more than 1 MiB" (Admin API, MCP: ADMIN_MAX_BODY_BYTES, MAX_BODY_BYTES) and
+// "more than 8 KiB" (OAuth, login, consent and set-password forms: 8 or 16 KiB), checked in
+// tests/unit/proxy-matcher.test.ts.
 export const config = {
-  // Everything but Next's own build assets: the edge guard covers every route.
-  matcher: ["/((?!_next/static/|_next/image).*)"],
+  matcher: [
+    // Everything but Next's own build assets and the body-reading endpoints: the edge guard covers every route.
+    "/((?!_next/static/|_next/image|admin/graphql|mcp|api/oauth/|api/auth/|oauth/authorize|api/account/).*)",
+    {
+      source: "/((?:admin/graphql|mcp).*)",
+      missing: [
+        { type: "header", key: "content-length", value: "0*(?:[1-9]\\d{7,}|[2-9]\\d{6}|1[1-9]\\d{5}|10[5-9]\\d{4}|1049\\d{3}|1048[6-9]\\d{2}|10485[89]\\d|104857[7-9])" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    {
+      source: "/((?:api/oauth/|api/auth/|oauth/authorize|api/account/).*)",
+      missing: [
+        { type: "header", key: "content-length", value: "0*(?:[1-9]\\d{4,}|9\\d{3}|8[2-9]\\d{2}|819[3-9])" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+  ],
 };

@@ -6,6 +6,7 @@ import { authenticateApiKey, type AdminCredential } from "./authenticate";
 import type { AdminServerContext } from "./context";
 import { credentialKey } from "../credentials/credential";
 import { withDbLane } from "../db/lane";
+import { REFUSED_BODY_HEADERS } from "../http/body";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
@@ -44,18 +45,22 @@ export function createAdminHandler(options: CreateAdminYogaOptions = {}): (reque
       credential = await authenticateApiKey({ headers: incoming.headers, now: clockNow() });
       ({ request, body } = await checkAdminRequest(incoming));
     } catch (err) {
-      if (err instanceof AdminRequestError) return err.toResponse();
+      if (err instanceof AdminRequestError) return err.toResponse(err.status === 413 ? REFUSED_BODY_HEADERS : {});
       // The key could not be looked up: nothing ran, so no budget is charged (limits run later).
       if (asDatabaseUnavailable(err)) return new ServiceUnavailableError().toResponse();
       throw err;
     }
     const admin = (yoga ??= createAdminYoga(options));
     direct ??= directHooks(options);
+    // The response format is decided before anything runs: yoga picks it only after execution, so
+    // an unacceptable Accept used to commit a mutation and then answer an empty 406 (issue 29).
+    const mediaType = await responseMediaType(admin, request);
+    if (!mediaType) return notAcceptable().toResponse();
     const context: AdminServerContext = { credential, apiVersion, notes: {}, parsedBody: body };
     // The credential's database work shares connections fairly with everyone else's (lib/db/fair-gate.ts).
-    const mediaType = direct.allowed ? directMediaType(request, body) : undefined;
+    const directly = direct.allowed && REGULAR_MEDIA_TYPES.has(mediaType) && answersDirectly(request, body);
     const response = await withDbLane(credentialKey(credential), () =>
-      mediaType ? answerDirectly(admin, direct!, request, body as GraphQLParams, context, mediaType) : admin.fetch(request, context),
+      directly ? answerDirectly(admin, direct!, request, body as GraphQLParams, context, mediaType) : admin.fetch(request, context),
     );
     response.headers.set("api-version", apiVersion);
     if (context.notes.idempotentReplay) response.headers.set("idempotent-replayed", "true");
@@ -81,53 +86,60 @@ function directHooks(options: CreateAdminYogaOptions): DirectHooks {
 const YOGA_PARAMS = new Set(["query", "variables", "operationName", "extensions"]);
 
 /**
- * The media type yoga would answer a JSON POST with, when the request can skip yoga's HTTP layer
- * (answerDirectly); undefined for anything else, which goes through yoga.fetch as before. Profile
- * (docs/benchmarks.md, "Admin pipeline"): the server adapter, the request-parser and onParams hooks
- * and their promise plumbing were a fifth of an empty operation's CPU time, for work whose outcome
- * is known here: one operation (no batch), at the GraphQL path, with parameters of the right shape.
+ * Whether the request can skip yoga's HTTP layer (answerDirectly): a JSON POST of one operation (no
+ * batch), at the GraphQL path, with parameters of the right shape. Profile (docs/benchmarks.md,
+ * "Admin pipeline"): the server adapter, the request-parser and onParams hooks and their promise
+ * plumbing were a fifth of an empty operation's CPU time, for work whose outcome is known here.
  */
-function directMediaType(request: Request, body: unknown): string | undefined {
-  if (request.method !== "POST" || body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+function answersDirectly(request: Request, body: unknown): boolean {
+  if (request.method !== "POST" || body === null || typeof body !== "object" || Array.isArray(body)) return false;
   const path = request.url.split("?")[0]!;
-  if (!path.endsWith(ADMIN_GRAPHQL_PATH) && !path.endsWith(`${ADMIN_GRAPHQL_PATH}/`)) return undefined;
+  if (!path.endsWith(ADMIN_GRAPHQL_PATH) && !path.endsWith(`${ADMIN_GRAPHQL_PATH}/`)) return false;
   const params = body as Record<string, unknown>;
   // Yoga's own parameter checks (useCheckGraphQLQueryParams): anything they would refuse goes to yoga.
-  for (const key in params) if (params[key] != null && !YOGA_PARAMS.has(key)) return undefined;
-  if (!hasQuery(params)) return undefined;
-  if (params.operationName != null && typeof params.operationName !== "string") return undefined;
-  return regularMediaType(request.headers.get("accept"));
+  for (const key in params) if (params[key] != null && !YOGA_PARAMS.has(key)) return false;
+  if (!hasQuery(params)) return false;
+  return params.operationName == null || typeof params.operationName === "string";
 }
+
+/** The media types of yoga's regular (JSON) result processor: the ones answered directly. */
+const REGULAR_MEDIA_TYPES = new Set(["application/graphql-response+json", "application/json"]);
+
+type ResultProcessHook = NonNullable<Plugin["onResultProcess"]>;
 
 /**
- * Yoga's result-processor choice (useResultProcessors): over its processors' media types in groups
- * [event-stream], [multipart], [graphql-response+json, json], each Accept entry (utf-8 only) taken
- * from the last to the first, the last match wins. Only a JSON choice is answered directly; an
- * Accept that picks a stream goes to yoga, which answers it as before.
+ * The media type this request's result will be sent in, or undefined when the Accept header allows
+ * none (406), decided before parsing or execution by yoga's own rule: the server's onResultProcess
+ * hooks (its useResultProcessors, and any plugin's) asked about a regular result, as yoga asks them
+ * after execution. One copy of the rule, yoga's; the schema has no subscriptions or @defer, so every
+ * result is a regular one. The hook list is a private field of the server: an upgrade that moves it
+ * fails every Admin API test loudly rather than skipping the check.
  */
-function regularMediaType(accept: string | null): string | undefined {
-  if (accept === null || accept === "" || accept === "*/*") return "application/json";
-  const mediaTypes: string[] = [];
-  for (const entry of accept.replace(/\s/g, "").toLowerCase().split(",")) {
-    const [mediaType, ...params] = entry.split(";");
-    const charset = params.find((p) => p.includes("charset=")) ?? "charset=utf-8";
-    if (charset === "charset=utf-8" && mediaType !== undefined) mediaTypes.push(mediaType);
-  }
-  mediaTypes.reverse();
+async function responseMediaType(admin: AdminYoga, request: Request): Promise<string | undefined> {
+  const hooks = (admin as unknown as { onResultProcessHooks?: ResultProcessHook[] }).onResultProcessHooks;
+  if (!Array.isArray(hooks)) throw new Error("graphql-yoga no longer exposes onResultProcessHooks (lib/admin-api/handler.ts)");
   let chosen: string | undefined;
-  for (const group of PROCESSOR_GROUPS) {
-    for (const asked of mediaTypes) for (const processor of group) if (matches(processor, asked)) chosen = processor;
+  for (const hook of hooks) {
+    await hook({
+      request,
+      result: {},
+      acceptableMediaTypes: [],
+      setResult: () => {},
+      resultProcessor: undefined,
+      setResultProcessor: (_processor: unknown, mediaType: string) => void (chosen = mediaType),
+      serverContext: {},
+    } as unknown as Parameters<ResultProcessHook>[0]);
   }
-  return chosen === "application/json" || chosen === "application/graphql-response+json" ? chosen : undefined;
+  return chosen;
 }
 
-const PROCESSOR_GROUPS = [["text/event-stream"], ["multipart/mixed"], ["application/graphql-response+json", "application/json"]];
-
-function matches(processor: string, asked: string): boolean {
-  const [askedPre, askedSuf] = processor.split("/");
-  const [pre, suf] = asked.split("/");
-  return (pre === "*" || pre === askedPre) && (suf === "*" || suf === askedSuf);
-}
+/** GraphQL over HTTP: 406 and stop processing (RECOMMENDED), in the endpoint's own error format. */
+const notAcceptable = () =>
+  new AdminRequestError(
+    "The Accept header allows no media type this endpoint answers in: accept application/graphql-response+json or application/json. Nothing was executed.",
+    406,
+    "NOT_ACCEPTABLE",
+  );
 
 /**
  * One operation through yoga's GraphQL pipeline without its HTTP layer: the same envelop plugins

@@ -2,8 +2,9 @@
 // while it streams (413 past ADMIN_MAX_BODY_BYTES, without reading the rest), must be UTF-8, and a
 // JSON body, like GET's `variables`/`extensions` parameters, must be JSON of the right shape (400
 // otherwise; yoga answered 500 to GET ?variables=x and echoed parser internals for bad JSON). No
-// string anywhere in the parameters may hold U+0000, which Postgres text cannot store.
-import { BodyEncodingError, BodyTooLargeError, formatBytes, jsonHasNul, readBodyText } from "../http/body";
+// string anywhere in the parameters may hold U+0000, which Postgres text cannot store, and they may
+// not nest deeper than MAX_JSON_DEPTH (later steps recurse over them: lib/http/body.ts).
+import { BodyEncodingError, BodyTooLargeError, formatBytes, jsonProblem, jsonProblemMessage, MAX_JSON_DEPTH, readBodyText } from "../http/body";
 import { AdminRequestError } from "./errors";
 import { assertQuerySize } from "./operation-limits";
 
@@ -18,7 +19,9 @@ const isObjectOrNull = (v: unknown) => v === null || v === undefined || (typeof 
 function checkParams(params: Record<string, unknown>, where: string): void {
   if (!isObjectOrNull(params.variables)) throw badRequest(`${where} variables must be a JSON object.`);
   if (!isObjectOrNull(params.extensions)) throw badRequest(`${where} extensions must be a JSON object.`);
-  if (jsonHasNul(params)) throw nulRefused();
+  const problem = jsonProblem(params);
+  if (problem === "nul") throw nulRefused();
+  if (problem === "too_deep") throw new AdminRequestError(jsonProblemMessage(problem), 400, "BAD_REQUEST", { limit: MAX_JSON_DEPTH });
   if (typeof params.query === "string") {
     try {
       assertQuerySize(params.query);

@@ -1,5 +1,5 @@
 import { Auth } from "@auth/core";
-import { BodyEncodingError, BodyTooLargeError, formatBytes, hasNul, readBodyText } from "../http/body";
+import { BodyEncodingError, BodyTooLargeError, formatBytes, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { htmlErrorPage, unavailablePage } from "../core/html-page";
 import { clientAddress, requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
@@ -59,7 +59,7 @@ async function readAuthBody(request: Request): Promise<string | Response> {
     }
     return text;
   } catch (err) {
-    if (err instanceof BodyTooLargeError) return htmlErrorPage(413, "Request too large", `The form is larger than ${formatBytes(MAX_AUTH_BODY_BYTES)}.`);
+    if (err instanceof BodyTooLargeError) return htmlErrorPage(413, "Request too large", `The form is larger than ${formatBytes(MAX_AUTH_BODY_BYTES)}.`, { ...REFUSED_BODY_HEADERS });
     if (err instanceof BodyEncodingError) return htmlErrorPage(400, "Invalid request", err.message);
     throw err;
   }

@@ -1,6 +1,7 @@
 import { now } from "../clock";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
+import { BodyEncodingError, BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { unavailablePage } from "../core/html-page";
 import { completePasswordSetup, PASSWORD_SETUP_PATH, PasswordSetupError } from "./password-setup";
 
@@ -19,8 +20,16 @@ export async function handleSetPasswordPost(request: Request): Promise<Response>
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return Response.json({ error: "unsupported_media_type" }, { status: 415 });
   }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_FORM_BYTES) return Response.json({ error: "payload_too_large" }, { status: 413 });
+  // Read while streaming, like every other body (lib/http/body.ts): request.text() buffered all of
+  // it, however large, before the size was checked (issue 29, item 13).
+  let text: string;
+  try {
+    text = await readBodyText(request, MAX_FORM_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return Response.json({ error: "payload_too_large" }, { status: 413, headers: REFUSED_BODY_HEADERS });
+    if (err instanceof BodyEncodingError) return Response.json({ error: "bad_request" }, { status: 400 });
+    throw err;
+  }
   const form = new URLSearchParams(text);
   const token = form.get("token") ?? "";
   try {

@@ -4,6 +4,13 @@
 // invalid bytes are refused rather than silently replaced. Each transport maps these errors to its
 // own 4xx format (413 for size, 400 for encoding).
 
+/**
+ * Headers of an answer sent while the client may still be sending a body we refused (413): the
+ * connection closes after the answer instead of being kept alive, so the server stops reading
+ * there; kept alive, Node reads and discards the rest of a 30 MB body before the next request.
+ */
+export const REFUSED_BODY_HEADERS: Readonly<Record<string, string>> = { connection: "close" };
+
 export class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
   constructor(readonly limitBytes: number) {
@@ -67,21 +74,53 @@ export async function readBodyText(request: Request, limitBytes: number): Promis
 /** Whether a string holds U+0000, which no field of ours accepts and Postgres text cannot store. */
 export const hasNul = (s: string): boolean => s.includes("\u0000");
 
-/** Whether any string in a JSON value (keys included) holds U+0000. Iterative: no deep recursion. */
-export function jsonHasNul(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
+/**
+ * How deep request JSON may nest (an object or array is one level). Our deepest real input is a
+ * GraphQL input object inside `variables` (4 levels) or a tool's arguments inside a JSON-RPC
+ * message (4); 64 leaves room for any client's extensions. The bound exists because code after the
+ * readers recurses over the value (JSON.stringify for idempotency fingerprints and stored copies,
+ * yoga's and the MCP SDK's schema checks): 100,000 nested arrays fit in 200 KB and overflowed the
+ * stack (issue 29, item 17).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The first thing wrong with parsed request JSON: a U+0000 in any string (keys included), or nesting past MAX_JSON_DEPTH. */
+export type JsonProblem = "nul" | "too_deep";
+
+/**
+ * What is wrong with a parsed request JSON value, or undefined. Iterative with an explicit stack of
+ * (value, depth), and never spreads a container into arguments (`push(...array)` with 500,000
+ * elements overflowed the stack): any width and any depth is safe to check.
+ */
+export function jsonProblem(value: unknown, options: { allowNul?: boolean } = {}): JsonProblem | undefined {
+  const checkNul = !options.allowNul;
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (typeof v === "string") {
-      if (hasNul(v)) return true;
-    } else if (Array.isArray(v)) {
-      stack.push(...v);
+      if (checkNul && hasNul(v)) return "nul";
     } else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) {
-        if (hasNul(k)) return true;
-        stack.push(x);
+      if (depth >= MAX_JSON_DEPTH) return "too_deep";
+      if (Array.isArray(v)) {
+        for (const x of v) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      } else {
+        for (const k in v) {
+          if (checkNul && hasNul(k)) return "nul";
+          values.push((v as Record<string, unknown>)[k]);
+          depths.push(depth + 1);
+        }
       }
     }
   }
-  return false;
+  return undefined;
+}
+
+/** The message of a JsonProblem, for each transport's own error format. */
+export function jsonProblemMessage(problem: JsonProblem): string {
+  return problem === "nul" ? "String values must not contain the NUL character (U+0000)." : `JSON must not nest deeper than ${MAX_JSON_DEPTH} levels.`;
 }

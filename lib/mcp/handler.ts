@@ -6,7 +6,7 @@ import { issuerFor } from "../oauth/context";
 import { adminRateLimiter, budgetHeaders } from "../rate-limit";
 import type { OperationType } from "../rate-limit/types";
 import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
-import { BodyEncodingError, BodyTooLargeError, readBodyText } from "../http/body";
+import { BodyEncodingError, BodyTooLargeError, jsonProblem, jsonProblemMessage, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
@@ -97,11 +97,14 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
     try {
       text = await readBodyText(request, MAX_BODY_BYTES);
     } catch (err) {
-      if (err instanceof BodyTooLargeError) return jsonRpcError({ status: 413, code: -32600, message: err.message });
+      if (err instanceof BodyTooLargeError) return jsonRpcError({ status: 413, code: -32600, message: err.message, headers: { ...REFUSED_BODY_HEADERS } });
       if (err instanceof BodyEncodingError) return jsonRpcError({ status: 400, code: -32700, message: err.message });
       throw err;
     }
     const peeked = peek(text);
+    // Nesting is bounded before the SDK's schemas and the idempotency fingerprint recurse over the
+    // message (lib/http/body.ts); NUL is left to the tools' own input checks as before.
+    if (jsonProblem(peeked.parsed, { allowNul: true }) === "too_deep") return jsonRpcError({ status: 400, code: -32600, id: peeked.id, message: jsonProblemMessage("too_deep") });
     const access = isToolName(peeked.tool) ? TOOL_ACCESS[peeked.tool] : null;
     if (access?.scope && caller.kind === "member" && !caller.scopes.has(access.scope)) {
       const wanted = [...new Set([...caller.scopes, access.scope])].join(" ");

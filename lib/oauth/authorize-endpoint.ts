@@ -18,6 +18,7 @@ import { hostSchool, issuerFor } from "./context";
 import { NotFoundError, OAuthError } from "./errors";
 import { readOAuthBody, refuseNul } from "./http";
 import { asDatabaseUnavailable } from "../db/unavailable";
+import { REFUSED_BODY_HEADERS } from "../http/body";
 import { htmlErrorPage, unavailablePage } from "../core/html-page";
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
@@ -83,7 +84,11 @@ export async function handleAuthorizePost(request: Request): Promise<Response> {
   try {
     body = await readOAuthBody(request);
   } catch (error) {
-    if (error instanceof OAuthError) return htmlErrorPage(error.status, error.status === 413 ? "Request too large" : "Invalid request", error.description);
+    if (error instanceof OAuthError) {
+      return error.status === 413
+        ? htmlErrorPage(413, "Request too large", error.description, { ...REFUSED_BODY_HEADERS })
+        : htmlErrorPage(error.status, "Invalid request", error.description);
+    }
     throw error;
   }
   const params = new URLSearchParams(body);

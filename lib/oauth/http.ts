@@ -1,5 +1,5 @@
 import { retryAfterHeaders } from "../db/unavailable";
-import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText } from "../http/body";
+import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { assertionClientId, readAssertionParams } from "./client-assertion";
 import { issuerFor } from "./context";
 import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
@@ -35,7 +35,7 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
 export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
   const oauth = asOAuthError(error);
   if (!oauth) throw error;
-  const extra = oauth instanceof TemporarilyUnavailableError ? retryAfterHeaders() : {};
+  const extra = oauth instanceof TemporarilyUnavailableError ? retryAfterHeaders() : oauth instanceof PayloadTooLargeError ? REFUSED_BODY_HEADERS : {};
   return jsonResponse(oauth.toJSON(), { status: oauth.status, headers: { ...extra, ...headers } });
 }
 

@@ -4,7 +4,7 @@ import { toUnixSeconds } from "../clock";
 import { db } from "../db/client";
 import { hostSchool } from "./context";
 import { InvalidClientMetadataError, InvalidRedirectUriError } from "./errors";
-import { jsonHasNul } from "../http/body";
+import { jsonProblem, jsonProblemMessage } from "../http/body";
 import { handleOAuth, jsonResponse, readOAuthBody } from "./http";
 
 const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
@@ -38,7 +38,8 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
     } catch {
       throw new InvalidClientMetadataError("The request body is not valid JSON");
     }
-    if (jsonHasNul(json)) throw new InvalidClientMetadataError("Values must not contain the NUL character");
+    const problem = jsonProblem(json);
+    if (problem) throw new InvalidClientMetadataError(jsonProblemMessage(problem));
     const parsed = bodySchema.safeParse(json);
     if (!parsed.success) throw new InvalidClientMetadataError(parsed.error.issues[0]!.message);
     const input = parsed.data;

@@ -38,6 +38,20 @@ describe("preferredRepresentation", () => {
     ["garbage;;;,,", "html"],
     // A malformed q-value makes the range unusable; it is ignored.
     ["text/markdown;q=abc", "html"],
+    // Only RFC 9110 qvalues count (0 to 1, at most three decimals): anything else drops its range,
+    // and a range above 1 must not outweigh the valid ones (issue 29, item 14).
+    ["text/markdown;q=1.001", "html"],
+    ["text/markdown;q=1.5", "html"],
+    ["text/markdown;q=2, text/html", "html"],
+    ["text/html;q=0.9, text/markdown;q=1.5", "html"],
+    ["text/markdown;q=0.0001", "html"],
+    ["text/markdown;q=-1", "html"],
+    ["text/markdown;q=.5", "html"],
+    ["text/markdown;q=1e0", "html"],
+    ["text/markdown;q=", "html"],
+    ["text/markdown;q=1.000, text/html;q=0.999", "markdown"],
+    ["text/markdown;Q=0.9, text/html;q=0.5", "markdown"],
+    ["text/markdown;q=0.5, text/html;q=1.5", "markdown"],
   ])("%j → %s", (accept, expected) => {
     expect(preferredRepresentation(accept)).toBe(expected);
   });

@@ -6,19 +6,20 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
+import { ENDPOINTS, hostilePost } from "./hostile-body";
 
 const RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const { hostname, port } = new URL(baseURL);
 const LEAK = /\bat [\w.<>]+ \(?[^)\s]*:\d+:\d+|node_modules|\.next\/server|\/work\/|PrismaClient|\bSELECT\b.+\bFROM\b|originalError/;
 
-function raw(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function raw(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; type: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path, headers, setHost: false, timeout: 15_000 }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers["content-type"] ?? "") }));
     });
     req.on("timeout", () => req.destroy(new Error(`hang: ${method} ${path}`)));
     req.on("error", reject);
@@ -51,4 +52,38 @@ test(`${RUNS} hostile requests to the real server: no 5xx, no leak, no hang`, as
     { numRuns: RUNS, seed: SEED },
   );
   expect(failures).toEqual([]);
+});
+
+// Issue 29, item 13: a body declared past an endpoint's limit, with any part of it sent, is a 413
+// at once and the server closes the connection (proxy.ts's matcher; tests/e2e/body-limits.spec.ts).
+test(`${RUNS / 10} oversized bodies: a prompt 413 and a closed connection, on every body-reading endpoint`, async () => {
+  test.setTimeout(5 * 60_000);
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.integer({ min: 1, max: 1_000_000_000 }), fc.nat({ max: 256 * 1024 }), async (e, over, sent) => {
+      const r = await hostilePost(e.path, e.headers, { declared: e.limit + over, send: Math.min(sent, e.limit) });
+      expect(r, `${e.path}: declared ${e.limit + over}, sent ${Math.min(sent, e.limit)}`).toMatchObject({ status: 413, closedByServer: true });
+      expect(r.ms).toBeLessThan(5_000);
+    }),
+    { numRuns: RUNS / 10, seed: SEED },
+  );
+});
+
+// Issue 29, item 14: a markdown range whose q is not an RFC 9110 qvalue never selects markdown.
+const badQ = fc.oneof(
+  fc.double({ min: 1.0001, max: 1e6, noNaN: true }).map(String),
+  fc.integer({ min: 2, max: 1000 }).map(String),
+  fc.tuple(fc.constantFrom("0.", "1."), fc.stringMatching(/^[0-9]{4,6}$/)).map(([a, b]) => a + b),
+  fc.constantFrom("1.001", "1.5", "-1", ".5", "1e0", "", "abc", "0x1", "+1", "1.0000", "Infinity", "NaN"),
+);
+test(`${RUNS / 10} Accept headers with malformed q-values: never markdown`, async () => {
+  test.setTimeout(5 * 60_000);
+  const pages = ["/", "/courses", "/courses/intro-to-rust", "/faq", "/plans", "/lecturers"];
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...pages), badQ, fc.constantFrom("", ", text/html;q=0.9", "text/html;q=0.5, ", ", */*;q=0.1"), async (path, q, other) => {
+      const accept = other.endsWith(", ") ? `${other}text/markdown;q=${q}` : `text/markdown;q=${q}${other}`;
+      const res = await raw("GET", path, { host: `localhost:${port}`, accept });
+      expect(res.type, `${path} Accept: ${accept}`).not.toMatch(/markdown/);
+    }),
+    { numRuns: RUNS / 10, seed: SEED },
+  );
 });

@@ -132,6 +132,13 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
     }
     res.end();
+    // A handler that answered without reading the whole body (a 400 or 401 before the body, a 413
+    // at the limit): what Node's server does with an unread body (IncomingMessage._dump), which the
+    // web stream wrapping it had paused, so a client still sending is not left waiting.
+    if (!req.complete && !req.destroyed) {
+      req.removeAllListeners("data");
+      req.resume();
+    }
   }
 
   const server = createServer((req, res) => {

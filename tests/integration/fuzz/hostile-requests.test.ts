@@ -5,7 +5,9 @@
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
 // within HANG_MS; and the data changed only as accepted requests asked (subscriptions created ==
-// createSubscription payloads that reported one; catalog tables untouched).
+// createSubscription payloads that reported one; catalog tables untouched; no 4xx or 5xx after a
+// request changed them). Bodies include JSON of hostile width and depth (500,001 elements, 1,000
+// levels) and Accept headers no transport answers in.
 //
 // Default: FUZZ_RUNS=1500 requests (a few seconds' CPU per hundred), seed FUZZ_SEED=20261123.
 // Larger local run: FUZZ_RUNS=20000 FUZZ_SEED=$RANDOM npx vitest run tests/integration/fuzz
@@ -108,7 +110,20 @@ const cursor = fc
   .tuple(cursorTime, fc.oneof(fc.uuid(), text))
   .map(([c, i]) => Buffer.from(JSON.stringify({ c, i })).toString("base64url"));
 
+// JSON of hostile depth and width (issue 29, item 17): nesting far past MAX_JSON_DEPTH, and one array of
+// half a million elements (a spread of it into push() overflowed the stack).
+const nestedJson = fc.tuple(fc.integer({ min: 1, max: 1_000 }), fc.boolean()).map(([n, arrays]) => {
+  let v: unknown = 1;
+  for (let i = 0; i < n; i++) v = arrays ? [v] : { a: v };
+  return v;
+});
+const WIDE_ARRAY = new Array<number>(500_001).fill(1);
+const hugeJson: fc.Arbitrary<unknown> = fc.oneof({ weight: 5, arbitrary: nestedJson }, { weight: 1, arbitrary: fc.constant(WIDE_ARRAY) });
+/** Mostly absent: a hostile JSON value in an extensions object or extra tool argument. */
+const sometimesHuge = fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: hugeJson });
+
 const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 1, arbitrary: nestedJson },
   { weight: 1, arbitrary: cursor },
   { weight: 4, arbitrary: text },
   { weight: 1, arbitrary: fc.integer() },
@@ -131,7 +146,8 @@ const CONTENT_TYPES = [
   "application/json; charset=latin1",
   "\u0000",
 ];
-const ACCEPTS = ["*/*", "application/json", "application/graphql-response+json", "text/html", "text/markdown", "text/event-stream", "", "garbage;;q=x"];
+// application/xml and a latin1 charset: no media type the Admin API answers in (406 before anything runs, issue 29 item 12).
+const ACCEPTS = ["*/*", "application/json", "application/graphql-response+json", "text/html", "text/markdown", "text/event-stream", "", "garbage;;q=x", "application/xml", "application/json; charset=latin1"];
 
 interface Req {
   method: string;
@@ -155,7 +171,7 @@ function withHeaders(base: fc.Arbitrary<Req>): fc.Arbitrary<Req> {
     if (r.body !== undefined && !("content-type" in headers) && type) headers["content-type"] = type.replace(/\u0000/g, "");
     if (accept) headers.accept = accept;
     if (origin) headers.origin = origin;
-    if (version && r.path.startsWith("/admin")) headers["api-version"] = version;
+    if (version && r.path.startsWith("/admin") && !("api-version" in headers)) headers["api-version"] = version;
     return { ...r, headers };
   });
 }
@@ -199,12 +215,13 @@ const adminRequest: fc.Arbitrary<Req> = fc.oneof(
       fc.constantFrom(DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, "sh_x_y", ""),
       // A few keys used again and again: replays, 422 reuse and claims of one key by many bodies.
       fc.option(fc.oneof(text, fc.constantFrom("fuzz-key-1", "fuzz-key-2", "fuzz-key-3"))),
+      sometimesHuge,
     )
-    .map(([query, variables, operationName, key, idem]) => ({
+    .map(([query, variables, operationName, key, idem, huge]) => ({
       method: "POST",
       path: "/admin/graphql",
       headers: { "content-type": "application/json", "x-service-api-key": key, ...(idem ? { "idempotency-key": idem.replace(/[^\x20-\x7e]/g, "?") } : {}) },
-      body: JSON.stringify({ query, variables, operationName }),
+      body: JSON.stringify({ query, variables, operationName, ...(huge === undefined ? {} : { extensions: { huge } }) }),
     })),
   fc.tuple(adminOperation, fc.option(text), fc.option(text)).map(([query, variables, extensions]) => {
     const q = new URLSearchParams({ query });
@@ -286,8 +303,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student"];
 const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
 const mcpBody = fc.oneof(
-  fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 })).map(([name, args]) =>
-    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, dry_run: true } } }),
+  fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, ...(huge === undefined ? {} : { huge }), dry_run: true } } }),
   ),
   fc.tuple(fc.constantFrom("initialize", "tools/list", "resources/list", "resources/read", "ping", "notifications/initialized"), jsonValue).map(([method, params]) =>
     JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }),
@@ -303,9 +320,19 @@ const mcpRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? body : undefined,
   }));
 
+// A create that succeeds whatever else happens, sent with any Accept (withHeaders): a refusal of
+// the Accept must come before the commit (issue 29, item 12).
+const adminCreate: fc.Arbitrary<Req> = fc.uuid().map((id) => ({
+  method: "POST",
+  path: "/admin/graphql",
+  headers: { "content-type": "application/json", "x-service-api-key": DEFAULT_DEMO_API_KEY, "api-version": "2026-01" },
+  body: JSON.stringify({ query: `mutation { m0: createSubscription(input: { email: "fuzz.${id}@example.com", name: "Fuzz", planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } } }` }),
+}));
+
 const anyRequest = withHeaders(
   fc.oneof(
     { weight: 4, arbitrary: adminRequest },
+    { weight: 1, arbitrary: adminCreate },
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
     { weight: 2, arbitrary: contentRequest },
@@ -325,7 +352,9 @@ async function send(r: Req): Promise<{ status: number; body: string; replayed: b
 function subscriptionsCreated(r: Req, status: number, body: string): number {
   if (!r.path.startsWith("/admin/graphql") || status !== 200 || typeof r.body !== "string" || !r.body.includes("createSubscription")) return 0;
   try {
-    const data = (JSON.parse(body) as { data?: Record<string, { subscription?: unknown } | null> }).data ?? {};
+    // An Accept of text/event-stream gets the result as a server-sent event.
+    const json = body.trimStart().startsWith("{") ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? "");
+    const data = (JSON.parse(json) as { data?: Record<string, { subscription?: unknown } | null> }).data ?? {};
     const aliases = [...r.body.matchAll(/(m\d+): createSubscription/g)].map((m) => m[1]!);
     return aliases.filter((a) => data[a]?.subscription).length;
   } catch {
@@ -354,7 +383,14 @@ describe("hostile requests (seeded fuzz)", () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(anyRequest, async (r) => {
+        // A request that could write is bracketed by counts: a refusal must not follow a commit
+        // (issue 29, item 12: a 406 was sent after createSubscription had committed).
+        const writes = typeof r.body === "string" && /createSubscription|create_subscription/.test(r.body);
+        const countBefore = writes ? await db().subscription.count() : 0;
         const { status, body, replayed } = await send(r);
+        if (writes && status >= 400 && (await db().subscription.count()) !== countBefore && failures.length < 25) {
+          failures.push(`refused after a commit: ${status} ${r.method} ${r.path} ${JSON.stringify(r.headers)} ${String(r.body).slice(0, 300)} → ${body.slice(0, 200)}`);
+        }
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         // A replay reports what an earlier request created.
         if (!replayed) created += subscriptionsCreated(r, status, body);
