@@ -62,11 +62,32 @@ type RequestHandler = (request: JSONRPCRequest, extra: Record<string, unknown>) 
  * schema, then McpServer's lookup, input schema, tool, output schema, then the result schema). It
  * is kept in a private map of the SDK's Protocol; its absence (an SDK change) fails loudly.
  */
-function toolsCallHandler(server: McpServer): RequestHandler {
+function sdkRequestHandlers(server: McpServer): Map<string, RequestHandler> {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-  const handler = handlers?.get("tools/call");
-  if (!handler) throw new Error("mcp: the SDK server has no tools/call handler where the direct path expects it");
-  return handler;
+  if (!handlers?.get("tools/call")) throw new Error("mcp: the SDK server has no tools/call handler where the direct path expects it");
+  return handlers;
+}
+
+function toolsCallHandler(server: McpServer): RequestHandler {
+  return sdkRequestHandlers(server).get("tools/call")!;
+}
+
+/**
+ * MCP's tools spec: an unknown tool is a protocol error (JSON-RPC -32602), not a tool result. The
+ * SDK's McpServer catches its own "Tool … not found" and answers it as a result with isError, so
+ * the name is checked before its handler runs. Both the transport and the direct path (which never
+ * takes an unknown tool) call this one handler. Malformed params (no string name) are left to the
+ * SDK's request schema, which refuses them with -32602 itself.
+ */
+export function refuseUnknownTools(server: McpServer, isKnown: (name: string) => boolean): void {
+  const handlers = sdkRequestHandlers(server);
+  const handler = handlers.get("tools/call")!;
+  handlers.set("tools/call", async (request, extra) => {
+    const name = (request.params as { name?: unknown } | undefined)?.name;
+    // Not an McpError: its message would carry an "MCP error -32602: " prefix on the wire.
+    if (typeof name === "string" && !isKnown(name)) throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
+    return handler(request, extra);
+  });
 }
 
 const noRequests = async () => {
