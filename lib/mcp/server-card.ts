@@ -1,4 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { issuerFor } from "../oauth/context";
 import { resolveSchool } from "../tenancy/resolve-school";
 import { CORS_HEADERS, mcpResource, preflight, resourceMetadataUrl } from "./http";
@@ -49,7 +50,16 @@ export function serverCard(origin: string, schoolName: string) {
 /** GET /.well-known/mcp/server-card.json: this origin's card; 404 where no school is served. */
 export async function handleServerCardRequest(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return preflight("GET, OPTIONS");
-  const school = await resolveSchool(request.headers);
+  let school;
+  try {
+    school = await resolveSchool(request.headers);
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    return Response.json(
+      { error: "temporarily_unavailable", error_description: "The service's database is unavailable; retry shortly." },
+      { status: 503, headers: { ...CORS_HEADERS, ...retryAfterHeaders(), "cache-control": "no-store" } },
+    );
+  }
   if (!school) return Response.json({ error: "not_found", error_description: "No school is served at this address." }, { status: 404, headers: CORS_HEADERS });
   // The card's own media type when the client asks for it (the extension's discovery rules), JSON otherwise.
   const type = request.headers.get("accept")?.toLowerCase().includes(SERVER_CARD_MEDIA_TYPE) ? SERVER_CARD_MEDIA_TYPE : "application/json";
