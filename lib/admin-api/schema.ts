@@ -36,297 +36,477 @@ import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/upd
 import type { AdminContext } from "./context";
 import { adminLoaders } from "./loaders";
 
+// Every type, field, argument and input field carries a description (schema-descriptions.test.ts
+// fails on one without): GraphiQL's docs pane and the published SDL are the API's reference.
+// The subscription fields shared by AdminSubscription and Subscription, described once.
+const SUBSCRIPTION_FIELDS = /* GraphQL */ `
+    "The subscription's id (UUID): pass it to updateSubscription and cancelSubscription."
+    id: String!
+    "Free-text reason recorded with a cancellation; null when none was given."
+    cancelReason: String
+    "How the subscription was or will be canceled: at_period_end, custom_date or immediate; null while no cancellation was asked for."
+    cancelType: String
+    "When the subscription was created (Unix seconds)."
+    createdAt: Int!
+    "When the subscription last changed (Unix seconds)."
+    updatedAt: Int!
+    "Start of the current billing or access period (Unix seconds); null for lifetime plans."
+    currentPeriodStart: Int
+    "End of the current period (Unix seconds): the next charge of recurring plans, the access end of fixed_date and specific_length plans; null for lifetime plans. Change it with updateSubscription."
+    currentPeriodEnd: Int
+    "When access starts (Unix seconds)."
+    startAt: Int
+    "When access ends (Unix seconds): calculated or set for fixed_date and specific_length plans, the final termination time once canceled; null for lifetime plans and open-ended recurring ones."
+    endAt: Int
+    "Next scheduled charge (Unix seconds); null for non-recurring plans, for inactive subscriptions and once a cancellation is scheduled."
+    nextChargeDate: Int
+    "Scheduled cancellation time (Unix seconds); null when none is scheduled (and once it has taken effect)."
+    cancelAt: Int
+    "When the subscription was canceled (Unix seconds); null if it was not."
+    canceledAt: Int
+    "True while a cancellation is scheduled for a future time (state stays active until then); updateSubscription refuses such a subscription, and cancelSubscription then cancels it at once."
+    isCanceling: Boolean!
+    "False for lifetime subscriptions and canceled ones: cancelSubscription would refuse them."
+    isCancellable: Boolean!
+    "The membership plan subscribed to."
+    plan: MembershipPlan!
+    "The plan's id (the same as plan.id)."
+    planId: String!
+    "active, incomplete, incomplete_expired, trialing, past_due, canceled or expired."
+    state: String!
+    "The member who owns the subscription."
+    user: User!
+`;
+
 export const typeDefs = /* GraphQL */ `
-  "Timestamps are Int Unix seconds everywhere."
+  "Read operations of the Admin API. Timestamps are Int Unix seconds everywhere; each field needs its permission on the API key (a key without it gets null and a FORBIDDEN error)."
   type Query {
     "The school's membership plans (every status: published, hidden and draft)."
     membershipPlans: [MembershipPlan!]
     "One subscription of the school; null when it does not exist or belongs to another school."
-    subscription(id: String!): Subscription
-    "The school's subscriptions, oldest first. first: 1 to 100 (default 50); after: a previous page's endCursor."
-    subscriptions(first: Int, after: String, planId: String, email: String, state: String): SubscriptionConnection
-    "The school's courses (every status), in catalog order. first: 1 to 100 (default 50)."
-    courses(first: Int): CourseConnection
+    subscription(
+      "The subscription's id (UUID)."
+      id: String!
+    ): Subscription
+    "The school's subscriptions, oldest first, a page at a time: pass pageInfo.endCursor as after for the next page."
+    subscriptions(
+      "Page size: 1 to 100 (default 50); the operation's cost is counted with it."
+      first: Int
+      "The endCursor of the previous page; omit it for the first page."
+      after: String
+      "Only subscriptions to this plan (a MembershipPlan id)."
+      planId: String
+      "Only subscriptions of the member with this email address (compared case-insensitively)."
+      email: String
+      "Only subscriptions in this state: active, incomplete, incomplete_expired, trialing, past_due, canceled or expired."
+      state: String
+    ): SubscriptionConnection
+    "The school's courses (every status: published, hidden and draft), in catalog order, a page at a time: pass pageInfo.endCursor as after for the next page."
+    courses(
+      "Page size: 1 to 100 (default 50); the operation's cost is counted with it."
+      first: Int
+      "The endCursor of the previous page; omit it for the first page."
+      after: String
+    ): CourseConnection
     "The school's webhook endpoints, oldest first. Secrets are never shown here."
     webhookEndpoints: [WebhookEndpoint!]
-    "Deliveries of events to endpoints, newest first, with their attempts. first: 1 to 100 (default 50); status: pending, succeeded or failed."
-    webhookDeliveries(endpointId: String, eventId: String, status: String, first: Int): [WebhookDelivery!]
+    "Deliveries of events to endpoints, newest first, with their attempts."
+    webhookDeliveries(
+      "Only deliveries to this endpoint (a WebhookEndpoint id)."
+      endpointId: String
+      "Only deliveries of this event (the webhook-id header of the delivery)."
+      eventId: String
+      "Only deliveries in this status: pending, succeeded or failed."
+      status: String
+      "How many deliveries: 1 to 100 (default 50); the operation's cost is counted with it."
+      first: Int
+    ): [WebhookDelivery!]
   }
 
   "Each mutation runs alone, in its own transaction, and reports its failures in its payload. The payloads are nullable so that an unexpected error nulls only its own field (with a top-level error at its path), never what an aliased sibling committed."
   type Mutation {
-    createSubscription(input: AdminCreateSubscriptionInput!): AdminCreateSubscriptionPayload
-    updateSubscription(input: AdminUpdateSubscriptionInput!): AdminUpdateSubscriptionPayload
-    cancelSubscription(input: AdminCancelSubscriptionInput!): AdminCancelSubscriptionPayload
+    "Subscribes a member (created when no user has the email: pass name) to a plan. Dates follow the plan type: recurring plans take initialChargeAt, fixed_date and specific_length plans take expireAt, lifetime plans neither. Failures (Plan not found, User already subscribed to this plan, Name is required for new users, Invalid plan type, Unauthorized) come in errors."
+    createSubscription(
+      "Who subscribes to which plan, and its dates."
+      input: AdminCreateSubscriptionInput!
+    ): AdminCreateSubscriptionPayload
+    "Moves the end of the current period (extends or shortens it). Refused for lifetime, canceled and canceling subscriptions, and for a time more than 10 years ahead, more than 1 year back or before the current period start."
+    updateSubscription(
+      "The subscription and its new period end."
+      input: AdminUpdateSubscriptionInput!
+    ): AdminUpdateSubscriptionPayload
+    "Cancels at the period end (the default), immediately (cancelAtPeriodEnd: false) or at customEndedAt. A subscription already canceling is canceled at once, whatever the input. Refused for lifetime and canceled subscriptions."
+    cancelSubscription(
+      "The subscription and when it ends."
+      input: AdminCancelSubscriptionInput!
+    ): AdminCancelSubscriptionPayload
     "Enrolls a user (created when new) in a course. Enrolling twice returns the same enrollment."
-    enrollStudentToCourse(input: EnrollStudentToCourseInput!): EnrollStudentToCoursePayload
-    "Registers an endpoint. The payload's secret (whsec_…) is shown this once: store it to verify signatures."
-    createWebhookEndpoint(input: CreateWebhookEndpointInput!): CreateWebhookEndpointPayload
+    enrollStudentToCourse(
+      "The course and the person."
+      input: EnrollStudentToCourseInput!
+    ): EnrollStudentToCoursePayload
+    "Registers an endpoint (at most 20 per school). The payload's secret (whsec_…) is shown this once: store it to verify signatures."
+    createWebhookEndpoint(
+      "Where to deliver and which events."
+      input: CreateWebhookEndpointInput!
+    ): CreateWebhookEndpointPayload
     "Changes url, events, description; enabled: false disables, true re-enables (pending deliveries resume)."
-    updateWebhookEndpoint(input: UpdateWebhookEndpointInput!): WebhookEndpointPayload
+    updateWebhookEndpoint(
+      "The endpoint and the fields to change; omitted fields keep their value."
+      input: UpdateWebhookEndpointInput!
+    ): WebhookEndpointPayload
     "Deletes an endpoint and its delivery history."
-    deleteWebhookEndpoint(input: WebhookEndpointIdInput!): DeleteWebhookEndpointPayload
+    deleteWebhookEndpoint(
+      "The endpoint to delete."
+      input: WebhookEndpointIdInput!
+    ): DeleteWebhookEndpointPayload
     "New secret, shown this once; the previous one keeps signing beside it for 24 hours (previousSecretExpiresAt)."
-    rotateWebhookSecret(input: WebhookEndpointIdInput!): CreateWebhookEndpointPayload
+    rotateWebhookSecret(
+      "The endpoint whose secret is replaced."
+      input: WebhookEndpointIdInput!
+    ): CreateWebhookEndpointPayload
     "Queues an event again now, to one endpoint or to every enabled endpoint receiving its type. Same webhook-id."
-    redeliverWebhookEvent(input: RedeliverWebhookEventInput!): RedeliverWebhookEventPayload
+    redeliverWebhookEvent(
+      "The event, and optionally the one endpoint to send it to."
+      input: RedeliverWebhookEventInput!
+    ): RedeliverWebhookEventPayload
   }
 
+  "A new webhook endpoint."
   input CreateWebhookEndpointInput {
-    "https URL on a public address."
+    "https URL on a public address, at most 2048 characters, without a fragment."
     url: String!
     "Event types (subscription.created, subscription.updated, subscription.canceling, subscription.canceled, subscription.expired, enrollment.created, member.created), or the single value * for all."
     events: [String!]!
+    "A note for the school's staff, at most 500 characters."
     description: String
   }
 
+  "Changes to a webhook endpoint; omitted fields keep their value."
   input UpdateWebhookEndpointInput {
+    "The endpoint's id."
     id: String!
+    "New https URL on a public address, at most 2048 characters."
     url: String
+    "New event types, or the single value * for all (the same names as createWebhookEndpoint)."
     events: [String!]
+    "New note, at most 500 characters."
     description: String
+    "false disables the endpoint (nothing is delivered); true re-enables it and resumes its pending deliveries."
     enabled: Boolean
   }
 
+  "Names one webhook endpoint."
   input WebhookEndpointIdInput {
+    "The endpoint's id."
     id: String!
   }
 
+  "An event to deliver again."
   input RedeliverWebhookEventInput {
+    "The event's id (a WebhookDelivery's eventId, the webhook-id header)."
     eventId: String!
+    "Send only to this endpoint; omitted: to every enabled endpoint that receives the event's type."
     endpointId: String
   }
 
+  "Result of createWebhookEndpoint and rotateWebhookSecret."
   type CreateWebhookEndpointPayload {
+    "Why nothing changed; empty on success."
     errors: [String!]!
+    "The endpoint; null on failure."
     endpoint: WebhookEndpoint
-    "The signing secret, returned only here."
+    "The signing secret (whsec_…), returned only here: store it to verify the webhook-signature header."
     secret: String
   }
 
+  "Result of updateWebhookEndpoint."
   type WebhookEndpointPayload {
+    "Why nothing changed; empty on success."
     errors: [String!]!
+    "The endpoint as it is now; null on failure."
     endpoint: WebhookEndpoint
   }
 
+  "Result of deleteWebhookEndpoint."
   type DeleteWebhookEndpointPayload {
+    "Why nothing was deleted; empty on success."
     errors: [String!]!
+    "The deleted endpoint's id; null on failure."
     deletedId: String
   }
 
+  "Result of redeliverWebhookEvent."
   type RedeliverWebhookEventPayload {
+    "Why nothing was queued; empty on success."
     errors: [String!]!
+    "The deliveries queued, one per endpoint; null on failure."
     deliveries: [WebhookDelivery!]
   }
 
+  "A URL the school's events are delivered to, signed with Standard Webhooks headers."
   type WebhookEndpoint {
+    "The endpoint's id: pass it to updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret and webhookDeliveries."
     id: String!
+    "The https URL deliveries are POSTed to."
     url: String!
+    "The school's note about the endpoint; empty when none."
     description: String!
+    "Event types delivered here, or the single value * for all."
     events: [String!]!
+    "False once disabled (by the school, after a 410 Gone, or after failing for days): nothing is delivered until updateWebhookEndpoint sets enabled: true."
     enabled: Boolean!
+    "When the endpoint was disabled (Unix seconds); null while enabled."
     disabledAt: Int
     "Why the endpoint was disabled (410 Gone, failing for days, or by the school)."
     disabledReason: String
-    "First failed attempt since the last success; null while healthy."
+    "First failed attempt since the last success (Unix seconds); null while healthy."
     failingSince: Int
-    "Until then the secret replaced by the last rotation also signs."
+    "Until then (Unix seconds) the secret replaced by the last rotation also signs; null when no rotation overlaps."
     previousSecretExpiresAt: Int
+    "When the endpoint was registered (Unix seconds)."
     createdAt: Int!
+    "When the endpoint last changed (Unix seconds)."
     updatedAt: Int!
   }
 
+  "One event on its way to one endpoint, with its attempts."
   type WebhookDelivery {
+    "The delivery's id."
     id: String!
+    "The endpoint it goes to."
     endpointId: String!
     "The event's id: the webhook-id header and the body's id."
     eventId: String!
+    "The event type, e.g. subscription.created."
     eventType: String!
     "The exact JSON body sent."
     payload: String!
     "pending, succeeded or failed (gave up after the retry schedule)."
     status: String!
+    "How many attempts were made."
     attemptCount: Int!
-    "When the next attempt is due (pending only)."
+    "When the next attempt is due (Unix seconds; pending only)."
     nextAttemptAt: Int
+    "HTTP status of the last attempt's answer; null when none came."
     lastStatusCode: Int
+    "What went wrong in the last attempt (time-out, refused address, network error, non-2xx status); null after a success."
     lastError: String
+    "When the delivery was queued (Unix seconds)."
     createdAt: Int!
+    "When the delivery last changed (Unix seconds)."
     updatedAt: Int!
     "Attempts, oldest first (at most 20)."
     attempts: [WebhookAttempt!]!
   }
 
+  "One HTTP request of a delivery."
   type WebhookAttempt {
+    "When the request was sent (Unix seconds)."
     attemptedAt: Int!
+    "How long the endpoint took to answer, in milliseconds."
     durationMs: Int!
     "HTTP status of the answer; null when none came (time-out, refused address, network error)."
     statusCode: Int
+    "What went wrong; null when the endpoint answered 2xx."
     error: String
+    "True when the endpoint answered 2xx."
     succeeded: Boolean!
   }
 
+  "A subscription to create."
   input AdminCreateSubscriptionInput {
+    "Email of the member; a user with this email is created when none exists."
     email: String!
-    "Required when no user has this email."
+    "Name of the new user: required when no user has this email, ignored otherwise."
     name: String
+    "The plan's id (a MembershipPlan id)."
     planId: String!
-    "fixed_date and specific_length plans only."
+    "Access end (Unix seconds) of fixed_date and specific_length plans; refused for other plan types (Invalid plan type)."
     expireAt: Int
-    "recurring plans only: end of the first period and first charge."
+    "recurring plans only: end of the first period and first charge (Unix seconds)."
     initialChargeAt: Int
   }
 
+  "A new end for a subscription's current period."
   input AdminUpdateSubscriptionInput {
+    "The subscription's id."
     id: String!
+    "New end of the current period (Unix seconds): at most 10 years ahead, at most 1 year back, not before the current period start."
     currentPeriodEnd: Int!
   }
 
+  "A subscription to cancel, and when."
   input AdminCancelSubscriptionInput {
+    "The subscription's id."
     id: String!
+    "true (default): cancel at the end of the current period (isCanceling becomes true); false: cancel now. Ignored when customEndedAt is given or the subscription is already canceling."
     cancelAtPeriodEnd: Boolean = true
+    "End at this time (Unix seconds) instead: scheduled when in the future, immediate when past; not before the subscription's start."
     customEndedAt: Int
   }
 
+  "A course and the person to enroll in it."
   input EnrollStudentToCourseInput {
+    "The course's id (a Course id)."
     courseId: String!
+    "Email of the student; a user with this email is created when none exists."
     email: String!
+    "Name of the new user: required when no user has this email, ignored otherwise."
     name: String
   }
 
+  "Result of createSubscription."
   type AdminCreateSubscriptionPayload {
+    "Messages saying why nothing was created; empty on success."
     errors: [String!]!
+    "The new subscription; null on failure."
     subscription: AdminSubscription
   }
 
+  "Result of updateSubscription."
   type AdminUpdateSubscriptionPayload {
+    "Messages saying why nothing changed; empty on success."
     errors: [String!]!
+    "The subscription as it is now; null on failure."
     subscription: Subscription
   }
 
+  "Result of cancelSubscription."
   type AdminCancelSubscriptionPayload {
+    "Messages saying why nothing changed; empty on success."
     errors: [String!]!
+    "The subscription as it is now; null on failure."
     subscription: Subscription
   }
 
+  "Result of enrollStudentToCourse."
   type EnrollStudentToCoursePayload {
+    "Messages saying why nobody was enrolled; empty on success."
     errors: [String!]!
+    "The enrollment (the existing one when enrolled before); null on failure."
     enrollment: Enrollment
   }
 
+  "A subscription as createSubscription returns it."
   type AdminSubscription {
-    id: String!
-    cancelReason: String
-    cancelType: String
-    createdAt: Int!
-    updatedAt: Int!
-    currentPeriodStart: Int
-    currentPeriodEnd: Int
-    startAt: Int
-    endAt: Int
-    nextChargeDate: Int
-    cancelAt: Int
-    canceledAt: Int
-    isCanceling: Boolean!
-    isCancellable: Boolean!
-    plan: MembershipPlan!
-    planId: String!
-    state: String!
-    user: User!
+${SUBSCRIPTION_FIELDS}
   }
 
+  "A member's subscription to a membership plan, with its payments."
   type Subscription {
-    id: String!
-    cancelReason: String
-    cancelType: String
-    createdAt: Int!
-    updatedAt: Int!
-    currentPeriodStart: Int
-    currentPeriodEnd: Int
-    startAt: Int
-    endAt: Int
-    "Scheduled cancellation time; null when none is scheduled (and once it has taken effect)."
-    cancelAt: Int
-    canceledAt: Int
-    isCanceling: Boolean!
-    isCancellable: Boolean!
-    nextChargeDate: Int
+${SUBSCRIPTION_FIELDS}
+    "Payments of this subscription, oldest first."
     payments: [Payment!]
-    plan: MembershipPlan!
-    planId: String!
-    state: String!
-    user: User!
   }
 
+  "A page of subscriptions."
   type SubscriptionConnection {
+    "The subscriptions of this page."
     nodes: [Subscription!]!
+    "Whether more pages follow, and the cursor to ask for the next one."
     pageInfo: PageInfo!
   }
 
+  "Where a page ends."
   type PageInfo {
+    "True when another page follows: ask for it with after: endCursor."
     hasNextPage: Boolean!
+    "Cursor of the page's last item, to pass as after; null for an empty page."
     endCursor: String
   }
 
+  "A membership plan of the school: what a subscription gives access to, and on what terms."
   type MembershipPlan {
+    "The plan's id: pass it as planId."
     id: String!
+    "The plan's name as the storefront shows it."
     name: String!
+    "The plan's address on the storefront (/plans/<slug>)."
     slug: String!
     "recurring, fixed_date, specific_length or lifetime."
     planType: String!
+    "True for lifetime plans (permanent access, one purchase): their subscriptions cannot be updated or canceled."
     isLifetime: Boolean!
     "Billing unit of recurring plans (day, week, month, year); null otherwise."
     interval: String
+    "How many intervals one billing period lasts (e.g. 3 with month: quarterly)."
     intervalCount: Int!
     "Decimal amount as a string, e.g. \\"29.00\\"."
     price: String!
     "ISO 4217 code."
     currency: String!
-    "Access length of specific_length plans."
+    "Access length of specific_length plans, in lengthInterval units; null otherwise."
     lengthCount: Int
+    "Unit of lengthCount (day, week, month, year); null otherwise."
     lengthInterval: String
-    "End date of fixed_date plans."
+    "End date of fixed_date plans (Unix seconds); null otherwise."
     fixedEndAt: Int
     "published, hidden or draft."
     status: String!
   }
 
+  "A person known to the school."
   type User {
+    "The user's id (UUID)."
     id: String!
+    "The user's email address (lowercase)."
     email: String!
+    "The user's display name."
     name: String!
   }
 
+  "A charge of a subscription."
   type Payment {
+    "The payment's id."
     id: String!
     "Decimal amount as a string."
     amount: String!
+    "ISO 4217 code."
     currency: String!
     "pending, succeeded, failed or refunded."
     state: String!
+    "When the payment succeeded (Unix seconds); null otherwise."
     paidAt: Int
+    "When the payment was recorded (Unix seconds)."
     createdAt: Int!
   }
 
+  "A course of the school's catalog."
   type Course {
+    "The course's id: pass it as courseId to enrollStudentToCourse."
     id: String!
+    "The course's address on the storefront (/courses/<slug>)."
     slug: String!
+    "The course's title."
     title: String!
+    "One-paragraph summary; empty when none."
     summary: String!
     "published, hidden or draft."
     status: String!
+    "Decimal price as a string, e.g. \\"49.00\\"; null for a free course."
     price: String
+    "ISO 4217 code of price; null for a free course."
     currency: String
   }
 
+  "A page of courses."
   type CourseConnection {
+    "The courses of this page, in catalog order."
     nodes: [Course!]!
+    "Whether more pages follow, and the cursor to ask for the next one."
+    pageInfo: PageInfo!
   }
 
+  "A person's enrollment in a course."
   type Enrollment {
+    "The enrollment's id."
     id: String!
+    "When the person was enrolled (Unix seconds)."
     createdAt: Int!
+    "The course."
     course: Course!
+    "The enrolled person."
     user: User!
   }
 `;
@@ -399,9 +579,12 @@ export const resolvers = {
         return { nodes: page.nodes.map((s) => ({ ...presentSubscriptionRow(s), userId: s.userId })), pageInfo: page.pageInfo };
       });
     },
-    courses: (_: unknown, args: { first?: number | null }, ctx: AdminContext) => {
+    courses: (_: unknown, args: { first?: number | null; after?: string | null }, ctx: AdminContext) => {
       requireQueryPermission(ctx, "courses");
-      return inputError(async () => ({ nodes: presentedCourses(await listCourses({ schoolId: ctx.credential.schoolId, first: args.first })) }));
+      return inputError(async () => {
+        const page = await listCourses({ schoolId: ctx.credential.schoolId, first: args.first, after: args.after });
+        return { nodes: presentedCourses(page.nodes), pageInfo: page.pageInfo };
+      });
     },
     webhookEndpoints: async (_: unknown, __: unknown, ctx: AdminContext) => {
       requireQueryPermission(ctx, "webhookEndpoints");

@@ -13,6 +13,7 @@ import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
 import { authInfoOf, type McpContext } from "./context";
 import { answerToolCall, directToolCall } from "./direct-call";
+import { refuseUnknownTools } from "./unknown-tools";
 import { acquireMcpServer, releaseMcpServer } from "./server-pool";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
@@ -137,6 +138,7 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
       let finished = false;
       try {
         await server.connect(transport);
+        refuseUnknownTools(transport, isToolName);
         const authInfo = authInfoOf(ctx);
         const response =
           peeked.parsed === undefined

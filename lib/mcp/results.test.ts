@@ -11,6 +11,8 @@ describe("tool results", () => {
 
   it("business errors are isError results with the message; successes carry structured content", () => {
     expect(fail("Plan not found")).toEqual({ content: [{ type: "text", text: "Plan not found" }], isError: true });
-    expect(ok({ a: 1 }, "a")).toEqual({ content: [{ type: "text", text: "a" }], structuredContent: { a: 1 } });
+    // The first text block is the JSON of structuredContent (MCP tools spec), the prose after it.
+    expect(ok({ a: 1 }, "a")).toEqual({ content: [{ type: "text", text: '{"a":1}' }, { type: "text", text: "a" }], structuredContent: { a: 1 } });
+    expect(ok({ a: 1 })).toEqual({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } });
   });
 });

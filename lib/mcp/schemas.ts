@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../membership/page";
 import { CATALOG_KINDS } from "../storefront/search-catalog";
 
 // Output schemas of the tools: the membership presenter's wire shapes (lib/membership/presenter.ts,
@@ -103,10 +104,24 @@ export const webhookDeliverySchema = z.object({
 /** Unix seconds as the Admin API takes them (GraphQL Int: 32-bit). */
 export const unixSeconds = z.number().int().min(-2147483648).max(2147483647);
 
+/** The Admin API's page sizes (lib/membership/page.ts), stated in the schema so clients see the bound. */
+export const pageSizeInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_SIZE)
+  .optional()
+  .describe(`Page size: 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`);
+
+/** An email address as the Admin API takes it (at most 254 characters, compared case-insensitively). */
+export const emailInput = (description: string) => z.string().max(254).describe(description);
+
 export const writeOptions = {
   dry_run: z.boolean().optional().describe("true: check everything and return what would change, writing nothing"),
   idempotency_key: z
     .string()
+    .min(1)
+    .max(255)
     .optional()
     .describe("1 to 255 visible ASCII characters; a retry with the same key and arguments within 24 h replays the first result instead of writing again"),
 };

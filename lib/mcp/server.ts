@@ -6,15 +6,16 @@ import { pageOfUrl } from "../storefront/page-address";
 import { markdownPathOf } from "../storefront/routes";
 import { searchCatalog } from "../storefront/search-catalog";
 import type { ToolName } from "./access";
-import { buildContext, contextOf, refusal } from "./context";
+import { buildContext, contextOf, refusal, type McpContext } from "./context";
 import { fail, UNTRUSTED_NOTE } from "./results";
+import { MCP_SERVER_INFO } from "./server-info";
 import type { ToolRegistrar } from "./tool-registrar";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
 import { registerWebhookTools } from "./tools/webhooks";
 
-export const MCP_SERVER_INFO = { name: "schoolhouse", title: "Schoolhouse", version: "1.0.0" };
+export { MCP_SERVER_INFO };
 
 const PAGES = ["home", "faq", "course_index", "lecturer_index"] as const;
 

@@ -67,6 +67,11 @@ export async function buildLlmsTxt(ctx: BuildContext): Promise<string> {
         note: "Model Context Protocol server (Streamable HTTP, OAuth sign-in): search the catalog and read pages; members see their subscriptions, staff manage them. This link is its RFC 9728 resource metadata; the server is at",
         noteUrl: `${o}/mcp`,
       },
+      {
+        name: "MCP server card",
+        url: `${o}/.well-known/mcp/server-card.json`,
+        note: "MCP Server Card (SEP-2127) of the MCP server: its name, Streamable HTTP endpoint, protocol versions and the Authorization header it needs",
+      },
       // The schema itself, readable without a key (the playground at /admin/graphql answers 401 to an agent).
       {
         name: "Admin API schema",

@@ -1,6 +1,9 @@
 // Wire shapes of the OAuth 2.0 / OpenID Connect endpoints, as the spec defines them. Written in zod
 // and converted to OpenAPI 3.0 schemas, so the document is generated rather than hand-kept. These
-// describe the contract; the OAuth implementation lives in lib/oauth.
+// describe the contract; the OAuth implementation lives in lib/oauth. Response shapes are closed
+// (.strict(): additionalProperties false): the integration suite validates every response it sees
+// against them (tests/helpers/openapi-conformance.ts), so a field the server adds without
+// documenting it fails there.
 import { z } from "zod";
 
 const unix = () => z.number().int().describe("Unix timestamp in seconds");
@@ -17,7 +20,7 @@ export const TokenResponse = z
     school_subdomain: z.string().describe("Subdomain of the authorized school"),
     id_token: z.string().optional().describe("OpenID Connect ID token (RS256 JWT, kid in the header) whenever openid was granted, on refresh too"),
   })
-  ;
+  .strict();
 
 export const OAuthError = z
   .object({
@@ -26,9 +29,9 @@ export const OAuthError = z
       .describe(
         "OAuth error code: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, invalid_token, invalid_client_metadata, invalid_redirect_uri",
       ),
-    error_description: z.string().optional(),
+    error_description: z.string().optional().describe("Human-readable explanation"),
   })
-  ;
+  .strict();
 
 export const AuthorizationCodeGrant = z
   .object({
@@ -63,12 +66,17 @@ export const IntrospectionRequest = z.object({ token: z.string(), client_id: z.s
 export const IntrospectionResult = z
   .object({
     active: z.boolean().describe("The only field for an inactive or invalid token"),
-    scope: z.string().optional(),
-    client_id: z.string().optional(),
+    scope: z.string().optional().describe("Space-separated scopes of the token"),
+    client_id: z.string().optional().describe("Client the token was issued to"),
     token_type: z.literal("Bearer").optional(),
     exp: unix().optional().describe("Expiry timestamp"),
+    iat: unix().optional().describe("Issue timestamp"),
+    sub: z.string().uuid().optional().describe("User the token acts for"),
+    aud: z.string().optional().describe("Resource the token was issued for (RFC 8707), else the issuer"),
+    iss: z.string().optional().describe("Origin that issued the token"),
+    school_id: z.string().uuid().optional().describe("School the token is bound to"),
   })
-  ;
+  .strict();
 
 export const UserInfo = z
   .object({
@@ -80,35 +88,43 @@ export const UserInfo = z
     org_id: z.string().optional().describe("School identifier, when the token is bound to a school"),
     roles: z.array(z.string()).optional().describe("Role names, highest privilege first, when the token is bound to a school"),
   })
-  ;
+  .strict();
+
+const authMethods = () => z.array(z.string()).describe("none (public clients), client_secret_basic, client_secret_post");
 
 export const DiscoveryMetadata = z
   .object({
-    issuer: z.string(),
+    issuer: z.string().describe("This origin"),
     authorization_endpoint: z.string(),
     token_endpoint: z.string(),
-    token_endpoint_auth_methods_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: authMethods(),
     revocation_endpoint: z.string(),
+    revocation_endpoint_auth_methods_supported: authMethods(),
+    introspection_endpoint: z.string(),
+    introspection_endpoint_auth_methods_supported: authMethods(),
     registration_endpoint: z.string(),
+    userinfo_endpoint: z.string(),
     response_types_supported: z.array(z.string()),
+    response_modes_supported: z.array(z.string()),
     grant_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.string()),
+    prompt_values_supported: z.array(z.string()).describe("prompt values /oauth/authorize honours"),
     scopes_supported: z.array(z.string()),
-    userinfo_endpoint: z.string(),
     subject_types_supported: z.array(z.string()),
     claims_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z.boolean().describe("RFC 9207: the callback carries iss"),
+    client_id_metadata_document_supported: z.boolean().describe("Client ID Metadata Documents are accepted as client_id"),
     service_documentation: z.string(),
-    mcp_client_id: z.string(),
-    client_id_metadata_document_supported: z.boolean(),
-    jwks_uri: z.string(),
-    end_session_endpoint: z.string(),
+    mcp_client_id: z.string().describe("Pre-registered public client for MCP clients"),
+    jwks_uri: z.string().describe("The JSON Web Key Set that signs ID tokens"),
+    end_session_endpoint: z.string().describe("OpenID Connect RP-Initiated Logout"),
     id_token_signing_alg_values_supported: z.array(z.string()),
     claim_types_supported: z.array(z.string()),
     claims_parameter_supported: z.boolean(),
     request_parameter_supported: z.boolean(),
     request_uri_parameter_supported: z.boolean(),
   })
-  ;
+  .strict();
 
 export const JsonWebKeySet = z
   .object({
@@ -128,7 +144,7 @@ export const JsonWebKeySet = z
         .describe("A public signing key: public parameters only"),
     ),
   })
-  ;
+  .strict();
 
 export const RegistrationRequest = z
   .object({
@@ -143,6 +159,7 @@ export const RegistrationRequest = z
 export const RegistrationResponse = z
   .object({
     client_id: z.string(),
+    client_id_issued_at: unix().describe("When the client was registered"),
     client_name: z.string(),
     redirect_uris: z.array(z.string()),
     grant_types: z.array(z.string()),
@@ -150,7 +167,49 @@ export const RegistrationResponse = z
     token_endpoint_auth_method: z.string(),
     scope: z.string().describe("Space-separated"),
   })
-  ;
+  .strict();
+
+export const ProtectedResourceMetadata = z
+  .object({
+    resource: z.string().describe("The MCP server: {origin}/mcp"),
+    authorization_servers: z.array(z.string()).describe("This origin"),
+    scopes_supported: z.array(z.string()),
+    bearer_methods_supported: z.array(z.string()),
+    resource_name: z.string(),
+    resource_documentation: z.string(),
+  })
+  .strict();
+
+export const McpServerCard = z
+  .object({
+    $schema: z.literal("https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json"),
+    name: z.string().describe("Reverse-DNS name: the origin's host labels reversed, then /schoolhouse"),
+    version: z.string(),
+    title: z.string(),
+    description: z.string(),
+    websiteUrl: z.string(),
+    remotes: z.array(
+      z
+        .object({
+          type: z.literal("streamable-http"),
+          url: z.string().describe("{origin}/mcp"),
+          supportedProtocolVersions: z.array(z.string()),
+          headers: z.array(z.object({ name: z.string(), description: z.string(), isRequired: z.boolean(), isSecret: z.boolean() }).strict()),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** A JSON-RPC 2.0 response: a result or an error for the request's id. */
+export const JsonRpcResponse = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number(), z.null()]),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).strict().optional(),
+  })
+  .strict();
 
 export const SCHEMAS = {
   TokenResponse,
@@ -165,6 +224,9 @@ export const SCHEMAS = {
   JsonWebKeySet,
   RegistrationRequest,
   RegistrationResponse,
+  ProtectedResourceMetadata,
+  McpServerCard,
+  JsonRpcResponse,
 };
 
 /** OpenAPI 3.0 schema objects of the above, keyed by name (for components.schemas). */

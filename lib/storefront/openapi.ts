@@ -1,5 +1,6 @@
 // The OpenAPI 3.0 document served at /openapi.json, generated from the storefront route table and
 // the OAuth wire schemas, with servers[].url set to the requested origin.
+import { errorMarkdown } from "./error-document";
 import { componentSchemas } from "./openapi-schemas";
 import { hasSlug, SLUG_MAX_LENGTH, SLUG_PATTERN, STOREFRONT_ROUTES, type StorefrontRoute } from "./routes";
 
@@ -36,19 +37,15 @@ Query real datasets with confidence.
 - **Price:** 49.00 USD
 `;
 
-const ERROR_EXAMPLE = `---
-type: "error"
-status: 404
-title: "Not found"
-message: "No published course has the slug nope."
----
-
-# Not found
-
-No published course has the slug nope.
-
-Start from the [homepage](https://school.example/api/md/home) or the [index of all content](https://school.example/llms.txt).
-`;
+// The error documents the routes send, made by the same function (lib/storefront/error-document.ts).
+const EXAMPLE_ORIGIN = "https://school.example";
+const ERROR_EXAMPLES = {
+  400: errorMarkdown({ origin: EXAMPLE_ORIGIN, status: 400, message: "Malformed slug: slugs are lower-case letters and digits separated by single hyphens." }),
+  404: errorMarkdown({ origin: EXAMPLE_ORIGIN, status: 404, message: "No published course has the slug nope." }),
+  503: errorMarkdown({ origin: EXAMPLE_ORIGIN, status: 503, message: "The service's database is unavailable; retry in 5 seconds.", retryAfter: 5 }),
+} as const;
+const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } };
+const UNAVAILABLE = "The database is unavailable (and no copy was built before): retry after Retry-After seconds";
 
 const markdownWith = (example: string) => ({ "text/markdown": { schema: { type: "string", description: "YAML frontmatter, then markdown" }, example } });
 const notModified = { description: "Not modified (If-None-Match matched the ETag); no body", headers: { ETag: { $ref: "#/components/headers/ETag" } } };
@@ -60,7 +57,10 @@ function markdownOperation(route: StorefrontRoute, method: "get" | "head"): Obj 
     method === "get"
       ? { description: "The markdown document", headers: { ...textHeaders, Link: { $ref: "#/components/headers/CanonicalLink" } }, content: markdownWith(MARKDOWN_EXAMPLE) }
       : { description: "Headers of the markdown document, no body", headers: textHeaders };
-  const error = (description: string) => (method === "get" ? { description, content: markdownWith(ERROR_EXAMPLE) } : { description: `${description}; no body` });
+  const error = (status: keyof typeof ERROR_EXAMPLES, description: string) =>
+    method === "get"
+      ? { description, ...(status === 503 ? { headers: retryAfter } : {}), content: markdownWith(ERROR_EXAMPLES[status]) }
+      : { description: `${description}; no body`, ...(status === 503 ? { headers: retryAfter } : {}) };
   return {
     tags: [tag],
     operationId: `${method}Markdown${route.kind
@@ -73,8 +73,9 @@ function markdownOperation(route: StorefrontRoute, method: "get" | "head"): Obj 
     responses: {
       "200": ok,
       "304": notModified,
-      ...(slug ? { "400": error("Malformed slug") } : {}),
-      "404": error(slug ? "No published item has this slug" : "No school at this address"),
+      ...(slug ? { "400": error(400, "Malformed slug") } : {}),
+      "404": error(404, slug ? "No published item has this slug" : "No school at this address"),
+      "503": error(503, UNAVAILABLE),
     },
   };
 }
@@ -97,6 +98,7 @@ function storefrontPaths(): Obj {
           : { description: `${summary}; no body`, headers: textHeaders },
       "304": notModified,
       "404": method === "get" ? { description: "No school at this address (or no such part)", content: textPlain } : { description: "No school at this address; no body" },
+      "503": method === "get" ? { description: UNAVAILABLE, headers: retryAfter, content: textPlain } : { description: `${UNAVAILABLE}; no body`, headers: retryAfter },
     },
   });
   const textFile = (operationId: string, summary: string, description: string, o: { type?: string; example?: string; params?: Obj[] } = {}) => ({
@@ -123,16 +125,25 @@ function storefrontPaths(): Obj {
       operationId: "getOpenApi",
       summary: "This OpenAPI 3.0 document",
       responses: {
-        "200": { description: "OpenAPI 3.0 document; servers[].url is the requested origin", content: json({ type: "object" }) },
+        "200": {
+          description: "OpenAPI 3.0 document; servers[].url is the requested origin",
+          content: json({ type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { type: "string", pattern: "^3\\.0\\.\\d+$" }, info: { type: "object" }, paths: { type: "object" } } }),
+        },
         "304": notModified,
         "404": { description: "No school at this address", content: json(ref("OAuthError")) },
+        "503": { description: `${UNAVAILABLE} (temporarily_unavailable)`, headers: retryAfter, content: json(ref("OAuthError")) },
       },
     },
     head: {
       tags: ["Storefront"],
       operationId: "headOpenApi",
       summary: "This OpenAPI 3.0 document (headers only)",
-      responses: { "200": { description: "Headers of the document; no body" }, "304": notModified, "404": { description: "No school at this address; no body" } },
+      responses: {
+        "200": { description: "Headers of the document; no body" },
+        "304": notModified,
+        "404": { description: "No school at this address; no body" },
+        "503": { description: `${UNAVAILABLE}; no body`, headers: retryAfter },
+      },
     },
   };
   return paths;
@@ -151,12 +162,17 @@ function mcpPaths(): Obj {
         security: [{ oauth2: [] }],
         requestBody: { required: true, content: json({ type: "object", description: "A JSON-RPC 2.0 request or notification" }) },
         responses: {
-          "200": { description: "JSON-RPC response", content: json({ type: "object" }) },
+          "200": { description: "JSON-RPC response (a batch is answered with an array of them)", content: json({ oneOf: [ref("JsonRpcResponse"), { type: "array", items: ref("JsonRpcResponse") }] }) },
           "202": { description: "Notification accepted" },
-          "400": { description: "Malformed JSON-RPC (JSON-RPC error object)", content: json({ type: "object" }) },
-          "401": { description: "Missing or invalid credential; WWW-Authenticate names the resource metadata (JSON-RPC error)", content: json({ type: "object" }) },
-          "403": { description: "insufficient_scope; WWW-Authenticate names the scopes to request (JSON-RPC error)", content: json({ type: "object" }) },
-          "429": { description: "Rate limited: Retry-After and RateLimit headers (JSON-RPC error)", content: json({ type: "object" }) },
+          "400": { description: "Malformed JSON-RPC (JSON-RPC error object)", content: json(ref("JsonRpcResponse")) },
+          "401": { description: "Missing or invalid credential; WWW-Authenticate names the resource metadata (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "403": { description: "insufficient_scope; WWW-Authenticate names the scopes to request (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "404": { description: "No school is served at this address (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "406": { description: "Accept must list both application/json and text/event-stream (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "413": { description: "The body is larger than 1 MiB (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "415": { description: "Content-Type must be application/json (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "429": { description: "Rate limited: Retry-After and RateLimit headers (JSON-RPC error)", content: json(ref("JsonRpcResponse")) },
+          "503": { description: `${UNAVAILABLE} (JSON-RPC error)`, headers: retryAfter, content: json(ref("JsonRpcResponse")) },
         },
       },
     },
@@ -165,7 +181,24 @@ function mcpPaths(): Obj {
         tags: ["MCP"],
         operationId: "getMcpResourceMetadata",
         summary: "OAuth protected resource metadata of /mcp (RFC 9728)",
-        responses: { "200": { description: "resource, authorization_servers, scopes_supported, bearer_methods_supported", content: json({ type: "object" }) } },
+        security: [],
+        responses: {
+          "200": { description: "resource, authorization_servers, scopes_supported, bearer_methods_supported", content: json(ref("ProtectedResourceMetadata")) },
+          "404": oauthError("not_found: no school is served at this address"),
+        },
+      },
+    },
+    "/.well-known/mcp/server-card.json": {
+      get: {
+        tags: ["MCP"],
+        operationId: "getMcpServerCard",
+        summary: "MCP Server Card of /mcp (SEP-2127)",
+        description: "Name, Streamable HTTP endpoint, protocol versions and the Authorization header of the MCP server, for clients before they connect. Sent as application/mcp-server-card+json when the client asks for it.",
+        security: [],
+        responses: {
+          "200": { description: "The server card", content: { "application/json": { schema: ref("McpServerCard") }, "application/mcp-server-card+json": { schema: ref("McpServerCard") } } },
+          "404": oauthError("not_found: no school is served at this address"),
+        },
       },
     },
   };
@@ -213,6 +246,8 @@ function oauthPaths(): Obj {
         responses: {
           "303": { description: "Redirect to login, consent, or the client's redirect_uri", headers: { Location: { schema: { type: "string" } } } },
           "400": { description: "Invalid client or redirect_uri (HTML error page, no redirect)", content: { "text/html": { schema: { type: "string" } } } },
+          // A browser endpoint: it answers redirects and error pages, never a 2XX.
+          default: { description: "Any other error (too large, unavailable): an HTML error page", content: { "text/html": { schema: { type: "string" } } } },
         },
       },
     },
@@ -266,7 +301,10 @@ function oauthPaths(): Obj {
         tags: ["OAuth 2.0"],
         operationId: "discovery",
         summary: "Authorization server metadata (RFC 8414)",
-        responses: { "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) } },
+        responses: {
+          "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) },
+          "404": oauthError("not_found: no school is served at this address"),
+        },
       },
     },
     "/.well-known/openid-configuration": {
@@ -302,6 +340,33 @@ function oauthPaths(): Obj {
   };
 }
 
+/** Endpoints that read a body (16 KiB at most) and answer OAuth errors: 413 past the limit. */
+const OAUTH_BODY_OPERATIONS = new Set(["token", "revoke", "introspect", "register"]);
+/** Endpoints answering JSON OAuth errors, so a database outage as temporarily_unavailable. */
+const OAUTH_JSON_OPERATIONS = new Set([...OAUTH_BODY_OPERATIONS, "getUserInfo", "postUserInfo", "discovery", "getMcpResourceMetadata", "getMcpServerCard"]);
+
+/** Client authentication of the token, revocation and introspection endpoints: none (public clients) or a secret. */
+const CLIENT_AUTH = [{}, { clientSecretBasic: [] }];
+const CLIENT_AUTH_OPERATIONS = new Set(["token", "revoke", "introspect"]);
+
+/**
+ * Every operation states its security (Redocly's security-defined rule): public ones `[]` (no
+ * credential), the OAuth endpoints their client authentication; the MCP and UserInfo operations
+ * set theirs where they are built.
+ */
+function withSecurity(paths: Obj): Obj {
+  for (const item of Object.values(paths) as Obj[]) {
+    for (const op of Object.values(item) as Obj[]) {
+      const id = op.operationId as string;
+      op.security ??= CLIENT_AUTH_OPERATIONS.has(id) ? CLIENT_AUTH : [];
+      const responses = op.responses as Obj;
+      if (OAUTH_BODY_OPERATIONS.has(id)) responses["413"] ??= oauthError("invalid_request (invalid_client_metadata for registration): the body is larger than 16 KiB");
+      if (OAUTH_JSON_OPERATIONS.has(id)) responses["503"] ??= { ...oauthError(`temporarily_unavailable: ${UNAVAILABLE}`), headers: retryAfter };
+    }
+  }
+  return paths;
+}
+
 /** The OpenAPI 3.0 document for a request origin (scheme://host[:port]). */
 export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
   return {
@@ -309,6 +374,8 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
     info: {
       title: `${o.schoolName}: storefront content and OAuth API`,
       version: "1.0.0",
+      // No open licence: what anyone may do with the school's content is its Content-Signal.
+      license: { name: "The school's content signals (robots.txt)", url: `${o.origin}/robots.txt` },
       description:
         "The storefront's public catalog as markdown (YAML frontmatter), llms.txt, and the OAuth 2.0 authorization server with OpenID Connect UserInfo. Storefront endpoints need no session. Agents can use the MCP server at /mcp. The Admin GraphQL API (preview) is documented by its GraphiQL playground at /admin/graphql.",
     },
@@ -319,7 +386,7 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
       { name: "OpenID Connect", description: "ID tokens, UserInfo, discovery, signing keys" },
       { name: "MCP", description: "Model Context Protocol server for agents at /mcp" },
     ],
-    paths: { ...storefrontPaths(), ...oauthPaths(), ...mcpPaths() },
+    paths: withSecurity({ ...storefrontPaths(), ...oauthPaths(), ...mcpPaths() }),
     components: {
       schemas: componentSchemas(),
       parameters: {
@@ -346,6 +413,12 @@ export function buildOpenApi(o: { origin: string; schoolName: string }): Obj {
       },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "OAuth 2.0 access token" },
+        clientSecretBasic: {
+          type: "http",
+          scheme: "basic",
+          description: "Confidential clients: client_id and client_secret (client_secret_basic; client_secret_post, the same pair as form fields of the body, is accepted too)",
+        },
+
         oauth2: {
           type: "oauth2",
           description: "Authorization code grant with PKCE (S256)",

@@ -3,10 +3,12 @@ import { checkOutboundUrl, SafeFetchError, type SafeFetchPolicy } from "../net/s
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../db/outbox";
 
 export const MAX_ENDPOINTS_PER_SCHOOL = 20;
+export const MAX_ENDPOINT_URL_LENGTH = 2048;
+export const MAX_ENDPOINT_DESCRIPTION_LENGTH = 500;
 export const ENDPOINT_NOT_FOUND = "Webhook endpoint not found";
 export const TOO_MANY_ENDPOINTS = `A school can have at most ${MAX_ENDPOINTS_PER_SCHOOL} webhook endpoints`;
 export const EVENTS_REQUIRED = `events must list at least one event type (${WEBHOOK_EVENT_TYPES.join(", ")}) or "*"`;
-export const DESCRIPTION_TOO_LONG = "description must be at most 500 characters";
+export const DESCRIPTION_TOO_LONG = `description must be at most ${MAX_ENDPOINT_DESCRIPTION_LENGTH} characters`;
 
 /** Outbound policy of webhook deliveries (the test-only loopback switch is refused outside tests by lib/env.ts). */
 export function webhookFetchPolicy(): SafeFetchPolicy {
@@ -15,7 +17,7 @@ export function webhookFetchPolicy(): SafeFetchPolicy {
 
 /** The endpoint URL as stored, or the message explaining why it is refused. */
 export function checkEndpointUrl(raw: string): { url: string } | { error: string } {
-  if (raw.length > 2048) return { error: "url must be at most 2048 characters" };
+  if (raw.length > MAX_ENDPOINT_URL_LENGTH) return { error: `url must be at most ${MAX_ENDPOINT_URL_LENGTH} characters` };
   try {
     const url = checkOutboundUrl(raw.trim(), webhookFetchPolicy());
     if (url.hash) return { error: "url must not contain a fragment" };
@@ -37,5 +39,5 @@ export function checkEventTypes(raw: string[]): { events: string[] } | { error: 
 
 export function checkDescription(raw: string | null | undefined): { description: string } | { error: string } {
   const description = (raw ?? "").trim();
-  return description.length > 500 ? { error: DESCRIPTION_TOO_LONG } : { description };
+  return description.length > MAX_ENDPOINT_DESCRIPTION_LENGTH ? { error: DESCRIPTION_TOO_LONG } : { description };
 }

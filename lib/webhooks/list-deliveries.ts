@@ -11,7 +11,8 @@ export interface DeliveryFilter {
   first?: number | null;
 }
 
-const STATUSES: readonly WebhookDeliveryStatus[] = ["pending", "succeeded", "failed"];
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const satisfies readonly WebhookDeliveryStatus[];
+const STATUSES: readonly WebhookDeliveryStatus[] = WEBHOOK_DELIVERY_STATUSES;
 
 /** The school's deliveries, newest first, each with its attempts (oldest first). first: 1 to 100 (default 50). */
 export async function listWebhookDeliveries(options: { schoolId: string; filter: DeliveryFilter }): Promise<DeliveryRecord[]> {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
+import { documentedOperation, openApiViolation } from "./openapi-conformance";
 
 const APP_DIR = path.resolve(import.meta.dirname, "../../app");
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -62,6 +63,25 @@ function match(route: Route, parts: string[]): Record<string, string | string[]>
     else if (seg !== part) return null;
   }
   return parts.length === route.segments.length ? params : null;
+}
+
+/**
+ * The response, or a 500 saying how it differs from /openapi.json when its operation is documented
+ * there (tests/helpers/openapi-conformance.ts): every test that reaches a documented operation
+ * checks the document too.
+ */
+async function conforming(method: string, pathname: string, response: Response): Promise<Response> {
+  const operation = documentedOperation(method, pathname);
+  if (!operation) return response;
+  const body = response.body ? await response.text() : "";
+  const violation = openApiViolation(operation, { status: response.status, contentType: response.headers.get("content-type"), body });
+  if (violation) {
+    const message = `OpenAPI conformance: ${method} ${pathname}: ${violation}`;
+    console.error(message);
+    return new Response(message, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  // The body was read to check it: the same bytes again, with the same status and headers.
+  return new Response(response.body === null ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 export interface AppServer {
@@ -121,6 +141,7 @@ export async function startAppServer(options: { host?: string } = {}): Promise<A
         if (method === "HEAD") response = new Response(null, response);
       }
     }
+    response = await conforming(req.method ?? "GET", url.pathname, response);
     res.statusCode = response.status;
     response.headers.forEach((v, k) => {
       if (k === "set-cookie") return;

@@ -4,7 +4,7 @@ import { listMemberSubscriptions } from "../../membership/list-member-subscripti
 import { presentEnrollment, presentSubscription } from "../../membership/presenter";
 import { userInfoClaims } from "../../oauth/userinfo";
 import type { McpContext } from "../context";
-import { fail, json, ok } from "../results";
+import { fail, ok } from "../results";
 import { enrollmentSchema, subscriptionSchema } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 
@@ -41,7 +41,7 @@ export function registerMemberTools(tool: ToolRegistrar<MemberTool>) {
       const m = member(ctx);
       if ("refused" in m) return fail(m.refused);
       const claims = userInfoClaims({ user: m.caller.user, schoolId: ctx.school.id, scopes: m.caller.scopes, roles: m.caller.roles });
-      return ok(claims, json(claims));
+      return ok(claims);
     },
   );
 

@@ -12,8 +12,8 @@ import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { updateSubscription } from "../../membership/update-subscription";
 import type { ToolName } from "../access";
 import type { McpContext } from "../context";
-import { fail, json, ok } from "../results";
-import { enrollmentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
+import { fail, ok } from "../results";
+import { emailInput, enrollmentSchema, pageSizeInput, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 
 type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
@@ -32,7 +32,7 @@ function payloadResult<R, W extends object>(
   if (!p.record) return fail(p.errors.join("\n"));
   const wire = present(p.record);
   const prefix = dryRun ? "Dry run, nothing was written. Would result in: " : "";
-  return ok({ dryRun, [field]: wire }, `${prefix}${describe(wire)}\n${json(wire)}`);
+  return ok({ dryRun, [field]: wire }, `${prefix}${describe(wire)}`);
 }
 
 /**
@@ -87,6 +87,7 @@ export const writeAnnotations = (title: string, destructive: boolean, idempotent
 });
 
 export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
+  const subscriptionId = z.string().max(64).describe("The subscription's id (from list_subscriptions)");
   const subscriptionOutput = { dryRun: z.boolean(), subscription: subscriptionSchema };
 
   tool(
@@ -96,11 +97,11 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       description:
         "Staff only. The school's subscriptions, oldest first, filtered by state, email or plan; first: 1 to 100 (default 50); after: the previous page's endCursor.",
       inputSchema: {
-        state: z.enum(SUBSCRIPTION_STATES as [string, ...string[]]).optional(),
-        email: z.string().max(254).optional(),
-        planId: z.string().max(64).optional(),
-        first: z.number().int().optional(),
-        after: z.string().max(512).optional(),
+        state: z.enum(SUBSCRIPTION_STATES as [string, ...string[]]).optional().describe("Only subscriptions in this state"),
+        email: emailInput("Only subscriptions of the member with this email address").optional(),
+        planId: z.string().max(64).optional().describe("Only subscriptions to this plan (an id from list_membership_plans)"),
+        first: pageSizeInput,
+        after: z.string().max(512).optional().describe("pageInfo.endCursor of the previous page; omit for the first page"),
       },
       outputSchema: { subscriptions: z.array(subscriptionSchema), pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }) },
       annotations: { title: "List subscriptions", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -125,11 +126,11 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       description:
         "Staff only. Subscribes a person (created when new: pass name) to one of the school's plans, with the Admin API's createSubscription rules. expireAt: fixed_date and specific_length plans only; initialChargeAt: recurring plans only (Unix seconds).",
       inputSchema: {
-        email: z.string().max(254),
-        name: z.string().max(200).optional().describe("Required when no user has this email"),
-        planId: z.string().max(64),
-        expireAt: unixSeconds.optional(),
-        initialChargeAt: unixSeconds.optional(),
+        email: emailInput("Email of the member; a user is created when none has it"),
+        name: z.string().max(200).optional().describe("Name of the new user: required when no user has this email"),
+        planId: z.string().max(64).describe("The plan's id (from list_membership_plans)"),
+        expireAt: unixSeconds.optional().describe("Access end (Unix seconds): fixed_date and specific_length plans only"),
+        initialChargeAt: unixSeconds.optional().describe("End of the first period and first charge (Unix seconds): recurring plans only"),
         ...writeOptions,
       },
       outputSchema: subscriptionOutput,
@@ -148,7 +149,13 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     {
       title: "Move a subscription's period end (staff)",
       description: "Staff only. Sets the end of the current period (Unix seconds), with the Admin API's updateSubscription rules.",
-      inputSchema: { id: z.string().max(64), currentPeriodEnd: unixSeconds, ...writeOptions },
+      inputSchema: {
+        id: subscriptionId,
+        currentPeriodEnd: unixSeconds.describe(
+          "New end of the current period (Unix seconds): at most 10 years ahead, at most 1 year back, not before the current period start",
+        ),
+        ...writeOptions,
+      },
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Update a subscription", true, true),
     },
@@ -166,7 +173,12 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       title: "Cancel a subscription (staff)",
       description:
         "Staff only. Cancels a subscription with the Admin API's cancelSubscription rules: at the period end by default (cancelAtPeriodEnd true), now with cancelAtPeriodEnd false, or at customEndedAt (Unix seconds). A subscription already pending cancellation is cancelled now.",
-      inputSchema: { id: z.string().max(64), cancelAtPeriodEnd: z.boolean().optional(), customEndedAt: unixSeconds.optional(), ...writeOptions },
+      inputSchema: {
+        id: subscriptionId,
+        cancelAtPeriodEnd: z.boolean().optional().describe("true (default): cancel at the end of the current period; false: cancel now"),
+        customEndedAt: unixSeconds.optional().describe("End at this time instead (Unix seconds): scheduled when in the future, immediate when past"),
+        ...writeOptions,
+      },
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Cancel a subscription", true, false),
     },
@@ -184,7 +196,12 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       title: "Enroll a student (staff)",
       description:
         "Staff only. Enrolls a person (created when new: pass name) in one of the school's courses, with the Admin API's enrollStudentToCourse rules. Enrolling twice returns the same enrollment.",
-      inputSchema: { courseId: z.string().max(64), email: z.string().max(254), name: z.string().max(200).optional(), ...writeOptions },
+      inputSchema: {
+        courseId: z.string().max(64).describe("The course's id (the Admin API's courses query, or the course page)"),
+        email: emailInput("Email of the student; a user is created when none has it"),
+        name: z.string().max(200).optional().describe("Name of the new user: required when no user has this email"),
+        ...writeOptions,
+      },
       outputSchema: { dryRun: z.boolean(), enrollment: enrollmentSchema },
       annotations: writeAnnotations("Enroll a student", false, true),
     },

@@ -10,8 +10,10 @@ import { presentDelivery, presentEndpoint, type DeliveryWire, type EndpointWire 
 import { redeliverWebhookEvent } from "../../webhooks/redeliver-event";
 import { rotateWebhookSecret } from "../../webhooks/rotate-secret";
 import { updateWebhookEndpoint } from "../../webhooks/update-endpoint";
-import { fail, json, ok } from "../results";
-import { webhookDeliverySchema, webhookEndpointSchema, writeOptions } from "../schemas";
+import { MAX_ENDPOINT_DESCRIPTION_LENGTH, MAX_ENDPOINT_URL_LENGTH } from "../../webhooks/endpoint-input";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../webhooks/list-deliveries";
+import { fail, ok } from "../results";
+import { pageSizeInput, webhookDeliverySchema, webhookEndpointSchema, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 import { write, writeAnnotations } from "./staff";
 
@@ -40,11 +42,18 @@ const dryPrefix = (dryRun: boolean) => (dryRun ? "Dry run, nothing was written. 
 function withoutSecret(result: CallToolResult): CallToolResult {
   if (result.isError || !result.structuredContent) return result;
   const structured = { ...result.structuredContent, secret: null };
-  return ok(structured, `${REPLAY_NOTE}\n${json(structured)}`);
+  return ok(structured, REPLAY_NOTE);
 }
 
 export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
   const endpointId = z.string().max(64).describe("The endpoint's id (from list_webhook_endpoints)");
+  const eventId = z.string().max(64).describe("The event's id: a delivery's eventId, the webhook-id header");
+  const endpointUrl = z.string().max(MAX_ENDPOINT_URL_LENGTH).describe(`https URL on a public address, at most ${MAX_ENDPOINT_URL_LENGTH} characters, no fragment`);
+  const endpointDescription = z
+    .string()
+    .max(MAX_ENDPOINT_DESCRIPTION_LENGTH)
+    .optional()
+    .describe(`A note for the school's staff, at most ${MAX_ENDPOINT_DESCRIPTION_LENGTH} characters`);
   const secretOutput = {
     dryRun: z.boolean(),
     endpoint: webhookEndpointSchema,
@@ -73,9 +82,9 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       title: "Add a webhook endpoint (staff)",
       description: `Staff only. Registers an https URL that is sent the school's events, signed (Standard Webhooks), with the Admin API's createWebhookEndpoint rules; ${EVENTS_HELP}. Returns the whsec_ signing secret once.`,
       inputSchema: {
-        url: z.string().max(4096),
+        url: endpointUrl,
         events: z.array(z.string().max(64)).max(32).describe(EVENTS_HELP),
-        description: z.string().max(1000).optional(),
+        description: endpointDescription,
         ...writeOptions,
       },
       outputSchema: secretOutput,
@@ -100,10 +109,10 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       description: `Staff only. Changes an endpoint's url, events or description (left out: unchanged); enabled false disables it, true re-enables it and resumes its pending deliveries. Admin API updateWebhookEndpoint rules; ${EVENTS_HELP}.`,
       inputSchema: {
         id: endpointId,
-        url: z.string().max(4096).optional(),
-        events: z.array(z.string().max(64)).max(32).optional(),
-        description: z.string().max(1000).optional(),
-        enabled: z.boolean().optional(),
+        url: endpointUrl.optional(),
+        events: z.array(z.string().max(64)).max(32).optional().describe(`New ${EVENTS_HELP}`),
+        description: endpointDescription,
+        enabled: z.boolean().optional().describe("false disables the endpoint; true re-enables it and resumes its pending deliveries"),
         ...writeOptions,
       },
       outputSchema: { dryRun: z.boolean(), endpoint: webhookEndpointSchema },
@@ -115,7 +124,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
         const p = await updateWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun });
         if (!p.record) return fail(p.errors.join("\n"));
         const endpoint = presentEndpoint(p.record);
-        return ok({ dryRun, endpoint }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}\n${json(endpoint)}`);
+        return ok({ dryRun, endpoint }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}`);
       });
     },
   );
@@ -166,10 +175,10 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       description:
         "Staff only. The school's deliveries, newest first, each with its attempts (status, duration, response code) and next retry; filter by endpointId, eventId or status (pending, succeeded, failed); first: 1 to 100 (default 50).",
       inputSchema: {
-        endpointId: z.string().max(64).optional(),
-        eventId: z.string().max(64).optional(),
-        status: z.string().max(32).optional(),
-        first: z.number().int().optional(),
+        endpointId: endpointId.optional().describe("Only deliveries to this endpoint (from list_webhook_endpoints)"),
+        eventId: eventId.optional().describe("Only deliveries of this event (the webhook-id header)"),
+        status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional().describe("Only deliveries in this status"),
+        first: pageSizeInput,
       },
       outputSchema: { deliveries: z.array(webhookDeliverySchema) },
       annotations: readAnnotations("List webhook deliveries"),
@@ -191,7 +200,11 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       title: "Send a webhook event again (staff)",
       description:
         "Staff only. Queues an event again now: to endpointId, or to every enabled endpoint receiving its type. The webhook-id stays the event's id, so receivers see a duplicate, never a new event.",
-      inputSchema: { eventId: z.string().max(64), endpointId: z.string().max(64).optional(), ...writeOptions },
+      inputSchema: {
+        eventId,
+        endpointId: endpointId.optional().describe("Send only to this endpoint; omitted: to every enabled endpoint receiving the event's type"),
+        ...writeOptions,
+      },
       outputSchema: { dryRun: z.boolean(), deliveries: z.array(webhookDeliverySchema) },
       annotations: writeAnnotations("Send a webhook event again", false, false),
     },
@@ -213,5 +226,5 @@ function secretResult(p: { errors: string[]; record: { endpoint: Parameters<type
   const endpoint = presentEndpoint(p.record.endpoint);
   const secret = dryRun ? null : p.record.secret;
   const note = dryRun ? "" : `\nSigning secret: ${secret}\n${SECRET_NOTE}`;
-  return ok({ dryRun, endpoint, secret }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}${note}\n${json(endpoint)}`);
+  return ok({ dryRun, endpoint, secret }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}${note}`);
 }

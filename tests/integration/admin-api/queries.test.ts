@@ -105,6 +105,41 @@ describe("courses and enrollStudentToCourse", () => {
     expect((await gql(app, "{ courses(first: 101) { nodes { id } } }")).body.errors[0].message).toBe("first must be between 1 and 100");
   });
 
+  it("courses page like subscriptions: after = the previous page's endCursor, pageInfo says when to stop (issue 29)", async () => {
+    const Q = `query($first: Int, $after: String) { courses(first: $first, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`;
+    const all = (await gql(app, "{ courses(first: 100) { nodes { id } pageInfo { hasNextPage endCursor } } }")).body.data.courses;
+    expect(all.nodes).toHaveLength(DEMO_COURSE_FILES);
+    expect(all.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
+    // Two positions alike: the id breaks the tie, so no course is skipped or seen twice.
+    const [a, b] = all.nodes.map((n: { id: string }) => n.id);
+    const positions = await db().course.findMany({ where: { id: { in: [a, b] } }, select: { id: true, position: true } });
+    await db().course.update({ where: { id: b }, data: { position: positions.find((p) => p.id === a)!.position } });
+    try {
+      const expected = (await gql(app, "{ courses(first: 100) { nodes { id } } }")).body.data.courses.nodes.map((n: { id: string }) => n.id);
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page: { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string } } = (await gql(app, Q, { first: 2, after })).body.data.courses;
+        expect(page.nodes.length).toBeLessThanOrEqual(2);
+        seen.push(...page.nodes.map((n: { id: string }) => n.id));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(expected);
+    } finally {
+      await db().course.update({ where: { id: b }, data: { position: positions.find((p) => p.id === b)!.position } });
+    }
+    const last = await gql(app, Q, { first: 100, after: all.pageInfo.endCursor });
+    expect(last.body.data.courses).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
+    const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const subscriptionCursor = cursor({ c: "2026-01-01T00:00:00.000Z", i: "5c400000-0000-4000-8000-000000000001" });
+    for (const bad of ["garbage", subscriptionCursor, cursor({ p: 2 ** 31, i: a }), cursor({ p: 1.5, i: a }), cursor({ p: 1, i: "x" }), cursor(null)]) {
+      const r = await gql(app, Q, { after: bad });
+      expect(r.body.data?.courses ?? null, bad).toBeNull();
+      expect(r.body.errors, bad).toEqual([expect.objectContaining({ message: "after is not a valid cursor", extensions: { code: "BAD_USER_INPUT" } })]);
+    }
+  });
+
   it("courses reflect a content write made outside the app (served from the content cache)", async () => {
     const titles = async () => (await gql(app, "{ courses(first: 100) { nodes { id title } } }")).body.data.courses.nodes.find((c: { id: string }) => c.id === COURSE).title;
     const before = await titles();

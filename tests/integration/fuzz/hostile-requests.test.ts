@@ -183,6 +183,7 @@ const FIELDS = [
   (a: string) => `subscriptions(email: ${a}, state: ${a}) { nodes { id state } }`,
   (a: string) => `subscription(id: ${a}) { id state currentPeriodEnd }`,
   (a: string) => `courses(first: ${a}) { nodes { id } }`,
+  (a: string) => `courses(after: ${a}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
   () => `membershipPlans { id name price }`,
 ];
 const MUTATIONS = [
@@ -292,7 +293,7 @@ const MD_KINDS = ["courses", "posts", "events", "digital-downloads", "plans", "c
 const segment = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
 const contentRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom(...MD_KINDS), segment, fc.constantFrom("GET", "HEAD", "POST")).map(([kind, slug, method]) => ({ method, path: `/api/md/${kind}/${slug}`, headers: {} })),
-  fc.tuple(fc.constantFrom("/api/md/home", "/api/md/faq", "/api/md/courses", "/api/md/lecturers", "/llms.txt", "/llms-full.txt", "/openapi.json", "/.well-known/oauth-authorization-server", "/api/health"), params(["page", "x", "format"]), fc.constantFrom("GET", "HEAD", "POST", "DELETE"), fc.option(headerValue)).map(
+  fc.tuple(fc.constantFrom("/api/md/home", "/api/md/faq", "/api/md/courses", "/api/md/lecturers", "/llms.txt", "/llms-full.txt", "/openapi.json", "/.well-known/oauth-authorization-server", "/.well-known/mcp/server-card.json", "/api/health"), params(["page", "x", "format"]), fc.constantFrom("GET", "HEAD", "POST", "DELETE"), fc.option(headerValue)).map(
     ([path, q, method, inm]): Req => ({ method, path: `${path}?${new URLSearchParams(q)}`, headers: inm ? { "if-none-match": inm } : {} }),
   ),
   fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => ({ method: "GET", path: `/api/md/${segs.join("/")}`, headers: {} })),

@@ -34,6 +34,16 @@ export async function call(client: Client, name: string, args: Record<string, un
 
 export const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
+/**
+ * The prose rendering of a successful result: its second text block, after the JSON of
+ * structuredContent (checked here on every call that uses it).
+ */
+export function prose(r: CallToolResult): string {
+  const [json, second] = r.content;
+  if (json?.type !== "text" || JSON.stringify(JSON.parse(json.text)) !== JSON.stringify(r.structuredContent)) throw new Error("the first block is not structuredContent's JSON");
+  return second?.type === "text" ? second.text : "";
+}
+
 /** A raw JSON-RPC POST to /mcp, for refusals the SDK client turns into exceptions. */
 export function rpc(app: AppServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return app.fetch("/mcp", {

@@ -1,3 +1,4 @@
+import Ajv from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/startup/seed/demo-data";
@@ -5,7 +6,7 @@ import { adminRateLimiter } from "@/lib/rate-limit";
 import { adminAppForSuite } from "../admin-api/helpers";
 import { MCP_TOOLS } from "../../helpers/mcp-tools";
 import { form, signIn } from "../oauth/helpers";
-import { call, grantIdOf, mcpClient, mcpToken, rpc, text, toolCall } from "./helpers";
+import { call, grantIdOf, mcpClient, mcpToken, prose, rpc, text, toolCall } from "./helpers";
 
 // The MCP server through HTTP with the official SDK client, as a student, as an admin and as an
 // API key, on the bare host (the demo school), with the clock frozen like the Admin API suites.
@@ -34,6 +35,62 @@ describe("discovery and authorization (RFC 9728, RFC 6750)", () => {
       expect(body).toMatchObject({ resource: `${app.url}/mcp`, authorization_servers: [app.url], bearer_methods_supported: ["header"] });
       expect(body.scopes_supported).toEqual(expect.arrayContaining(["subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage", "courses:read"]));
     }
+  });
+
+  it("publishes an MCP Server Card (SEP-2127) per school origin, consistent with the live server", async () => {
+    // The card's constraints from the Server Card schema (experimental-ext-server-card, v2).
+    const input = { type: "object", additionalProperties: false, required: ["name"], properties: { name: { type: "string" }, description: { type: "string" }, isRequired: { type: "boolean" }, isSecret: { type: "boolean" } } };
+    const cardSchema = {
+      type: "object",
+      additionalProperties: false,
+      required: ["$schema", "name", "version", "description"],
+      properties: {
+        $schema: { const: "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json" },
+        name: { type: "string", minLength: 3, maxLength: 200, pattern: "^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$" },
+        version: { type: "string", maxLength: 255 },
+        description: { type: "string", minLength: 1, maxLength: 100 },
+        title: { type: "string", minLength: 1, maxLength: 100 },
+        websiteUrl: { type: "string", format: "uri" },
+        remotes: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["type", "url"],
+            properties: {
+              type: { enum: ["streamable-http", "sse"] },
+              url: { type: "string", pattern: "^https?://[^\\s]+$" },
+              headers: { type: "array", items: input },
+              supportedProtocolVersions: { type: "array", items: { type: "string" } },
+            },
+          },
+        },
+      },
+    };
+    const check = new Ajv({ strict: false, allErrors: true }).compile(cardSchema);
+    for (const [host, origin, title] of [
+      [undefined, app.url, "Schoolhouse Demo Academy (Schoolhouse)"],
+      ["acme-training.localhost", "http://acme-training.localhost", "Acme Corp Training (Schoolhouse)"],
+    ] as const) {
+      const res = await app.fetch("/.well-known/mcp/server-card.json", { headers: host ? { host } : {} });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      const card = await res.json();
+      expect(check(card), JSON.stringify(check.errors)).toBe(true);
+      expect(card).toMatchObject({ title, websiteUrl: origin, remotes: [{ type: "streamable-http", url: `${origin}/mcp` }] });
+      expect(card.remotes[0].supportedProtocolVersions).toContain("2025-06-18");
+    }
+    // Its identity is the one the server gives at initialize.
+    const client = await mcpClient(app, studentToken);
+    const card = await (await app.fetch("/.well-known/mcp/server-card.json")).json();
+    expect(card.name.endsWith(`/${client.getServerVersion()!.name}`)).toBe(true);
+    expect(card.version).toBe(client.getServerVersion()!.version);
+    await client.close();
+    // The card's own media type when asked for; no card where no school is served.
+    const typed = await app.fetch("/.well-known/mcp/server-card.json", { headers: { accept: "application/mcp-server-card+json" } });
+    expect(typed.headers.get("content-type")).toBe("application/mcp-server-card+json; charset=utf-8");
+    expect((await app.fetch("/.well-known/mcp/server-card.json", { headers: { host: "nowhere.example" } })).status).toBe(404);
   });
 
   it("answers 401 with resource_metadata and the scopes to request; CORS exposes WWW-Authenticate", async () => {
@@ -177,7 +234,10 @@ describe("as an admin", () => {
 
     const listed = await call(client, "list_subscriptions", { email: "agent.made@example.com", state: "active" });
     expect((listed.structuredContent as { subscriptions: Array<{ id: string }> }).subscriptions.map((s) => s.id)).toEqual([sub.id]);
-    expect(text(await call(client, "list_subscriptions", { first: 1000 }))).toBe("first must be between 1 and 100");
+    // The bound is in the input schema (issue 29): the SDK refuses it as a tool error naming the argument.
+    const tooMany = await call(client, "list_subscriptions", { first: 1000 });
+    expect(tooMany.isError).toBe(true);
+    expect(text(tooMany)).toMatch(/Invalid arguments for tool list_subscriptions: .*<=100 at first/);
 
     const end = T + 40 * 86400;
     const updated = await call(client, "update_subscription", { id: sub.id, currentPeriodEnd: end });
@@ -217,7 +277,7 @@ describe("as an admin", () => {
     const before = await counts();
     const dry = await call(client, "create_subscription", { email: "dry@example.com", name: "Dry Run", planId: DEMO_IDS.plans.monthly, dry_run: true });
     expect(dry.structuredContent).toMatchObject({ dryRun: true, subscription: { state: "active", user: { email: "dry@example.com" } } });
-    expect(text(dry)).toMatch(/^Dry run, nothing was written/);
+    expect(prose(dry)).toMatch(/^Dry run, nothing was written/);
     const python = await course("python-for-data-analysis");
     expect((await call(client, "enroll_student", { courseId: python.id, email: "dry2@example.com", name: "Dry", dry_run: true })).structuredContent).toMatchObject({ dryRun: true });
     // A failing dry run reports the same error as the real call.
@@ -333,7 +393,7 @@ describe("limits and hostile input", () => {
     expect((await invalid.json()).error).toBeDefined();
     const unknownTool = await rpc(app, toolCall("drop_tables"), auth);
     expect(unknownTool.status).toBe(200);
-    expect(JSON.stringify(await unknownTool.json())).toMatch(/drop_tables/);
+    expect(await unknownTool.json()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool: drop_tables" } });
     const badArgs = await rpc(app, toolCall("update_subscription", { id: 5 }), auth);
     expect(badArgs.status).toBe(200);
     const huge = await rpc(app, JSON.stringify(toolCall("search_catalog", { query: "x".repeat(1024 * 1024) })), auth);
@@ -349,6 +409,46 @@ describe("limits and hostile input", () => {
     const get = await app.fetch("/mcp", { headers: { ...auth, accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+  });
+});
+
+describe("tool results and errors as the MCP tools spec asks (issue 29)", () => {
+  it("an unknown tool is a JSON-RPC error -32602, never a tool result", async () => {
+    for (const name of ["drop_tables", "__proto__", "constructor", "Search_Catalog", ""]) {
+      const res = await rpc(app, toolCall(name, { query: "" }), { authorization: `Bearer ${adminToken}` });
+      const body = await res.json();
+      expect(body.result, name).toBeUndefined();
+      expect(body.error, name).toEqual({ code: -32602, message: `Unknown tool: ${name}` });
+    }
+    // The SDK client sees a protocol error (McpError), as for any JSON-RPC error.
+    const client = await mcpClient(app, adminToken);
+    await expect(call(client, "drop_tables")).rejects.toMatchObject({ code: -32602 });
+    // Arguments that fail the input schema stay tool errors, so a model can correct them (SEP-1303).
+    expect(await call(client, "update_subscription", { id: 5 })).toMatchObject({ isError: true });
+    await client.close();
+  });
+
+  it("a successful result's first text block is the JSON of its structuredContent; the prose follows", async () => {
+    const client = await mcpClient(app, adminToken);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["search_catalog", { query: "sql" }],
+      ["get_page", { kind: "home" }],
+      ["list_membership_plans", {}],
+      ["get_my_profile", {}],
+      ["list_subscriptions", { first: 2 }],
+      ["list_webhook_endpoints", {}],
+      ["create_subscription", { email: "json-block@example.com", name: "Jay Son", planId: DEMO_IDS.plans.monthly, dry_run: true }],
+    ];
+    for (const [name, args] of calls) {
+      const r = await call(client, name, args);
+      expect(r.isError, name).toBeFalsy();
+      const [first] = r.content;
+      expect(first?.type, name).toBe("text");
+      expect(JSON.parse((first as { text: string }).text), name).toEqual(r.structuredContent);
+    }
+    // School text stays fenced in the prose block.
+    expect(prose(await call(client, "search_catalog", { query: "sql" }))).toContain("<untrusted-content>");
+    await client.close();
   });
 });
 

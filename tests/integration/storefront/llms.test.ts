@@ -124,6 +124,7 @@ describe("/llms.txt", () => {
       `${ORIGIN}/openapi.json`,
       `${ORIGIN}/.well-known/oauth-authorization-server`,
       `${ORIGIN}/.well-known/oauth-protected-resource/mcp`,
+      `${ORIGIN}/.well-known/mcp/server-card.json`,
       `${ORIGIN}/admin/graphql/schema.graphql`,
     ]);
     // The MCP link is its resource metadata (a 200 for every reader); the note names the endpoint.

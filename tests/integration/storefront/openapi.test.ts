@@ -1,4 +1,5 @@
 import { validate, compileErrors } from "@readme/openapi-parser";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
@@ -58,6 +59,38 @@ describe("/openapi.json", () => {
     expect((await validate(broken as never)).valid).toBe(false);
   });
 
+  it("is clean under Redocly's recommended ruleset (errors and warnings)", async () => {
+    // servers[].url is the requesting origin: the suite's is localhost, which the rule
+    // no-server-example.com flags by design; a deployed school's origin is what is linted here.
+    const { doc } = await getDoc({ host: ACME_HOST });
+    expect(doc.servers).toEqual([{ url: `http://${ACME_HOST}` }]);
+    doc.servers = [{ url: "https://acme-training.schoolhouse.app" }];
+    const lint = async (d: unknown) =>
+      (await lintFromString({ source: JSON.stringify(d), absoluteRef: "openapi.json", config: await createConfig({ extends: ["recommended"] }) })).map(
+        (p) => `${p.severity} ${p.ruleId}: ${p.message} ${p.location.map((l) => l.pointer).join(" ")}`,
+      );
+    expect(await lint(doc)).toEqual([]);
+    // The linter really checks: an operation without security is reported.
+    const broken = structuredClone(doc) as unknown as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    delete broken.paths["/llms.txt"]!.get!.security;
+    expect((await lint(broken)).some((p) => p.startsWith("error security-defined"))).toBe(true);
+  });
+
+  it("every response the suite's app server sends for a documented operation is checked against the document", async () => {
+    const { documentedOperation, openApiViolation } = await import("../../helpers/openapi-conformance");
+    const token = documentedOperation("POST", "/api/oauth/token")!;
+    const error = { status: 400, contentType: "application/json", body: JSON.stringify({ error: "invalid_request" }) };
+    expect(openApiViolation(token, error)).toBeNull();
+    // An undocumented field, an undeclared status or media type, a body where none is declared: each is caught.
+    expect(openApiViolation(token, { ...error, body: JSON.stringify({ error: "invalid_request", hint: "x" }) })).toMatch(/additional properties/);
+    expect(openApiViolation(token, { ...error, status: 418 })).toMatch(/status 418 is not declared/);
+    expect(openApiViolation(token, { ...error, contentType: "text/plain" })).toMatch(/sent as text\/plain/);
+    expect(openApiViolation(documentedOperation("GET", "/api/md/courses/intro-to-sql")!, { status: 304, contentType: "text/plain", body: "x" })).toMatch(/does not describe/);
+    expect(documentedOperation("GET", "/api/md/courses/a/b")).toBeUndefined();
+    // The hook is live: a drifted response of the real server would be a 500 naming the difference.
+    expect((await server.fetch("/.well-known/oauth-authorization-server")).status).toBe(200);
+  });
+
   it("describes the eleven markdown routes, llms files and every OAuth / OpenID Connect endpoint of the spec", async () => {
     const { doc } = await getDoc();
     const expected: Record<string, string[]> = {
@@ -80,12 +113,13 @@ describe("/openapi.json", () => {
       "/api/oauth/register": ["post"],
       "/mcp": ["post"],
       "/.well-known/oauth-protected-resource/mcp": ["get"],
+      "/.well-known/mcp/server-card.json": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(29);
+    expect(Object.keys(expected)).toHaveLength(30);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
-    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401"]);
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "503"]);
   });
 
   it("servers[].url is the requested origin", async () => {
@@ -157,6 +191,7 @@ describe("/openapi.json", () => {
       ["/api/oauth/register", "post", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Unknown Vendor" }) }],
       ["/mcp", "post", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
       ["/.well-known/oauth-protected-resource/mcp", "get", {}],
+      ["/.well-known/mcp/server-card.json", "get", {}],
     ];
     for (const [path, method, init] of probes) {
       const declared = doc.paths[path]![method]!.responses;
@@ -197,5 +232,9 @@ describe("/openapi.json", () => {
     expect(doc.paths["/api/md/courses/{slug}"]!.get!.responses["200"]!.content!["text/markdown"]!.example).toMatch(/^---\ntype: "course"/);
     expect(doc.paths["/api/oauth/revoke"]!.post!.responses["200"]!.content!["application/json"]!.example).toEqual({});
     expect(examples).toBeGreaterThan(20);
+    // Each error example is a document of its own status (the 400 used to be a 404 document).
+    for (const status of ["400", "404"]) {
+      expect(doc.paths["/api/md/courses/{slug}"]!.get!.responses[status]!.content!["text/markdown"]!.example, status).toMatch(new RegExp(`^---\ntype: "error"\nstatus: ${status}\n`));
+    }
   });
 });

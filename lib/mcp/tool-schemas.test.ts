@@ -1,0 +1,56 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { MAX_PAGE_SIZE } from "../membership/page";
+import { buildMcpServer } from "./server";
+
+type Property = { description?: string; type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; enum?: unknown[]; items?: Property };
+
+async function listedTools(): Promise<Tool[]> {
+  const server = buildMcpServer({ origin: "http://school.test", schoolName: "Test School" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "schema-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  try {
+    return (await client.listTools()).tools;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+const properties = (tool: Tool) => Object.entries((tool.inputSchema.properties ?? {}) as Record<string, Property>);
+
+describe("MCP tool input schemas (issue 29)", () => {
+  it("describe every input property", async () => {
+    const tools = await listedTools();
+    expect(tools.length).toBeGreaterThan(15);
+    const all = tools.flatMap((t) => properties(t).map(([name, p]) => ({ at: `${t.name}.${name}`, p })));
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.filter(({ p }) => !p.description || p.description.trim().length < 10).map(({ at }) => at)).toEqual([]);
+  });
+
+  it("state every bound the API enforces", async () => {
+    const tools = new Map((await listedTools()).map((t) => [t.name, new Map(properties(t))]));
+    const prop = (tool: string, name: string) => tools.get(tool)!.get(name)!;
+    for (const [tool, name] of [["list_subscriptions", "first"], ["list_webhook_deliveries", "first"]]) {
+      expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE });
+    }
+    expect(prop("search_catalog", "limit")).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(prop("list_webhook_deliveries", "status").enum).toEqual(["pending", "succeeded", "failed"]);
+    expect(prop("list_subscriptions", "state").enum).toContain("past_due");
+    for (const tool of ["create_webhook_endpoint", "update_webhook_endpoint"]) {
+      expect(prop(tool, "url").maxLength).toBe(2048);
+      expect(prop(tool, "description").maxLength).toBe(500);
+    }
+    for (const tool of ["create_subscription", "update_subscription", "cancel_subscription", "enroll_student", "create_webhook_endpoint", "redeliver_webhook_event"]) {
+      expect(prop(tool, "idempotency_key"), tool).toMatchObject({ minLength: 1, maxLength: 255 });
+    }
+    for (const [tool, name] of [["create_subscription", "expireAt"], ["create_subscription", "initialChargeAt"], ["update_subscription", "currentPeriodEnd"], ["cancel_subscription", "customEndedAt"]]) {
+      expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: -2147483648, maximum: 2147483647 });
+    }
+    expect(prop("create_subscription", "email").maxLength).toBe(254);
+  });
+});
