@@ -133,6 +133,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
 
 await runDbCommand({
   name: "school",
+  usage: USAGE,
   expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError,
   flags: FLAGS,
   body: main,

@@ -26,6 +26,12 @@ export function createPgDriver(url: string, options: { max?: number } = {}): Dri
 
 export class DataDirLockedError extends Error {
   override name = "DataDirLockedError";
+  constructor(
+    readonly dir: string,
+    readonly owner: number,
+  ) {
+    super(`the embedded database ${dir} is in use by process ${owner}; stop it first (PGlite allows one process)`);
+  }
 }
 
 /** A process as /proc shows it: its state letter and its start time (clock ticks after boot). */
@@ -86,9 +92,7 @@ export function lockDataDir(dir: string): void {
       const owner = Number(record.trim().split(" ")[0]);
       if (owner === process.pid) return;
       if (lockOwnerAlive(record)) {
-        throw new DataDirLockedError(
-          `the embedded database ${dir} is in use by process ${owner}; stop it first (PGlite allows one process)`,
-        );
+        throw new DataDirLockedError(dir, owner);
       }
       rmSync(lock, { force: true });
     }
