@@ -40,6 +40,9 @@ const schema = z
       .string()
       .regex(/^[a-z0-9-]+$/, "must be a school subdomain")
       .default("demo"),
+    // The port `next start` listens on (it reads PORT itself); links printed outside a request
+    // (`npm run school`) name it on a loopback platform domain.
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     TRUST_PROXY: flag.default(false),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),

@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { unavailablePage } from "../oauth/html";
 import { completePasswordSetup, PASSWORD_SETUP_PATH, PasswordSetupError } from "./password-setup";
+import { loginAfterSetup } from "./setup-confirmation";
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -31,7 +32,7 @@ export async function handleSetPasswordPost(request: Request): Promise<Response>
       confirm: form.get("confirm"),
       now: now(),
     });
-    return seeOther(`/login?setup=done&email=${encodeURIComponent(email)}`);
+    return seeOther(loginAfterSetup(email));
   } catch (err) {
     // Nothing was changed (one transaction); the link still works once the database is back.
     if (asDatabaseUnavailable(err)) return unavailablePage();
