@@ -34,6 +34,7 @@ import { rotateWebhookSecret } from "../webhooks/rotate-secret";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
 import { UNAUTHORIZED } from "./errors";
+import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
 import { adminLoaders } from "./loaders";
 
 export const typeDefs = /* GraphQL */ `
@@ -472,4 +473,7 @@ export const resolvers = {
   },
 };
 
-export const adminSchema = createSchema<AdminContext>({ typeDefs, resolvers });
+/** The whole SDL: the types above and the webhook event catalogue's (event-types.ts). */
+export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}`;
+
+export const adminSchema = createSchema<AdminContext>({ typeDefs: adminTypeDefs, resolvers: [resolvers, eventTypesResolvers] });

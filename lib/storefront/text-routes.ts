@@ -8,7 +8,7 @@ import { contentSignal, robotsTxt } from "./discovery";
 import { LLMS_TYPE, notFound, orUnavailable } from "./llms-routes";
 import { buildOpenApi } from "./openapi";
 import { parse, print } from "graphql";
-import { typeDefs } from "../admin-api/schema";
+import { adminTypeDefs } from "../admin-api/schema";
 
 /**
  * /openapi.json: generated per request so servers[].url is the origin the client used. It needs
@@ -39,7 +39,7 @@ let sdl: string | undefined;
  * executable schema is built from (so it cannot drift from it), descriptions included.
  */
 export async function serveAdminSdl(request: Request): Promise<Response> {
-  sdl ??= print(parse(typeDefs)) + "\n";
+  sdl ??= print(parse(adminTypeDefs)) + "\n";
   return textResponse({
     request,
     body: sdl,
