@@ -10,10 +10,10 @@
 //   transports  lib/admin-api/, lib/mcp/ (they do not use each other)
 //   top         lib/startup/ (migrate, seed, start-up), lib/bench/
 //   app         app/, proxy.ts, instrumentation.ts (and scripts/, tests/): never imported by lib/
-const BASE = "^lib/(env|clock|demo-secrets)(\\.test)?\\.ts$";
+const BASE = "^lib/(env|clock|demo-secrets|demo-ids)(\\.test)?\\.ts$";
 const DB = "^lib/db/";
 const SHARED = "^lib/(core|credentials|security|http|net|tenancy|edge)/";
-const FEATURES = "^lib/(membership|webhooks|schools|content|auth|oauth|storefront|idempotency|rate-limit|health)/";
+const FEATURES = "^lib/(membership|webhooks|schools|content|auth|oauth|oidc|storefront|idempotency|rate-limit|health)/";
 const TRANSPORTS = "^lib/(admin-api|mcp)/";
 const TOP = "^lib/(startup|bench)/";
 const APP = "^(app/|proxy\\.ts$|instrumentation\\.ts$)";

@@ -40,6 +40,9 @@ const schema = z
       .string()
       .regex(/^[a-z0-9-]+$/, "must be a school subdomain")
       .default("demo"),
+    // The port `next start` listens on (it reads PORT itself); links printed outside a request
+    // (`npm run school`) name it on a loopback platform domain.
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     TRUST_PROXY: flag.default(false),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
@@ -87,6 +90,9 @@ const schema = z
     // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
     WEBHOOKS_WORKER: flag.default(true),
     WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
+    // The embedded demo only: the demo school may deliver to http:// receivers on a loopback
+    // address (a developer's own machine, no tunnel). Refused with DATABASE_URL or on Vercel.
+    WEBHOOKS_LOCAL_RECEIVERS: flag.default(false),
     // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: lib/bench/floors.ts).
     // They write to the database, so they answer 404 unless this is set; only the bench's server
     // on its scratch database sets it.
@@ -133,6 +139,9 @@ const schema = z
     }
     if (env.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS && env.NODE_ENV !== "test") {
       ctx.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS"], message: "is only allowed with NODE_ENV=test" });
+    }
+    if (env.WEBHOOKS_LOCAL_RECEIVERS && (env.DATABASE_URL || env.VERCEL)) {
+      ctx.addIssue({ code: "custom", path: ["WEBHOOKS_LOCAL_RECEIVERS"], message: "is only allowed on the embedded demo database (without DATABASE_URL, not on Vercel)" });
     }
     if (Boolean(env.KV_REST_API_URL) !== Boolean(env.KV_REST_API_TOKEN)) {
       ctx.addIssue({

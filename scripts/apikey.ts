@@ -61,4 +61,4 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
   }
 }
 
-await runDbCommand({ name: "apikey", expected: (err) => err instanceof ApiKeyCommandError, flags: FLAGS, body: main });
+await runDbCommand({ name: "apikey", usage: USAGE, expected: (err) => err instanceof ApiKeyCommandError, flags: FLAGS, body: main });

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { requireCurrentSchema, startupFailureLine, StartupError } from "../lib/startup/bootstrap";
-import { closeDbHandle, dbHandle } from "../lib/db/client";
+import { closeDbHandle, dbHandle, type DbHandle } from "../lib/db/client";
+import { DataDirLockedError } from "../lib/db/driver";
 import { migrate } from "../lib/db/migrator";
 
 /** Runs a CLI body; a failure prints one line and exits 1. */
@@ -20,30 +21,54 @@ export type CommandLine<F extends Flags> = { command: string | undefined } & Ret
   typeof parseArgs<{ args: string[]; allowPositionals: true; options: F }>
 >;
 
+/** `--help`, `-h` or `help` anywhere before a `--`: the usage, without opening the database. */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h") || args[0] === "help";
+}
+
 /**
  * Runs an operator command (`npm run <name> -- <command> …`) against the database: the embedded
  * database is migrated first (no one else can), Postgres must already be current (`npm run
- * db:migrate` is the deploy step). Errors the command expects, and a bad flag, print as one line
- * `<name>: <message>`; exit code 1.
+ * db:migrate` is the deploy step). `--help` prints the usage without touching the database. Errors
+ * the command expects, a bad flag, and an embedded database another process (`npm start`) holds
+ * print as one line `<name>: <message>`; exit code 1.
  */
 export async function runDbCommand<const F extends Flags>(options: {
   name: string;
+  usage: string;
   flags: F;
   expected: (err: unknown) => boolean;
   body: (line: CommandLine<F>) => Promise<void>;
 }): Promise<void> {
-  const handle = dbHandle();
+  const [command, ...args] = process.argv.slice(2);
+  if (asksForHelp(process.argv.slice(2))) {
+    console.log(options.usage);
+    return;
+  }
+  if (!command) {
+    console.error(options.usage);
+    process.exitCode = 1;
+    return;
+  }
+  let handle: DbHandle | undefined;
   try {
-    const [command, ...args] = process.argv.slice(2);
     const line = { command, ...parseArgs({ args, allowPositionals: true, options: options.flags }) };
+    handle = dbHandle();
     if (handle.driver.kind === "pglite") await migrate({ driver: handle.driver });
     else await requireCurrentSchema(handle);
     await options.body(line);
   } catch (err) {
-    const oneLine = options.expected(err) || err instanceof StartupError || (err instanceof Error && err.name === "TypeError");
-    console.error(oneLine ? `${options.name}: ${(err as Error).message}` : err);
+    const oneLine = options.expected(err) || err instanceof StartupError || err instanceof DataDirLockedError || (err instanceof Error && err.name === "TypeError");
+    console.error(
+      err instanceof DataDirLockedError
+        ? `${options.name}: the embedded database ${err.dir} is in use by process ${err.owner} (npm start?): stop it, run this command, then start it again (PGlite allows one process; with DATABASE_URL both share Postgres)`
+        : oneLine
+          ? `${options.name}: ${(err as Error).message}`
+          : err,
+    );
     process.exitCode = 1;
   } finally {
-    await closeDbHandle(handle);
+    if (handle) await closeDbHandle(handle);
   }
 }

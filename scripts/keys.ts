@@ -55,4 +55,4 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
   }
 }
 
-await runDbCommand({ name: "keys", expected: (err) => err instanceof SigningKeyCommandError, flags: FLAGS, body: main });
+await runDbCommand({ name: "keys", usage: USAGE, expected: (err) => err instanceof SigningKeyCommandError, flags: FLAGS, body: main });

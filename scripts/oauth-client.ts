@@ -117,6 +117,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
 
 await runDbCommand({
   name: "oauth-client",
+  usage: USAGE,
   expected: (err) => err instanceof OAuthClientCommandError || err instanceof SchoolCommandError,
   flags: FLAGS,
   body: main,

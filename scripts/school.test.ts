@@ -35,6 +35,21 @@ describe("npm run school", () => {
     expect((await schoolCli(dir, ["list"])).stdout).toMatch(/ceramics.*disabled \d{4}-/);
   }, 300_000);
 
+  // Issue 29, item 9: the link names the port the school is served on, not always 3000.
+  it("the printed links name the port: --port, else PORT, else 3000", async () => {
+    const explicit = await schoolCli(dir, ["add-member", "--school", "ceramics", "--email", "p1@ceramics.example", "--role", "admin", "--port", "4123"]);
+    expect(explicit.stdout).toMatch(/http:\/\/ceramics\.localhost:4123\/account\/set-password\?token=/);
+    const fromEnv = await runScript("scripts/school.ts", ["add-member", "--school", "ceramics", "--email", "p2@ceramics.example", "--role", "admin"], {
+      PGLITE_DATA_DIR: dir,
+      PLATFORM_DOMAIN: "localhost",
+      PORT: "3456",
+    });
+    expect(fromEnv.stdout).toMatch(/http:\/\/ceramics\.localhost:3456\/account\/set-password\?token=/);
+    const bad = await schoolCli(dir, ["add-member", "--school", "ceramics", "--email", "p3@ceramics.example", "--role", "admin", "--port", "70000"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('school: --port must be a port number from 1 to 65535, got "70000"');
+  }, 300_000);
+
   it("bad input is one line on stderr and exit code 1", async () => {
     const dup = await schoolCli(dir, ["create", "--subdomain", "ceramics", "--name", "Again", "--owner-email", "x@y.example"]);
     expect(dup.code).toBe(1);

@@ -15,15 +15,17 @@ import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/m
 import { runDbCommand, type CommandLine } from "./cli";
 
 const USAGE = `usage:
-  npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>]
+  npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>] [--port <n>]
   npm run school -- list
   npm run school -- disable <subdomain|id>
   npm run school -- enable <subdomain|id>
-  npm run school -- add-member --school <subdomain|id> --email <email> --role <role> [--name <name>]
+  npm run school -- add-member --school <subdomain|id> --email <email> --role <role> [--name <name>] [--port <n>]
   npm run school -- domain add <host> --school <subdomain|id>
   npm run school -- domain remove --school <subdomain|id>
   npm run school -- import <dir> --school <subdomain|id> [--dry-run]
-  npm run school -- export <dir> --school <subdomain|id>`;
+  npm run school -- export <dir> --school <subdomain|id>
+
+--port: the port the school is served on, for the printed links on localhost (default: PORT, else 3000)`;
 
 function setupLine(origin: string, setup: { token: string; expiresAt: Date } | null, email: string): string {
   return setup
@@ -40,11 +42,21 @@ const FLAGS = {
   email: { type: "string" },
   role: { type: "string" },
   "dry-run": { type: "boolean", default: false },
+  port: { type: "string" },
 } as const;
+
+/** `--port`, checked before anything is written: the port printed links name (else PORT, else 3000). */
+function portOption(port: string | undefined): number | undefined {
+  if (port === undefined) return undefined;
+  const n = Number(port);
+  if (!/^\d{1,5}$/.test(port) || n < 1 || n > 65535) throw new SchoolCommandError(`--port must be a port number from 1 to 65535, got "${port}"`);
+  return n;
+}
 
 async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   const db = dbHandle().prisma;
   const e = env();
+  const port = portOption(values.port) ?? e.PORT;
   switch (command) {
     case "create": {
       if (!values.subdomain || !values.name || !values["owner-email"]) {
@@ -58,7 +70,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         ownerName: values["owner-name"],
         now: now(),
       });
-      const origin = schoolOrigin(created.school, e);
+      const origin = schoolOrigin(created.school, e, port);
       console.log(`created school ${created.school.subdomain} (${created.school.id}) at ${origin}`);
       console.log(`owner: ${created.owner.email}${created.owner.created ? " (new account)" : " (existing account)"}`);
       console.log(setupLine(origin, created.passwordSetup, created.owner.email));
@@ -89,7 +101,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!values.school || !values.email || !values.role) throw new SchoolCommandError(`add-member needs --school, --email and --role\n${USAGE}`);
       const r = await addMember({ db, school: values.school, email: values.email, name: values.name, role: values.role, now: now() });
       console.log(`${r.user.email} is a member of ${r.school.subdomain} with roles ${r.roles.join(", ")}`);
-      console.log(setupLine(schoolOrigin(r.school, e), r.passwordSetup, r.user.email));
+      console.log(setupLine(schoolOrigin(r.school, e, port), r.passwordSetup, r.user.email));
       return;
     }
     case "domain": {
@@ -133,6 +145,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
 
 await runDbCommand({
   name: "school",
+  usage: USAGE,
   expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError,
   flags: FLAGS,
   body: main,

@@ -34,6 +34,7 @@ import { redeliverWebhookEvent } from "../webhooks/redeliver-event";
 import { rotateWebhookSecret } from "../webhooks/rotate-secret";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
+import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
 import { adminLoaders } from "./loaders";
 
 // Every type, field, argument and input field carries a description (schema-descriptions.test.ts
@@ -655,4 +656,7 @@ export const resolvers = {
   },
 };
 
-export const adminSchema = createSchema<AdminContext>({ typeDefs, resolvers });
+/** The whole SDL: the types above and the webhook event catalogue's (event-types.ts). */
+export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}`;
+
+export const adminSchema = createSchema<AdminContext>({ typeDefs: adminTypeDefs, resolvers: [resolvers, eventTypesResolvers] });

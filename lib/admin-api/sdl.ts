@@ -1,6 +1,6 @@
 import { parse, print } from "graphql";
 import { textResponse } from "../storefront/http";
-import { typeDefs } from "./schema";
+import { adminTypeDefs } from "./schema";
 
 let sdl: string | undefined;
 
@@ -9,7 +9,7 @@ let sdl: string | undefined;
  * executable schema is built from (so it cannot drift from it), descriptions included.
  */
 export async function serveAdminSdl(request: Request): Promise<Response> {
-  sdl ??= print(parse(typeDefs)) + "\n";
+  sdl ??= print(parse(adminTypeDefs)) + "\n";
   return textResponse({
     request,
     body: sdl,

@@ -4,6 +4,7 @@ import { htmlErrorPage, unavailablePage } from "../core/html-page";
 import { clientAddress, requestContext } from "../tenancy/request-context";
 import { safeCallbackPath } from "./callback-url";
 import { AUTH_BASE_PATH, LOGIN_PATH, authConfig, type AuthRequestInfo } from "./config";
+import { setupConfirmation } from "./setup-confirmation";
 
 /**
  * Route handler for /api/auth/*: Auth.js, on the URL the member actually used (forwarded headers
@@ -69,7 +70,11 @@ async function withCsrfCookie(request: Request, url: URL, then: "login" | "retur
   const csrf = await Auth(new Request(new URL(`${AUTH_BASE_PATH}/csrf`, url), { headers: request.headers }), authConfig(info));
   const callbackUrl = safeCallbackPath(url.searchParams.get("callbackUrl"));
   const target = new URL(then === "login" ? LOGIN_PATH : callbackUrl, url);
-  if (then === "login") target.searchParams.set("callbackUrl", callbackUrl);
+  if (then === "login") {
+    target.searchParams.set("callbackUrl", callbackUrl);
+    // The confirmation of a just-set password survives the cookie round trip (issue 29, item 9).
+    for (const [name, value] of setupConfirmation(url.searchParams)) target.searchParams.set(name, value);
+  }
   target.searchParams.set("cookie_check", "1");
   const headers = new Headers({ location: target.pathname + target.search, "cache-control": "no-store" });
   for (const cookie of csrf.headers.getSetCookie()) headers.append("set-cookie", cookie);

@@ -4,6 +4,7 @@ import { asDatabaseUnavailable } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { unavailablePage } from "../core/html-page";
 import { completePasswordSetup, PASSWORD_SETUP_PATH, PasswordSetupError } from "./password-setup";
+import { loginAfterSetup } from "./setup-confirmation";
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -40,7 +41,7 @@ export async function handleSetPasswordPost(request: Request): Promise<Response>
       confirm: form.get("confirm"),
       now: now(),
     });
-    return seeOther(`/login?setup=done&email=${encodeURIComponent(email)}`);
+    return seeOther(loginAfterSetup(email));
   } catch (err) {
     // Nothing was changed (one transaction); the link still works once the database is back.
     if (asDatabaseUnavailable(err)) return unavailablePage();

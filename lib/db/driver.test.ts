@@ -1,9 +1,33 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { closeDriver, createPgliteDriver, DataDirLockedError, lockDataDir } from "./driver";
+import { closeDriver, createPgliteDriver, DataDirLockedError, lockDataDir, lockOwnerAlive } from "./driver";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const HOLDER = path.join(ROOT, "tests/helpers/pglite-holder.ts");
+/** Fields 3 onwards of /proc/<pid>/stat: [0] is the state letter, [19] the start time. */
+const stat = (pid: number) => {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return text.slice(text.lastIndexOf(")") + 2).split(" ");
+};
+
+async function readyPid(child: ChildProcess): Promise<number> {
+  let out = "";
+  for await (const chunk of child.stdout!) {
+    out += String(chunk);
+    const m = /ready (\d+)/.exec(out);
+    if (m) return Number(m[1]);
+  }
+  throw new Error(`holder exited: ${out}`);
+}
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(check()).toBe(true);
+}
 
 const tmp = () => path.join(mkdtempSync(path.join(tmpdir(), "sh-pglite-")), "db");
 
@@ -11,7 +35,7 @@ describe("PGlite data directory lock", () => {
   it("records the owning process", () => {
     const dir = tmp();
     lockDataDir(dir);
-    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    expect(readFileSync(`${dir}.lock`, "utf8")).toMatch(new RegExp(`^${process.pid} \\d+$`));
     // Re-entrant for the owner.
     expect(() => lockDataDir(dir)).not.toThrow();
   });
@@ -35,7 +59,79 @@ describe("PGlite data directory lock", () => {
     await new Promise((r) => gone.on("exit", r));
     writeFileSync(`${dir}.lock`, String(gone.pid));
     lockDataDir(dir);
-    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    expect(readFileSync(`${dir}.lock`, "utf8")).toMatch(new RegExp(`^${process.pid} `));
+  });
+
+  it("refuses a live owner whose start time matches, takes over one whose pid now names another process", () => {
+    const dir = tmp();
+    const other = spawn("sleep", ["30"]);
+    try {
+      const start = stat(other.pid!)[19];
+      writeFileSync(`${dir}.lock`, `${other.pid} ${start}`);
+      expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process ${other.pid}`));
+      // The same pid with another start time: the owner died and the pid was handed to `sleep`.
+      writeFileSync(`${dir}.lock`, `${other.pid} ${Number(start) - 1}`);
+      lockDataDir(dir);
+      expect(readFileSync(`${dir}.lock`, "utf8")).toMatch(new RegExp(`^${process.pid} `));
+    } finally {
+      other.kill();
+    }
+  });
+
+  // Issue 29, item 15: a server killed with SIGKILL stays a zombie until its parent reaps it, and
+  // kill(pid, 0) succeeds on a zombie. The restart right after the crash must open the same data.
+  it("takes over from a SIGKILLed owner that is still a zombie, and the data survives", { timeout: 120_000 }, async () => {
+    const dir = tmp();
+    // `exec sleep` replaces the shell with a parent that never reaps its child: the killed holder stays a zombie.
+    // The holder runs in node itself (tsx's CLI would be a parent that reaps it).
+    const parent = spawn("sh", ["-c", `"$0" "$@" & exec sleep 60`, process.execPath, "--import", "tsx", HOLDER, dir, "written before the crash"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let pid = 0;
+    try {
+      pid = await readyPid(parent);
+      process.kill(pid, "SIGKILL");
+      await waitFor(() => stat(pid)[0] === "Z");
+      expect(() => process.kill(pid, 0)).not.toThrow();
+
+      const driver = createPgliteDriver(dir);
+      try {
+        if (driver.kind !== "pglite") throw new Error("expected PGlite");
+        const { rows } = await driver.pglite.query<{ value: string }>("SELECT value FROM crash_proof");
+        expect(rows).toEqual([{ value: "written before the crash" }]);
+        expect(readFileSync(`${dir}.lock`, "utf8")).toMatch(new RegExp(`^${process.pid} `));
+      } finally {
+        await closeDriver(driver);
+      }
+    } finally {
+      if (pid) process.kill(pid, "SIGKILL");
+      parent.kill("SIGKILL");
+    }
+  });
+
+  it("never throws anything but DataDirLockedError, and only for a live owner (seeded property)", () => {
+    const dir = tmp();
+    const self = `${process.pid} ${stat(process.pid)[19]}`;
+    const record = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer({ min: -5, max: 2 ** 31 }).map(String),
+      fc.tuple(fc.integer({ min: 1, max: 4_194_304 }), fc.nat()).map(([pid, start]) => `${pid} ${start}`),
+      fc.constant(`1 ${stat(1)[19]}`),
+    );
+    fc.assert(
+      fc.property(record, (contents) => {
+        writeFileSync(`${dir}.lock`, contents);
+        try {
+          lockDataDir(dir);
+          expect(readFileSync(`${dir}.lock`, "utf8")).toBe(Number(contents.trim().split(" ")[0]) === process.pid ? contents : self);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DataDirLockedError);
+          expect(lockOwnerAlive(contents)).toBe(true);
+        }
+      }),
+      { seed: 29_15, numRuns: 300 },
+    );
   });
 
   // Opens a real on-disk database (initdb): seconds on a busy machine.
@@ -43,7 +139,7 @@ describe("PGlite data directory lock", () => {
     const dir = tmp();
     const driver = createPgliteDriver(dir);
     try {
-      expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+      expect(readFileSync(`${dir}.lock`, "utf8")).toMatch(new RegExp(`^${process.pid} `));
       if (driver.kind === "pglite") await driver.pglite.waitReady;
     } finally {
       await closeDriver(driver);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -26,9 +26,46 @@ export function createPgDriver(url: string, options: { max?: number } = {}): Dri
 
 export class DataDirLockedError extends Error {
   override name = "DataDirLockedError";
+  constructor(
+    readonly dir: string,
+    readonly owner: number,
+  ) {
+    super(`the embedded database ${dir} is in use by process ${owner}; stop it first (PGlite allows one process)`);
+  }
 }
 
-function processAlive(pid: number): boolean {
+/** A process as /proc shows it: its state letter and its start time (clock ticks after boot). */
+function procStat(pid: number): { state: string; start: string } | null | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch (err) {
+    // No such process; or no /proc at all (macOS), where only kill(pid, 0) can tell.
+    return (err as NodeJS.ErrnoException).code === "ENOENT" && existsSync("/proc/self/stat") ? null : undefined;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces: fields count from its end.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0]!, start: fields[19]! };
+}
+
+/** What the lock file records: the owner's pid and, where /proc exists, its start time. */
+function lockRecord(pid: number): string {
+  const start = procStat(pid)?.start;
+  return start ? `${pid} ${start}` : String(pid);
+}
+
+/**
+ * Whether the process a lock names still holds it. Not when it is gone, a zombie (killed, not yet
+ * reaped by its parent: `kill(pid, 0)` still succeeds) or dead, or when its pid now belongs to
+ * another process (a different start time than the lock recorded).
+ */
+export function lockOwnerAlive(record: string): boolean {
+  const [pidText, start] = record.trim().split(" ");
+  const pid = Number(pidText);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  const stat = procStat(pid);
+  if (stat === null) return false;
+  if (stat) return stat.state !== "Z" && stat.state !== "X" && (start === undefined || start === stat.start);
   try {
     process.kill(pid, 0);
     return true;
@@ -39,23 +76,23 @@ function processAlive(pid: number): boolean {
 
 /**
  * PGlite is a single-process database: a second process opening the same directory corrupts it.
- * A lock file holding the owner's pid turns that into a clear error; a stale lock is taken over.
+ * A lock file naming the owner (pid and start time) turns that into a clear error; a lock whose
+ * owner died, even one killed a moment ago and not yet reaped, or whose pid was reused, is taken over.
  */
 export function lockDataDir(dir: string): void {
   const lock = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      writeFileSync(lock, lockRecord(process.pid), { flag: "wx" });
       process.once("exit", () => rmSync(lock, { force: true }));
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(readFileSync(lock, "utf8"));
+      const record = readFileSync(lock, "utf8");
+      const owner = Number(record.trim().split(" ")[0]);
       if (owner === process.pid) return;
-      if (owner && processAlive(owner)) {
-        throw new DataDirLockedError(
-          `the embedded database ${dir} is in use by process ${owner}; stop it first (PGlite allows one process)`,
-        );
+      if (lockOwnerAlive(record)) {
+        throw new DataDirLockedError(dir, owner);
       }
       rmSync(lock, { force: true });
     }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../membership/page";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../core/page";
 import { CATALOG_KINDS } from "../storefront/search-catalog";
 
 // Output schemas of the tools: the membership presenter's wire shapes (lib/membership/presenter.ts,
@@ -104,7 +104,7 @@ export const webhookDeliverySchema = z.object({
 /** Unix seconds as the Admin API takes them (GraphQL Int: 32-bit). */
 export const unixSeconds = z.number().int().min(-2147483648).max(2147483647);
 
-/** The Admin API's page sizes (lib/membership/page.ts), stated in the schema so clients see the bound. */
+/** The Admin API's page sizes (lib/core/page.ts), stated in the schema so clients see the bound. */
 export const pageSizeInput = z
   .number()
   .int()

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { MAX_PAGE_SIZE } from "../membership/page";
+import { MAX_PAGE_SIZE } from "../core/page";
 import { buildMcpServer } from "./server";
 
 type Property = { description?: string; type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; enum?: unknown[]; items?: Property };

@@ -22,8 +22,9 @@ export class SafeFetchError extends Error {
 
 export interface SafeFetchPolicy {
   /**
-   * Tests only: http:// to a loopback address (IP literal) is allowed, so test suites never need the
-   * internet. Callers take it from an env flag that is refused outside NODE_ENV=test (lib/env.ts).
+   * http:// to a loopback address (IP literal) is allowed, so test suites never need the internet.
+   * Callers take it from an env flag that is refused outside NODE_ENV=test (lib/env.ts), or, for
+   * webhooks, from the embedded demo's local-receiver switch (lib/webhooks/endpoint-input.ts).
    */
   allowLoopbackForTests: boolean;
 }

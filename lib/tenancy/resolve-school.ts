@@ -24,10 +24,19 @@ async function lookup(match: HostMatch): Promise<School | null> {
     case "custom-domain":
       return db().school.findUnique({ where: { customDomain: match.domain, disabledAt: null } });
     case "bare":
-      return db().school.findUnique({ where: { subdomain: env().DEFAULT_SCHOOL, disabledAt: null } });
+      return (await db().school.findUnique({ where: { subdomain: env().DEFAULT_SCHOOL, disabledAt: null } })) ?? onlySchool();
     default:
       return null;
   }
+}
+
+/**
+ * The bare host when DEFAULT_SCHOOL names no school: the one school there is, if there is exactly
+ * one (a new own school on a database without the demo); with several, which one is not ours to guess.
+ */
+async function onlySchool(): Promise<School | null> {
+  const schools = await db().school.findMany({ where: { disabledAt: null }, take: 2 });
+  return schools.length === 1 ? schools[0]! : null;
 }
 
 /** The school a request addresses, from its host; null when no school answers there (or it is disabled). */

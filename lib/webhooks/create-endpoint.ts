@@ -21,7 +21,7 @@ export async function createWebhookEndpoint(options: {
   dryRun?: boolean;
 }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
   const { schoolId, input, now, dryRun } = options;
-  const url = checkEndpointUrl(input.url);
+  const url = checkEndpointUrl(input.url, schoolId);
   if ("error" in url) return failure(url.error);
   const events = checkEventTypes(input.events);
   if ("error" in events) return failure(events.error);

@@ -71,7 +71,7 @@ async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
       body,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       maxBytes: 1024,
-      policy: webhookFetchPolicy(),
+      policy: webhookFetchPolicy(delivery.endpoint.schoolId),
     });
     const succeeded = res.status >= 200 && res.status < 300;
     const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers["retry-after"], now) : null;

@@ -1,3 +1,4 @@
+import { DEMO_IDS } from "../demo-ids";
 import { env } from "../env";
 import { checkOutboundUrl, SafeFetchError, type SafeFetchPolicy } from "../net/safe-fetch";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../db/outbox";
@@ -10,16 +11,24 @@ export const TOO_MANY_ENDPOINTS = `A school can have at most ${MAX_ENDPOINTS_PER
 export const EVENTS_REQUIRED = `events must list at least one event type (${WEBHOOK_EVENT_TYPES.join(", ")}) or "*"`;
 export const DESCRIPTION_TOO_LONG = `description must be at most ${MAX_ENDPOINT_DESCRIPTION_LENGTH} characters`;
 
-/** Outbound policy of webhook deliveries (the test-only loopback switch is refused outside tests by lib/env.ts). */
-export function webhookFetchPolicy(): SafeFetchPolicy {
-  return { allowLoopbackForTests: env().WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS };
+/**
+ * Outbound policy of one school's webhook deliveries: https to public addresses only, except
+ * http:// on a loopback address for test suites (a switch lib/env.ts refuses outside tests) and,
+ * with WEBHOOKS_LOCAL_RECEIVERS on the embedded demo database (lib/env.ts refuses it with
+ * DATABASE_URL or on Vercel), for the demo school: a developer's receiver on their own machine.
+ * Every other school, and every deployment, keeps the SSRF-safe rule (docs/security.md).
+ */
+export function webhookFetchPolicy(schoolId: string): SafeFetchPolicy {
+  const e = env();
+  const localDemo = e.WEBHOOKS_LOCAL_RECEIVERS && !e.DATABASE_URL && !e.VERCEL && schoolId === DEMO_IDS.school;
+  return { allowLoopbackForTests: e.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS || localDemo };
 }
 
 /** The endpoint URL as stored, or the message explaining why it is refused. */
-export function checkEndpointUrl(raw: string): { url: string } | { error: string } {
+export function checkEndpointUrl(raw: string, schoolId: string): { url: string } | { error: string } {
   if (raw.length > MAX_ENDPOINT_URL_LENGTH) return { error: `url must be at most ${MAX_ENDPOINT_URL_LENGTH} characters` };
   try {
-    const url = checkOutboundUrl(raw.trim(), webhookFetchPolicy());
+    const url = checkOutboundUrl(raw.trim(), webhookFetchPolicy(schoolId));
     if (url.hash) return { error: "url must not contain a fragment" };
     return { url: url.href };
   } catch (err) {

@@ -26,7 +26,7 @@ export async function updateWebhookEndpoint(options: {
   if (!isUuid(input.id)) return failure(ENDPOINT_NOT_FOUND);
   const data: Partial<WebhookEndpoint> = { updatedAt: now };
   if (input.url !== null && input.url !== undefined) {
-    const url = checkEndpointUrl(input.url);
+    const url = checkEndpointUrl(input.url, schoolId);
     if ("error" in url) return failure(url.error);
     data.url = url.url;
   }

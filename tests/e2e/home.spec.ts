@@ -21,4 +21,13 @@ test("an unknown school is a 404 page", async ({ page, baseURL }) => {
   const res = await page.goto(`http://no-such-school.localhost:${url.port}/`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  // Its home page is this same 404: the page says why instead of linking to itself (issue 29, item 9).
+  await expect(page.getByText("No school is served at this address.")).toBeVisible();
+  await expect(page.locator("a[href='/']")).toHaveCount(0);
+});
+
+test("a missing page of a school links to that school's home page", async ({ page }) => {
+  const res = await page.goto("/courses/no-such-course");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("link", { name: "Go to the home page" })).toHaveAttribute("href", "/");
 });

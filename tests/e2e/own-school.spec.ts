@@ -65,8 +65,8 @@ test("empty Postgres → own school with content, owner login and Admin API key"
 
   // 2. The handful of commands from README.
   expect((await cli("scripts/db-migrate.ts", [])).stdout).toMatch(/^applied: /);
-  const created = await cli("scripts/school.ts", ["create", "--subdomain", "pottery", "--name", "Clay & Kiln", "--owner-email", "ana@clay.example"]);
-  const link = /(http:\/\/pottery\.localhost:3000\/account\/set-password\?token=[\w-]{43})/.exec(created.stdout)![1]!.replace(":3000", `:${PORT}`);
+  const created = await cli("scripts/school.ts", ["create", "--subdomain", "pottery", "--name", "Clay & Kiln", "--owner-email", "ana@clay.example", "--port", String(PORT)]);
+  const link = new RegExp(`(http://pottery\\.localhost:${PORT}/account/set-password\\?token=[\\w-]{43})`).exec(created.stdout)![1]!;
   const key = /\b(sh_[a-z0-9]+_[\w-]{20,})\b/.exec(created.stdout)![1]!;
   const imported = await cli("scripts/school.ts", ["import", "tests/fixtures/pottery-school", "--school", "pottery"]);
   expect(imported.stdout).toMatch(/\d+ changes written to pottery/);
@@ -83,7 +83,9 @@ test("empty Postgres → own school with content, owner login and Admin API key"
   await page.getByLabel("Repeat the password").fill("a-kiln-at-1240-degrees");
   await page.getByRole("button", { name: "Set password" }).click();
   await expect(page).toHaveURL(/\/login\?/);
-  await page.getByLabel("Email").fill("ana@clay.example");
+  // The confirmation survives the CSRF-cookie detour, and the email is filled in (issue 29, item 9).
+  await expect(page.getByRole("status")).toHaveText("Your password is set. Sign in with it below.");
+  await expect(page.getByLabel("Email")).toHaveValue("ana@clay.example");
   await page.getByLabel("Password").fill("a-kiln-at-1240-degrees");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`http://pottery.localhost:${PORT}/`);
@@ -92,6 +94,11 @@ test("empty Postgres → own school with content, owner login and Admin API key"
 
   await page.goto(link);
   await expect(page.getByText("This link has already been used")).toBeVisible();
+
+  // The bare host serves the one school there is (DEFAULT_SCHOOL names the absent demo).
+  const bare = await page.goto(`http://localhost:${PORT}/`);
+  expect(bare?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "Make pots that last" })).toBeVisible();
 
   // 4. Pages, markdown and llms.txt serve the imported content.
   for (const [p, text] of [

@@ -23,7 +23,7 @@ describe("startupFailureLine", () => {
   it("prints one line per failure kind, never a stack", () => {
     expect(startupFailureLine(new ConfigError("PLATFORM_DOMAIN: bad"))).toBe("schoolhouse: invalid configuration: PLATFORM_DOMAIN: bad");
     expect(startupFailureLine(new StartupError("cannot connect"))).toBe("schoolhouse: cannot connect");
-    expect(startupFailureLine(new DataDirLockedError("in use"))).toBe("schoolhouse: in use");
+    expect(startupFailureLine(new DataDirLockedError("/d", 7))).toBe("schoolhouse: the embedded database /d is in use by process 7; stop it first (PGlite allows one process)");
     expect(startupFailureLine(new MigrationError("m failed\nat x"))).toBe("schoolhouse: start-up failed: m failed");
     expect(startupFailureLine("weird")).toBe("schoolhouse: start-up failed: weird");
   });

@@ -10,7 +10,7 @@ import { ContentError } from "@/lib/content/errors";
 import { importContent } from "@/lib/content/import-content";
 import { KIND_DIRS, type ItemKind } from "@/lib/content/read-folder";
 import { db } from "@/lib/db/client";
-import { seedDemo } from "@/lib/db/seed/seed";
+import { seedDemo } from "@/lib/startup/seed/seed";
 import { createSchool } from "@/lib/schools/create-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { setupConfirmation } from "@/lib/auth/setup-confirmation";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
 import { authSecret } from "@/lib/auth/auth-secret";
@@ -14,6 +15,8 @@ export const metadata: Metadata = { title: "Sign in", robots: { index: false } }
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const flat = (params: Record<string, string | string[] | undefined>) =>
+  Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, one(v) ?? ""] as [string, string]]));
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "That email and password did not match.",
@@ -28,6 +31,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   const requestHeaders = await headers();
   const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
   const session = await getMemberSession({ headers: requestHeaders });
+  const setup = new Map(setupConfirmation(new URLSearchParams(flat(params))));
 
   if (!csrfToken) {
     if (one(params.cookie_check)) {
@@ -38,7 +42,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
         </section>
       );
     }
-    redirect(`/api/auth/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    const detour = new URLSearchParams([["callbackUrl", callbackUrl], ...setup]);
+    redirect(`/api/auth/login?${detour}`);
   }
 
   const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
@@ -55,7 +60,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
             {signInAgain ? "It asks you to sign in again, even if you are signed in." : "Sign in to continue."}
           </p>
         ) : null}
-        {one(params.setup) === "done" ? <p role="status">Your password is set. Sign in with it below.</p> : null}
+        {setup.has("setup") ? <p role="status">Your password is set. Sign in with it below.</p> : null}
         {session && !signInAgain ? (
           <p>
             You are signed in as <strong>{session.email}</strong>. <a href={callbackUrl}>Continue</a>, or sign in as someone
@@ -72,7 +77,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <label>
             Email
-            <input type="email" name="email" autoComplete="username" required />
+            <input type="email" name="email" autoComplete="username" defaultValue={setup.get("email")} required />
           </label>
           <label>
             Password

@@ -1,35 +1,9 @@
 // The demo schools' members, keys and OAuth clients (their content lives in content/). Ids are fixed
 // so README, tests and curl examples can name them; content ids are fixed in the content files.
 
-const id = (group: number, n: number) =>
-  `5c400000-0000-4000-8000-${group.toString(16).padStart(4, "0")}${n.toString(16).padStart(8, "0")}`;
+import { DEMO_IDS, demoId as id } from "../../demo-ids";
 
-export const DEMO_IDS = {
-  school: id(1, 1),
-  acmeSchool: id(1, 2),
-  users: {
-    owner: id(2, 1),
-    manager: id(2, 2),
-    admin: id(2, 3),
-    teacher: id(2, 4),
-    teachingAssistant: id(2, 5),
-    student: id(2, 6),
-    reviewer: id(2, 7),
-    multiRole: id(2, 8),
-    acmeEmployee: id(2, 9),
-  },
-  plans: {
-    monthly: id(3, 1),
-    summerCohort: id(3, 2),
-    bootcamp: id(3, 3),
-    lifetime: id(3, 4),
-    legacyAnnual: id(3, 5),
-    acmeAnnual: id(3, 6),
-  },
-  apiKeys: { full: id(4, 1), none: id(4, 2), acmeFull: id(4, 3) },
-  // Named here for tests and examples; the rows come from content/demo/courses/*.md (their `id`).
-  courses: { introToSql: id(7, 1), pythonForDataAnalysis: id(7, 2) },
-} as const;
+export { DEMO_IDS };
 
 export const DEMO_USER_EMAIL_DOMAIN = "schoolhouse.test";
 export {

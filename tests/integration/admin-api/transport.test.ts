@@ -205,7 +205,7 @@ describe("playground", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await r.text();
-    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<script[^>]+src="(?!\/admin\/graphql\/assets\/)/i);
     expect(html).not.toMatch(/<link[^>]+stylesheet[^>]+href="https?:/i);
     expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdnjs/);
     expect(html).toContain("X-Service-API-Key");

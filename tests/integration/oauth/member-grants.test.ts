@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { listMemberGrants } from "@/lib/oauth/member-grants/list-member-grants";
 import { revokeMemberGrant } from "@/lib/oauth/member-grants/revoke-member-grant";
 import { appForSuite } from "../../helpers/app-for-suite";

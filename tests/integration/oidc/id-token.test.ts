@@ -7,7 +7,7 @@ import * as oauth from "oauth4webapi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { browseAuthorization, sessionUserId, signIn } from "../oauth/helpers";
 

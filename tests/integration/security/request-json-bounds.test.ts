@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@/lib/http/body";
 import { db } from "@/lib/db/client";
-import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 
 const app = appForSuite({ now: null });

@@ -1,0 +1,34 @@
+import type { WebhookEventType } from "../db/outbox";
+
+/**
+ * What each event type means and which Admin API type its `data` is (docs/decisions.md, "Event
+ * catalogue"). A Record over every type, so a new event type cannot ship undescribed.
+ */
+export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: string; dataType: "Subscription" | "User" | "Enrollment" }> = {
+  "member.created": {
+    description: "A person joined the school (createSubscription or enrollStudentToCourse for someone not yet a member).",
+    dataType: "User",
+  },
+  "subscription.created": { description: "createSubscription succeeded.", dataType: "Subscription" },
+  "subscription.updated": { description: "updateSubscription moved the period end.", dataType: "Subscription" },
+  "subscription.canceling": { description: "cancelSubscription scheduled a cancellation at the period end (isCanceling is true).", dataType: "Subscription" },
+  "subscription.canceled": {
+    description: "cancelSubscription cancelled now, or a scheduled cancellation took effect as time passed.",
+    dataType: "Subscription",
+  },
+  "subscription.expired": {
+    description: "A fixed_date or specific_length subscription's end passed (or an update moved it into the past: updated, then expired).",
+    dataType: "Subscription",
+  },
+  "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },
+};
+
+/** Fields of a data type that events leave out (a subscription's payments are read through the API). */
+export const OMITTED_DATA_FIELDS: Record<string, readonly string[]> = { Subscription: ["payments"] };
+
+/** The envelope every delivery body has, around `data`. */
+export const EVENT_ENVELOPE = [
+  { path: "type", type: "String!", description: "The event type, one of eventTypes' type." },
+  { path: "id", type: "String!", description: "The event's UUID: also the webhook-id header, the same on every retry and redelivery." },
+  { path: "timestamp", type: "Int!", description: "Unix seconds of the change." },
+] as const;
