@@ -86,7 +86,7 @@ const schema = z
     // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
     WEBHOOKS_WORKER: flag.default(true),
     WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
-    // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: lib/bench/floors.ts).
+    // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: bench/floors.ts).
     // They write to the database, so they answer 404 unless this is set; only the bench's server
     // on its scratch database sets it.
     BENCH_FLOOR_ROUTES: flag.default(false),

@@ -12,18 +12,18 @@
 //   The grants record the bench server's origin as their issuer: refresh tokens are redeemable only
 //   on the origin that issued them (issue 12).
 //
-// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>
+// Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { closeDbHandle, dbHandle } from "../../lib/db/client";
-import { migrate } from "../../lib/db/migrator";
-import { DEMO_IDS } from "../../lib/db/seed/demo-data";
-import { randomDemoCredentials } from "../../lib/db/seed/demo-credentials";
-import { seedDemo } from "../../lib/db/seed/seed";
-import { createApiKey } from "../../lib/admin-api/api-keys";
-import { ADMIN_OPERATIONS } from "../../lib/credentials/permissions";
-import { hashSecret, randomToken } from "../../lib/credentials/secret";
-import { runCli } from "../cli";
+import { closeDbHandle, dbHandle } from "../lib/db/client";
+import { migrate } from "../lib/db/migrator";
+import { DEMO_IDS } from "../lib/db/seed/demo-data";
+import { randomDemoCredentials } from "../lib/db/seed/demo-credentials";
+import { seedDemo } from "../lib/db/seed/seed";
+import { createApiKey } from "../lib/admin-api/api-keys";
+import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+import { hashSecret, randomToken } from "../lib/credentials/secret";
+import { runCli } from "../scripts/cli";
 
 export interface PreparedCredentials {
   /** Keys with enforceLimits=true. */
