@@ -20,7 +20,7 @@ const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0", OAUTH_CIMD_ALL
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [
-  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "tests/unit/**/*.test.ts"], environment: "node" } },
+  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts"], environment: "node" } },
   {
     resolve: { alias },
     test: {

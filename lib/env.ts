@@ -93,7 +93,7 @@ const schema = z
     // The embedded demo only: the demo school may deliver to http:// receivers on a loopback
     // address (a developer's own machine, no tunnel). Refused with DATABASE_URL or on Vercel.
     WEBHOOKS_LOCAL_RECEIVERS: flag.default(false),
-    // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: lib/bench/floors.ts).
+    // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: bench/floors.ts).
     // They write to the database, so they answer 404 unless this is set; only the bench's server
     // on its scratch database sets it.
     BENCH_FLOOR_ROUTES: flag.default(false),

@@ -25,7 +25,7 @@ const WORKLOAD_IDS = [
 function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-    const child = spawn(process.execPath, [tsx, "scripts/bench/run.ts", ...args], {
+    const child = spawn(process.execPath, [tsx, "bench/run.ts", ...args], {
       // Never a real database: the bench makes its own scratch one. REDIS_URL passes through, so
       // the Redis backend and its round-trip count are smoke-tested when the suite has Redis.
       env: { ...process.env, DATABASE_URL: "" },

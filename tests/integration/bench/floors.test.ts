@@ -5,7 +5,7 @@ import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 
-// The bench's floors (lib/bench/floors.ts): raw-driver routes that write to the database, so they
+// The bench's floors (bench/floors.ts): raw-driver routes that write to the database, so they
 // must not exist unless BENCH_FLOOR_ROUTES=1, which only the bench's own server sets.
 let server: AppServer;
 

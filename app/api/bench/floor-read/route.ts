@@ -1,6 +1,6 @@
-import { floorRead, floorRoutesEnabled } from "@/lib/bench/floors";
+import { floorRead, floorRoutesEnabled } from "@/bench/floors";
 
-// The bench's read floor (lib/bench/floors.ts): one indexed select through the raw driver.
+// The bench's read floor (bench/floors.ts): one indexed select through the raw driver.
 // Off (404) unless BENCH_FLOOR_ROUTES=1.
 export const dynamic = "force-dynamic";
 

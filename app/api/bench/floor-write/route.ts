@@ -1,6 +1,6 @@
-import { floorRoutesEnabled, floorWrite } from "@/lib/bench/floors";
+import { floorRoutesEnabled, floorWrite } from "@/bench/floors";
 
-// The bench's write floor (lib/bench/floors.ts): createSubscription's writes through the raw
+// The bench's write floor (bench/floors.ts): createSubscription's writes through the raw
 // driver, one transaction. Off (404) unless BENCH_FLOOR_ROUTES=1.
 export const dynamic = "force-dynamic";
 

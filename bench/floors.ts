@@ -7,10 +7,10 @@
 // They write to the database, so they are off unless BENCH_FLOOR_ROUTES=1 (the bench's own server
 // sets it, on a scratch database); otherwise the routes answer 404 as if they did not exist.
 import { randomUUID } from "node:crypto";
-import { dbHandle } from "../db/client";
-import type { Driver } from "../db/driver";
-import { DEMO_IDS } from "../startup/seed/demo-data";
-import { env } from "../env";
+import { dbHandle } from "../lib/db/client";
+import type { Driver } from "../lib/db/driver";
+import { DEMO_IDS } from "../lib/startup/seed/demo-data";
+import { env } from "../lib/env";
 
 /** The demo seed's rows the floors use (the bench's scratch database always has the demo seed). */
 export const FLOOR_SCHOOL_ID = DEMO_IDS.school;

@@ -6,12 +6,12 @@
 // the machine hits each alike. CPU time does not depend on what else the machine runs, unlike
 // throughput (docs/benchmarks.md, issue 15).
 //
-//   npx tsx scripts/bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
+//   npx tsx bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
 //     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key]
 //     [--api-keys k1,k2,…] <path> [<path>…]
 //
 // The path `mcp-search` is the bench's mcp-search-catalog request (POST /mcp, tools/call
-// search_catalog {query:"sql"}, as scripts/bench/workloads.ts sends it) with `--bearer` (an Admin API key).
+// search_catalog {query:"sql"}, as bench/workloads.ts sends it) with `--bearer` (an Admin API key).
 // A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
 // with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
 import { Agent, request as httpRequest } from "node:http";

@@ -116,7 +116,7 @@ function codeWorkload(o: { id: string; title: string; pool: (c: PreparedCredenti
     ...(o.target ? { target: o.target } : {}),
     floor: "floor-write",
     async prepare(ctx) {
-      // Codes are single-use: each request takes the next prepared one (scripts/bench/prepare-db.ts).
+      // Codes are single-use: each request takes the next prepared one (bench/prepare-db.ts).
       const pool = [...o.pool(ctx.creds)];
       const withIdToken = o.id === "token-code";
       const form = (code: string) =>

@@ -17,18 +17,18 @@
 //   token-code workloads. They expire in a day rather than a minute: the bench redeems them over
 //   several minutes of warm-up and segments, and expiry is not what it measures.
 //
-// Usage: tsx scripts/bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>]
+// Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>]
 import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { closeDbHandle, dbHandle } from "../../lib/db/client";
-import { migrate } from "../../lib/db/migrator";
-import { DEMO_IDS } from "../../lib/startup/seed/demo-data";
-import { randomDemoCredentials } from "../../lib/startup/seed/demo-credentials";
-import { seedDemo } from "../../lib/startup/seed/seed";
-import { createApiKey } from "../../lib/admin-api/api-keys";
-import { ADMIN_OPERATIONS } from "../../lib/credentials/permissions";
-import { hashSecret, randomToken } from "../../lib/credentials/secret";
-import { runCli } from "../cli";
+import { closeDbHandle, dbHandle } from "../lib/db/client";
+import { migrate } from "../lib/db/migrator";
+import { DEMO_IDS } from "../lib/startup/seed/demo-data";
+import { randomDemoCredentials } from "../lib/startup/seed/demo-credentials";
+import { seedDemo } from "../lib/startup/seed/seed";
+import { createApiKey } from "../lib/admin-api/api-keys";
+import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+import { hashSecret, randomToken } from "../lib/credentials/secret";
+import { runCli } from "../scripts/cli";
 
 export interface PreparedCredentials {
   /** Keys with enforceLimits=true. */

@@ -4,7 +4,7 @@
 // process.cpuUsage() does not depend on what else the machine runs, unlike throughput, so this is
 // how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, issue 15).
 //
-//   npx tsx scripts/bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
+//   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
 //   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
@@ -41,20 +41,20 @@ Object.assign(process.env, {
   AUTH_SECRET: randomBytes(32).toString("base64url"),
 });
 
-const { closeDbHandle, createDbHandle, setDbHandle } = await import("../../lib/db/client");
-const { createPgDriver, createPgliteDriver } = await import("../../lib/db/driver");
-const { migrate } = await import("../../lib/db/migrator");
-const { seedDemo } = await import("../../lib/startup/seed/seed");
-const { randomDemoCredentials } = await import("../../lib/startup/seed/demo-credentials");
-const { DEMO_IDS } = await import("../../lib/startup/seed/demo-data");
-const { createAdminHandler } = await import("../../lib/admin-api/handler");
-const { adminRateLimitPlugin } = await import("../../lib/rate-limit");
-const { createApiKey } = await import("../../lib/admin-api/api-keys");
-const { ADMIN_OPERATIONS } = await import("../../lib/credentials/permissions");
-const { floorRead, floorWrite } = await import("../../lib/bench/floors");
-const { handleTokenRequest } = await import("../../lib/oauth/token-endpoint");
-const { hashSecret, randomToken } = await import("../../lib/credentials/secret");
-const { handleMcpRequest } = await import("../../lib/mcp/handler");
+const { closeDbHandle, createDbHandle, setDbHandle } = await import("../lib/db/client");
+const { createPgDriver, createPgliteDriver } = await import("../lib/db/driver");
+const { migrate } = await import("../lib/db/migrator");
+const { seedDemo } = await import("../lib/startup/seed/seed");
+const { randomDemoCredentials } = await import("../lib/startup/seed/demo-credentials");
+const { DEMO_IDS } = await import("../lib/startup/seed/demo-data");
+const { createAdminHandler } = await import("../lib/admin-api/handler");
+const { adminRateLimitPlugin } = await import("../lib/rate-limit");
+const { createApiKey } = await import("../lib/admin-api/api-keys");
+const { ADMIN_OPERATIONS } = await import("../lib/credentials/permissions");
+const { floorRead, floorWrite } = await import("./floors");
+const { handleTokenRequest } = await import("../lib/oauth/token-endpoint");
+const { hashSecret, randomToken } = await import("../lib/credentials/secret");
+const { handleMcpRequest } = await import("../lib/mcp/handler");
 
 const url = opts.postgres ? process.env.DATABASE_URL : undefined;
 if (opts.postgres && !url) throw new Error("--postgres needs DATABASE_URL (a throwaway database)");
@@ -66,7 +66,7 @@ const { key } = await createApiKey({ school: "demo", name: "cpu-per-request", pe
 const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 const ORIGIN = "http://localhost";
 
-// Refresh tokens as a completed authorization leaves them (scripts/bench/prepare-db.ts), one chain per in-flight request.
+// Refresh tokens as a completed authorization leaves them (bench/prepare-db.ts), one chain per in-flight request.
 const tokens: string[] = [];
 if (which === "refresh") {
   for (let i = 0; i < concurrency * 2; i++) {
@@ -125,7 +125,7 @@ async function one(): Promise<void> {
   if (res.status !== 200 || text.includes('"errors":[{')) throw new Error(`${res.status} ${text.slice(0, 300)}`);
 }
 
-// As scripts/bench/workloads.ts sends them: one stateless tools/call, an Admin API key as Bearer.
+// As bench/workloads.ts sends them: one stateless tools/call, an Admin API key as Bearer.
 async function mcpCall(): Promise<void> {
   n++;
   const params =

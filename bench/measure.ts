@@ -1,0 +1,264 @@
+// Measuring one backend: the baseline and every selected workload interleaved (baseline, w1,
+// baseline, w2, …), ratios to the adjacent baselines and to each workload's floor, head-to-head
+// pairs, Redis round trips and the fairness scenario.
+import { measureFairness, type FairnessReport } from "./fairness";
+import { runSegment, type LoadSpec, type SegmentResult } from "./load";
+import { log } from "./log";
+import type { OtherLoad } from "./machine";
+import type { BenchOptions } from "./options";
+import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
+import { prepareBackendDatabase, serverEnv, type Backend } from "./scratch-db";
+import { BenchServer, benchOrigin, RssMeter } from "./server";
+import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
+import { baseline, LIMITER_QUERY, type Workload } from "./workloads";
+
+export interface WorkloadReport {
+  id: string;
+  title: string;
+  endpoint: string;
+  /** A floor: the raw driver's cost of a hot path's database work, reference of the floor ratios. */
+  isFloor: boolean;
+  /** The floor this workload is also reported against; null for the floors themselves. */
+  floor: string | null;
+  target: number | null;
+  targetAgainst: string;
+  status: "ok" | "errors" | "unavailable";
+  reason?: string;
+  note?: string;
+  measurement?: Measurement & { requests: number; failures: number; statusCodes: Record<string, number> };
+  reference?: Measurement;
+  ratios?: Ratios;
+  /** Ratios to the floor: (workload ÷ its adjacent baselines) ÷ (floor ÷ its adjacent baselines). */
+  floorRatios?: Ratios;
+  /** For targets against another workload: this workload's ratios to that one, measured head to head. */
+  comparison?: Ratios;
+  comparisonMethod?: string;
+  targetMet?: boolean | null;
+  peakRssMb?: number;
+}
+
+export interface BackendReport {
+  name: string;
+  database: string;
+  limiterStore: string;
+  peakRssMb: number;
+  /** segmentRequestsPerSec: each baseline segment in run order, so drift between them can be seen. */
+  baseline: Measurement & { segments: number; segmentRequestsPerSec: number[] };
+  workloads: WorkloadReport[];
+  redisRoundTrips: { enforced: RoundTrips; counted: RoundTrips; goal: number; met: boolean } | { unavailable: string } | null;
+  fairness: FairnessReport | null;
+}
+
+export const meanOf = (list: Measurement[]): Measurement => meanMeasurement(list);
+export const roundM = (m: Measurement): Measurement => ({ requestsPerSec: round(m.requestsPerSec, 1), p50Ms: round(m.p50Ms), p99Ms: round(m.p99Ms) });
+export const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: round(r.p50), p99: round(r.p99) });
+
+export async function measureBackend(backend: Backend, port: number, otherLoad: OtherLoad, opts: BenchOptions): Promise<BackendReport> {
+  const { settings, selected, wantFairness, quick } = opts;
+  const tokensNeeded = settings.connections * (settings.rounds + 3) + 16;
+  log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
+  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port));
+  log(`[${backend.name}] starting next start on port ${port}…`);
+  const server = await BenchServer.start({ port, env: serverEnv(backend) });
+  try {
+    const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };
+    const base = await baseline.prepare(ctx);
+    if ("unavailable" in base) throw new Error(`the baseline route is not in this build: ${base.unavailable}`);
+
+    const reports = new Map<string, WorkloadReport>();
+    const ready: { workload: Workload; spec: LoadSpec }[] = [];
+    for (const w of selected) {
+      const report: WorkloadReport = {
+        id: w.id,
+        title: w.title,
+        endpoint: w.endpoint,
+        isFloor: w.isFloor === true,
+        floor: w.floor ?? null,
+        target: w.target ? w.target[backend.database] : null,
+        targetAgainst: w.target?.against ?? "baseline",
+        status: "unavailable",
+      };
+      reports.set(w.id, report);
+      try {
+        const p = await w.prepare(ctx);
+        if ("unavailable" in p) {
+          report.reason = p.unavailable;
+          log(`[${backend.name}] ${w.id}: unavailable: ${p.unavailable}`);
+        } else {
+          report.note = p.note;
+          ready.push({ workload: w, spec: p.spec });
+        }
+      } catch (err) {
+        report.reason = `probe failed: ${(err as Error).message}`;
+        log(`[${backend.name}] ${w.id}: unavailable: ${report.reason}`);
+      }
+    }
+
+    const segment = async (spec: LoadSpec, seconds: number) => {
+      const rss = new RssMeter(server.pid);
+      rss.start();
+      otherLoad.begin();
+      const r = await runSegment({ origin: server.origin, spec, connections: settings.connections, durationSec: seconds });
+      otherLoad.end();
+      return { ...r, peakRssMb: rss.stop() };
+    };
+
+    if (settings.warmupSeconds > 0) {
+      log(`[${backend.name}] warming up ${ready.length + 1} workloads (${settings.warmupSeconds} s each)…`);
+      for (const { spec } of ready) await segment(spec, settings.warmupSeconds);
+      // The baseline warms up last, right before the first measured baseline: measured straight
+      // after the other warm-ups it ran 8–15% slower than every later baseline segment, which
+      // inflated the first workload's ratio (a floor) and so deflated every ratio to that floor.
+      await segment(base.spec, settings.warmupSeconds);
+    }
+
+    // baseline, w1, baseline, w2, …, baseline: every workload sits between two baselines.
+    const baselines: SegmentResult[] = [];
+    const runs = new Map<string, { result: SegmentResult & { peakRssMb: number }; before: number }[]>();
+    for (let r = 0; r < settings.rounds; r++) {
+      if (baselines.length === 0) baselines.push(await segment(base.spec, settings.segmentSeconds));
+      for (const { workload, spec } of ready) {
+        log(`[${backend.name}] round ${r + 1}/${settings.rounds}: ${workload.id}`);
+        const result = await segment(spec, settings.segmentSeconds);
+        const list = runs.get(workload.id) ?? [];
+        list.push({ result, before: baselines.length - 1 });
+        runs.set(workload.id, list);
+        baselines.push(await segment(base.spec, settings.segmentSeconds));
+      }
+    }
+
+    for (const { workload } of ready) {
+      const report = reports.get(workload.id)!;
+      const list = runs.get(workload.id)!;
+      const perRound = list.map(({ result, before }) => {
+        const ref = adjacentMean(baselines[before], baselines[before + 1])!;
+        return { ref, ratios: ratios(result, ref) };
+      });
+      const results = list.map((l) => l.result);
+      const failures = results.reduce((s, r) => s + r.bad + r.non2xx + r.errors, 0);
+      const statusCodes: Record<string, number> = {};
+      for (const r of results) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
+      report.measurement = {
+        ...roundM(meanOf(results)),
+        requests: results.reduce((s, r) => s + r.requests, 0),
+        failures,
+        statusCodes,
+      };
+      report.reference = roundM(meanOf(perRound.map((p) => p.ref)));
+      report.ratios = roundR(combineRatios(perRound.map((p) => p.ratios))!);
+      report.peakRssMb = round(Math.max(...list.map((l) => l.result.peakRssMb)), 1);
+      report.status = failures > 0 ? "errors" : "ok";
+      if (failures > 0) {
+        const sample = results.find((r) => r.badSample)?.badSample;
+        report.reason = `${failures} of ${report.measurement.requests} responses failed (status codes ${JSON.stringify(statusCodes)})${sample ? `; e.g. ${sample}` : ""}`;
+      }
+    }
+    // Ratios to the floor, derived from the two baseline-normalised ratios: each was measured between
+    // its own adjacent baselines, so drift in machine load cancels out of both.
+    for (const report of reports.values()) {
+      const floor = report.floor ? reports.get(report.floor) : undefined;
+      if (!report.ratios || !floor?.ratios) continue;
+      const r = report.ratios;
+      const f = floor.ratios;
+      report.floorRatios = roundR({ throughput: r.throughput / f.throughput, p50: r.p50 / f.p50, p99: r.p99 / f.p99 });
+    }
+
+    // Targets against another workload (limiter on vs off): a small effect (3%) on a noisy machine,
+    // so besides the baseline sequence the pair runs head to head, other, w, other, w, other, and
+    // each w segment is compared with the two around it. Falls back to the baseline-normalised
+    // ratios when only one round of the pair could run.
+    for (const report of reports.values()) {
+      if (report.target === null || !report.ratios) continue;
+      if (report.targetAgainst === "baseline") {
+        report.targetMet = report.ratios.throughput >= report.target;
+        continue;
+      }
+      if (report.targetAgainst === report.floor) {
+        report.targetMet = report.floorRatios ? report.floorRatios.throughput >= report.target : null;
+        continue;
+      }
+      const other = reports.get(report.targetAgainst);
+      const mine = ready.find((r) => r.workload.id === report.id)!;
+      const theirs = ready.find((r) => r.workload.id === report.targetAgainst);
+      if (!other?.ratios || !theirs) {
+        report.targetMet = null;
+        continue;
+      }
+      log(`[${backend.name}] ${report.id} against ${report.targetAgainst}, head to head`);
+      const others: SegmentResult[] = [await segment(theirs.spec, settings.segmentSeconds)];
+      const pairs: Ratios[] = [];
+      // Two pairs swung from 0.89 to 1.07 between runs of the same build: four halve the variance.
+      const pairCount = quick ? 2 : 4;
+      for (let i = 0; i < pairCount; i++) {
+        const w = await segment(mine.spec, settings.segmentSeconds);
+        others.push(await segment(theirs.spec, settings.segmentSeconds));
+        pairs.push(ratios(w, adjacentMean(others[i], others[i + 1])!));
+      }
+      report.comparison = roundR(combineRatios(pairs)!);
+      report.comparisonMethod = `head to head: ${pairs.length} × (${report.targetAgainst}, ${report.id}, ${report.targetAgainst})`;
+      report.targetMet = report.comparison.throughput >= report.target;
+    }
+
+    let redisRoundTrips: BackendReport["redisRoundTrips"] = null;
+    if (backend.redisUrl) {
+      const limiterReady = ready.some((r) => r.workload.id === "limiter-on");
+      if (!limiterReady) {
+        redisRoundTrips = { unavailable: reports.get("limiter-on")?.reason ?? "the limiter workloads were not selected" };
+      } else {
+        const ops = quick ? 20 : 200;
+        const op = (key: string) => async () => {
+          const res = await fetch(`${server.origin}/admin/graphql`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-service-api-key": key },
+            body: LIMITER_QUERY,
+          });
+          await res.arrayBuffer();
+        };
+        log(`[${backend.name}] counting Redis commands over ${ops} operations per kind…`);
+        try {
+          const enforced = await measureRoundTrips({ redisUrl: backend.redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.enforcedKeys[0]!) });
+          const counted = await measureRoundTrips({ redisUrl: backend.redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.countedKeys[0]!) });
+          const r3 = (t: RoundTrips): RoundTrips => ({
+            ...t,
+            commandsPerOperation: round(t.commandsPerOperation, 2),
+            serverWideCommandsPerOperation: round(t.serverWideCommandsPerOperation, 2),
+            byCommand: Object.fromEntries(Object.entries(t.byCommand).map(([k, v]) => [k, round(v, 2)])),
+          });
+          redisRoundTrips = { enforced: r3(enforced), counted: r3(counted), goal: 2, met: enforced.commandsPerOperation <= 2 && counted.commandsPerOperation <= 2 };
+        } catch (err) {
+          redisRoundTrips = { unavailable: `counting failed: ${(err as Error).message}` };
+        }
+      }
+    }
+
+    // Last: it adds rows and leaves the abuser's budget spent.
+    const fairness = wantFairness
+      ? await measureFairness({
+          origin: server.origin,
+          abuserKey: creds.enforcedKeys[1]!,
+          unlimitedAbuserKey: creds.countedKeys[0]!,
+          victimKey: creds.enforcedKeys[0]!,
+          seconds: settings.segmentSeconds * 2,
+          runId: ctx.runId,
+          log: (line) => log(`[${backend.name}] ${line}`),
+        }).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
+      : null;
+
+    return {
+      name: backend.name,
+      database: backend.database,
+      limiterStore: backend.limiterStore,
+      peakRssMb: round(RssMeter.lifetimePeakMb(server.pid), 1),
+      baseline: {
+        ...roundM(meanOf(baselines)),
+        segments: baselines.length,
+        segmentRequestsPerSec: baselines.map((b) => round(b.requestsPerSec, 1)),
+      },
+      workloads: [...reports.values()],
+      redisRoundTrips,
+      fairness,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,119 @@
+// npm run bench's command line: the options, their defaults and which workloads they select.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { FLOORS, WORKLOADS, type Workload } from "./workloads";
+
+export const USAGE = `usage: npm run bench -- [options]
+  --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
+  --no-build           use the existing .next build as is
+  --segment <s>        whole seconds per measured segment (default 3, quick 1)
+  --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1; 0 skips it)
+  --rounds <n>         baseline/workload alternations per workload (default 1)
+  --connections <n>    concurrent connections (default 8)
+  --only <ids>         comma-separated workload ids (baseline always runs)
+  --embedded-only      ignore DATABASE_URL / REDIS_URL
+  --port <n>           first port for the bench servers (default: a free port)
+  --out <file>         JSON output (default bench/results/latest.json)
+  --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
+Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
+Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
+Scenario: fairness (one key abuses, another key and /api/health are timed; bench/fairness.ts)`;
+
+export const FAIRNESS = "fairness";
+
+export interface Settings {
+  segmentSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  connections: number;
+}
+
+export interface BenchOptions {
+  quick: boolean;
+  noBuild: boolean;
+  embeddedOnly: boolean;
+  /** First port for the bench servers; undefined: a free port each time. */
+  port?: number;
+  /** A workload id to CPU-profile instead of benchmarking. */
+  profile?: string;
+  settings: Settings;
+  outFile: string;
+  /** The workloads to measure, floors first. */
+  selected: Workload[];
+  wantFairness: boolean;
+}
+
+/** Parses the arguments; prints the usage and exits on --help or a bad value. */
+export function benchOptions(argv: string[]): BenchOptions {
+  const { values: args } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      "no-build": { type: "boolean", default: false },
+      segment: { type: "string" },
+      warmup: { type: "string" },
+      rounds: { type: "string" },
+      connections: { type: "string" },
+      only: { type: "string" },
+      "embedded-only": { type: "boolean", default: false },
+      port: { type: "string" },
+      out: { type: "string" },
+      profile: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+
+  const num = (v: string | undefined, fallback: number, name: string) => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) {
+      console.error(`--${name}: expected a positive number, got ${v}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    return n;
+  };
+  const quick = args.quick;
+  // autocannon ends a run on its 1 s tick, so segments are whole seconds.
+  const seconds = (v: string | undefined, fallback: number, name: string) => Math.max(1, Math.round(num(v, fallback, name)));
+  const warmup = args.warmup === "0" ? 0 : seconds(args.warmup, 1, "warmup");
+  const settings = {
+    segmentSeconds: seconds(args.segment, quick ? 1 : 3, "segment"),
+    warmupSeconds: warmup,
+    rounds: Math.round(num(args.rounds, 1, "rounds")),
+    connections: Math.round(num(args.connections, 8, "connections")),
+  };
+  const outFile = path.resolve(args.out ?? "bench/results/latest.json");
+  const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
+  const ALL = [...FLOORS, ...WORKLOADS];
+  for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
+    if (id !== "baseline" && id !== FAIRNESS && !ALL.some((w) => w.id === id)) {
+      console.error(`unknown workload ${id}\n\n${USAGE}`);
+      process.exit(2);
+    }
+  }
+  // A workload compared with another (limiter-on with limiter-off) brings that one along, and every
+  // workload brings its floor (the floors run first, so the table reads floors, then workloads).
+  const wanted = new Set(only ?? ALL.map((w) => w.id));
+  for (const w of WORKLOADS) {
+    if (!wanted.has(w.id)) continue;
+    if (w.target && w.target.against !== "baseline") wanted.add(w.target.against);
+    if (w.floor) wanted.add(w.floor);
+  }
+  const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
+  const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
+  return {
+    quick,
+    noBuild: args["no-build"],
+    embeddedOnly: args["embedded-only"],
+    port: args.port ? Number(args.port) : undefined,
+    profile: args.profile,
+    settings,
+    outFile,
+    selected,
+    wantFairness,
+  };
+}

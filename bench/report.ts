@@ -1,0 +1,112 @@
+// The results as the terminal table and as the markdown table of docs/benchmarks.md.
+import { fairnessLine } from "./fairness";
+import type { gitInfo, machineInfo } from "./machine";
+import type { BackendReport, WorkloadReport } from "./measure";
+
+const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
+
+/** "0.74 (0.31 vs floor-write)"-style target cell pieces. */
+function targetText(w: WorkloadReport, md: boolean): string {
+  if (w.target === null) return md ? "–" : "";
+  const against = w.targetAgainst === "baseline" ? "" : ` vs ${w.targetAgainst}`;
+  const met = w.targetMet === true ? " met" : w.targetMet === false ? (md ? " **missed**" : " MISSED") : md ? "" : " ?";
+  return `≥ ${w.target}${against}${met}`;
+}
+
+/** The throughput ×floor cell; for a head-to-head target, the comparison too. */
+function floorCell(w: WorkloadReport): string {
+  const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
+  if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
+  return parts.join(" ");
+}
+
+export function table(reports: BackendReport[]): string {
+  const lines: string[] = [];
+  for (const b of reports) {
+    lines.push(
+      `\n${b.name} (database ${b.database}, limiter store ${b.limiterStore}); baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB`,
+      "×base: ratio to the bare route; ×floor: ratio to the workload's floor (floor-write for writes, floor-read for reads). Throughput: higher is better; latency: lower is better.",
+    );
+    const header = ["workload", "req/s", "×base", "×floor", "target", "p50 ms", "×base", "×floor", "p99 ms", "×base", "×floor", "RSS MB", "status"];
+    const rows: string[][] = [];
+    for (const w of b.workloads) {
+      if (w.status === "unavailable") {
+        rows.push([w.id, "", "", "", targetText(w, false), "", "", "", "", "", "", "", `unavailable: ${w.reason}`]);
+        continue;
+      }
+      const m = w.measurement!;
+      const r = w.ratios!;
+      const f = w.floorRatios;
+      rows.push([
+        w.isFloor ? `${w.id} (floor)` : w.floor ? `${w.id} [${w.floor.replace("floor-", "")}]` : w.id,
+        fmt(m.requestsPerSec, 0),
+        fmt(r.throughput),
+        floorCell(w),
+        targetText(w, false),
+        fmt(m.p50Ms),
+        fmt(r.p50),
+        w.isFloor ? "" : fmt(f?.p50),
+        fmt(m.p99Ms),
+        fmt(r.p99),
+        w.isFloor ? "" : fmt(f?.p99),
+        fmt(w.peakRssMb, 0),
+        w.status === "ok" ? "ok" : `errors: ${w.reason}`,
+      ]);
+    }
+    const last = header.length - 1;
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[last]!.startsWith("unavailable") || i === 0).map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    lines.push(line(header));
+    for (const r of rows) lines.push(line(r));
+    if (b.fairness) lines.push(fairnessLine(b.fairness));
+    const rt = b.redisRoundTrips;
+    if (rt && "unavailable" in rt) lines.push(`redis round trips per operation: unavailable: ${rt.unavailable}`);
+    else if (rt) {
+      lines.push(
+        `redis commands per Admin operation (goal ≤ ${rt.goal}): enforced ${rt.enforced.commandsPerOperation} ${JSON.stringify(rt.enforced.byCommand)}, counted only ${rt.counted.commandsPerOperation} ${JSON.stringify(rt.counted.byCommand)} ${rt.met ? "met" : "MISSED"}`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/** The same table in markdown, for docs/benchmarks.md. */
+export function markdown(result: { finishedAt: string; mode: string; machine: ReturnType<typeof machineInfo>; git: ReturnType<typeof gitInfo>; conditions: { otherProcessesCpuPercent: number; underLoad: boolean } }, reports: BackendReport[]): string {
+  const m = result.machine;
+  const out = [
+    `Recorded ${result.finishedAt.replace("T", " ").slice(0, 16)} UTC, ${result.mode} run, commit ${result.git.commit.slice(0, 10)}${result.git.dirty ? " (uncommitted changes)" : ""}; ${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Other processes used ${result.conditions.otherProcessesCpuPercent}% of the CPU while measuring${result.conditions.underLoad ? " (taken under load)" : ""}.`,
+  ];
+  for (const b of reports) {
+    out.push(
+      "",
+      `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB.`,
+      "",
+      "| Workload | Floor | req/s | ×bare | ×floor | Target | p50 ms (×bare, ×floor) | p99 ms (×bare, ×floor) | Peak RSS MB |",
+      "|---|---|---:|---:|---:|---|---:|---:|---:|",
+    );
+    for (const w of b.workloads) {
+      const floor = w.isFloor ? "(floor)" : (w.floor ?? "–");
+      if (w.status === "unavailable") {
+        out.push(`| ${w.id} | ${floor} | – | unavailable: ${w.reason} | – | ${targetText(w, true)} | – | – | – |`);
+        continue;
+      }
+      const r = w.ratios!;
+      const f = w.floorRatios;
+      const errs = w.status === "errors" ? ` (errors: ${w.measurement!.failures})` : "";
+      const lat = (ms: number, base: number, fl: number | undefined) => `${fmt(ms)} (${fmt(base)}${w.isFloor ? "" : `, ${fmt(fl)}`})`;
+      out.push(
+        `| ${w.id} | ${floor} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${fmt(r.throughput)}${errs} | ${floorCell(w)} | ${targetText(w, true)} | ${lat(w.measurement!.p50Ms, r.p50, f?.p50)} | ${lat(w.measurement!.p99Ms, r.p99, f?.p99)} | ${fmt(w.peakRssMb, 0)} |`,
+      );
+    }
+    if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
+    const rt = b.redisRoundTrips;
+    if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
+    else if (rt) {
+      out.push(
+        "",
+        `Redis commands per Admin operation (goal ≤ ${rt.goal}, ${rt.met ? "met" : "**missed**"}): limits enforced ${rt.enforced.commandsPerOperation} (${JSON.stringify(rt.enforced.byCommand)}), counted only ${rt.counted.commandsPerOperation} (${JSON.stringify(rt.counted.byCommand)}).`,
+      );
+    }
+  }
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,139 @@
+// The bench's scratch databases: an embedded PGlite directory, and a Postgres database of its own
+// when DATABASE_URL is given, migrated, seeded and given bench keys and refresh tokens
+// (prepare-db.ts), so the bench never writes to your data.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { PreparedCredentials } from "./prepare-db";
+
+export interface Backend {
+  name: string;
+  database: "pglite" | "postgres";
+  limiterStore: "memory" | "redis";
+  env: Record<string, string>;
+  redisUrl?: string;
+  cleanup: () => Promise<void>;
+}
+
+// Generated per run: a fixed literal would be a session-signing secret anyone could read.
+const BENCH_AUTH_SECRET = randomBytes(32).toString("base64url");
+
+export function scratchPglite(): { env: Record<string, string>; cleanup: () => Promise<void> } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-"));
+  return {
+    env: { PGLITE_DATA_DIR: path.join(dir, "pglite"), DATABASE_URL: "" },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A scratch database on the given Postgres server: the bench writes users and tokens, never to yours. */
+export async function scratchPostgres(url: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  const name = `schoolhouse_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: scratch.toString(), PGLITE_DATA_DIR: "memory://" },
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** The embedded backend, and Postgres and/or Redis when DATABASE_URL / REDIS_URL are set. */
+export async function backends(opts: { embeddedOnly: boolean; profiling: boolean }): Promise<Backend[]> {
+  const list: Backend[] = [];
+  const embedded = scratchPglite();
+  list.push({ name: "embedded", database: "pglite", limiterStore: "memory", env: { ...embedded.env, REDIS_URL: "" }, cleanup: embedded.cleanup });
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const redisUrl = process.env.REDIS_URL || undefined;
+  if (!opts.embeddedOnly && !opts.profiling && (databaseUrl || redisUrl)) {
+    const db = databaseUrl ? await scratchPostgres(databaseUrl) : scratchPglite();
+    list.push({
+      name: [databaseUrl ? "postgres" : "pglite", redisUrl ? "redis" : "memory"].join("+"),
+      database: databaseUrl ? "postgres" : "pglite",
+      limiterStore: redisUrl ? "redis" : "memory",
+      env: { ...db.env, REDIS_URL: redisUrl ?? "" },
+      redisUrl,
+      cleanup: db.cleanup,
+    });
+  }
+  return list;
+}
+
+export function serverEnv(backend: Backend): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    PLATFORM_DOMAIN: "localhost",
+    DEFAULT_SCHOOL: "demo",
+    TRUST_PROXY: "",
+    AUTH_SECRET: BENCH_AUTH_SECRET,
+    SEED_ON_START: "0",
+    // The floor routes (app/api/bench/floor-*) write to the database: on only for the bench's own
+    // server on its scratch database.
+    BENCH_FLOOR_ROUTES: "1",
+    // Per-minute counters still run, but far above what a load generator sends: the bench measures
+    // the limiter's cost, not its 429s (docs/benchmarks.md).
+    RATE_LIMIT_MUTATIONS: "1000000000",
+    RATE_LIMIT_QUERIES: "1000000000",
+    RATE_LIMIT_WINDOW_SECONDS: "60",
+    RATE_LIMIT_STORE: backend.limiterStore,
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    ...backend.env,
+  };
+}
+
+export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}): PreparedCredentials {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
+  const out = path.join(dir, "creds.json");
+  try {
+    const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+    const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin], {
+      env: { ...process.env, ...serverEnv(backend), ...env },
+      encoding: "utf8",
+    });
+    if (r.status !== 0) throw new Error(`preparing the ${backend.name} database failed:\n${r.stdout}${r.stderr}`);
+    return JSON.parse(readFileSync(out, "utf8")) as PreparedCredentials;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Every PGlite backend starts from a copy of one prepared directory: preparing costs seconds of
+// WASM start-up and seeding, copying 40 MB does not.
+// The refresh tokens in it are bound to the origin (port) they were prepared for, so a backend on
+// another port prepares a new template.
+let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
+
+export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string): PreparedCredentials {
+  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin);
+  if (pgliteTemplate?.origin !== origin) {
+    removePgliteTemplate();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-template-"));
+    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
+    pgliteTemplate = { dir, creds, origin };
+  }
+  cpSync(path.join(pgliteTemplate.dir, "pglite"), backend.env.PGLITE_DATA_DIR!, { recursive: true });
+  return pgliteTemplate.creds;
+}
+
+export function removePgliteTemplate(): void {
+  if (pgliteTemplate) rmSync(pgliteTemplate.dir, { recursive: true, force: true });
+  pgliteTemplate = undefined;
+}

@@ -1,0 +1,43 @@
+// A post's document.
+import { type Fact, type StorefrontDocument } from "../document";
+import { displayDate } from "../format";
+import { sanitizeMarkdown } from "../markdown-body";
+import * as q from "../queries";
+import { type BuildContext, urls, fact, iso, categoryOf, organization } from "./shared";
+
+export function postDocument(ctx: BuildContext, p: q.PostRow): StorefrontDocument {
+  const u = urls(ctx, "post", p.slug);
+  const category = categoryOf(ctx, p.category);
+  const author = p.author && p.author.status === "published" ? { ...p.author, ...urls(ctx, "lecturer", p.author.slug) } : null;
+  const facts: Fact[] = [];
+  if (p.publishedAt) facts.push(fact("published", "Published", { text: displayDate(p.publishedAt), datetime: iso(p.publishedAt) }));
+  if (author) facts.push(fact("author", "Author", { text: author.name, url: author.url, markdownUrl: author.markdownUrl }));
+  if (category) facts.push(fact("category", "Category", category.value));
+  return {
+    kind: "post",
+    slug: p.slug,
+    title: p.title,
+    description: p.excerpt,
+    ...u,
+    updated: p.updatedAt,
+    fields: {
+      published: p.publishedAt ? iso(p.publishedAt) : null,
+      author: author ? { name: author.name, slug: author.slug, url: author.url, markdown_url: author.markdownUrl } : null,
+      category: category?.yaml ?? null,
+    },
+    facts,
+    body: sanitizeMarkdown(p.body),
+    sections: [],
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: p.title,
+      description: p.excerpt,
+      url: u.url,
+      ...(p.publishedAt ? { datePublished: iso(p.publishedAt) } : {}),
+      dateModified: iso(p.updatedAt),
+      ...(author ? { author: { "@type": "Person", name: author.name, url: author.url } } : { author: organization(ctx) }),
+      publisher: organization(ctx),
+    },
+  };
+}
