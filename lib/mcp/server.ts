@@ -6,7 +6,7 @@ import { pageOfUrl } from "../storefront/page-address";
 import { markdownPathOf } from "../storefront/routes";
 import { searchCatalog } from "../storefront/search-catalog";
 import type { ToolName } from "./access";
-import { buildContext, contextOf, refusal, type McpContext } from "./context";
+import { buildContext, contextOf, refusal } from "./context";
 import { fail, UNTRUSTED_NOTE } from "./results";
 import { MCP_SERVER_INFO } from "./server-info";
 import type { ToolRegistrar } from "./tool-registrar";
