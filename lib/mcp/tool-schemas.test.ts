@@ -3,6 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { MAX_PAGE_SIZE } from "../core/page";
+import { WEBHOOK_EVENT_TYPES } from "../db/outbox";
 import { buildMcpServer } from "./server";
 
 type Property = { description?: string; type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; enum?: unknown[]; items?: Property };
@@ -52,5 +53,10 @@ describe("MCP tool input schemas (issue 29)", () => {
       expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: -2147483648, maximum: 2147483647 });
     }
     expect(prop("create_subscription", "email").maxLength).toBe(254);
+    for (const tool of ["create_webhook_endpoint", "update_webhook_endpoint"]) {
+      const events = prop(tool, "events") as Property & { minItems?: number };
+      expect(events.minItems, tool).toBe(1);
+      expect(events.items!.enum, tool).toEqual([...WEBHOOK_EVENT_TYPES, "*"]);
+    }
   });
 });

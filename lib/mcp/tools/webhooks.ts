@@ -47,6 +47,8 @@ function withoutSecret(result: CallToolResult): CallToolResult {
 
 export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
   const endpointId = z.string().max(64).describe("The endpoint's id (from list_webhook_endpoints)");
+  // The values the API accepts (lib/webhooks/endpoint-input.ts), at least one.
+  const eventTypes = z.array(z.enum([...WEBHOOK_EVENT_TYPES, "*"])).min(1).max(32);
   const eventId = z.string().max(64).describe("The event's id: a delivery's eventId, the webhook-id header");
   const endpointUrl = z.string().max(MAX_ENDPOINT_URL_LENGTH).describe(`https URL on a public address, at most ${MAX_ENDPOINT_URL_LENGTH} characters, no fragment`);
   const endpointDescription = z
@@ -83,7 +85,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       description: `Staff only. Registers an https URL that is sent the school's events, signed (Standard Webhooks), with the Admin API's createWebhookEndpoint rules; ${EVENTS_HELP}. Returns the whsec_ signing secret once.`,
       inputSchema: {
         url: endpointUrl,
-        events: z.array(z.string().max(64)).max(32).describe(EVENTS_HELP),
+        events: eventTypes.describe(EVENTS_HELP),
         description: endpointDescription,
         ...writeOptions,
       },
@@ -110,7 +112,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
       inputSchema: {
         id: endpointId,
         url: endpointUrl.optional(),
-        events: z.array(z.string().max(64)).max(32).optional().describe(`New ${EVENTS_HELP}`),
+        events: eventTypes.optional().describe(`New ${EVENTS_HELP}`),
         description: endpointDescription,
         enabled: z.boolean().optional().describe("false disables the endpoint; true re-enables it and resumes its pending deliveries"),
         ...writeOptions,
