@@ -19,6 +19,8 @@ interface Case {
   path?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Answered by the route on purpose: a body declared past the limit skips the proxy (proxy.ts, issue 29). */
+  viaRoute?: true;
 }
 
 const json = { "content-type": "application/json", accept: "application/json" };
@@ -37,7 +39,7 @@ const CASES: Case[] = [
   { name: "no key: 401", ...post("{ __typename }"), headers: json },
   { name: "bad API-Version: 400", ...post("{ __typename }", { "api-version": "1999-01" }) },
   { name: "invalid JSON: 400", method: "POST", headers: { ...json, ...key }, body: "{" },
-  { name: "body over 1 MiB: 413", method: "POST", headers: { ...json, ...key }, body: JSON.stringify({ query: `{ __typename }${" ".repeat(1100 * 1024)}` }) },
+  { name: "body over 1 MiB: 413", method: "POST", headers: { ...json, ...key }, body: JSON.stringify({ query: `{ __typename }${" ".repeat(1100 * 1024)}` }), viaRoute: true },
   { name: "syntax error, graphql-response+json", ...post("{ courses(", { accept: "application/graphql-response+json" }) },
   { name: "validation error", ...post("{ nope }") },
   { name: "key without permission", ...post("{ courses { nodes { id } } }", { "x-service-api-key": DEFAULT_DEMO_API_KEY_NO_PERMISSIONS }) },
@@ -113,7 +115,8 @@ test("the proxy answers the Admin API as the route's handler does", async ({ bas
     expect(headersOf(viaServer), c.name).toEqual(headersOf(viaHandler));
     expect(normalizedBody(await viaServer.text()), c.name).toEqual(normalizedBody(await viaHandler.text()));
     // Answered by the proxy: Next's route stage (which adds its RSC Vary) never ran.
-    expect(viaServer.headers.get("vary") ?? "", c.name).not.toContain("rsc");
+    if (c.viaRoute) expect(viaServer.headers.get("vary") ?? "", c.name).toContain("rsc");
+    else expect(viaServer.headers.get("vary") ?? "", c.name).not.toContain("rsc");
     // next.config.mjs's headers for /admin still apply to what the proxy sends.
     expect(viaServer.headers.get("x-frame-options"), c.name).toBe("DENY");
     expect(viaServer.headers.get("content-security-policy"), c.name).toContain("frame-ancestors 'none'");
