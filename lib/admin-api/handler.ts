@@ -12,7 +12,7 @@ import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
 import { checkAdminRequest } from "./request-shape";
-import { ADMIN_GRAPHQL_PATH, createAdminYoga, hasQuery, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
+import { ADMIN_GRAPHQL_PATH, createAdminYoga, hasQuery, resultProcessHooks, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
 
 /** GET from a browser (Accept: text/html, no query) gets the playground. */
 export function wantsPlayground(request: Request): boolean {
@@ -105,21 +105,16 @@ function answersDirectly(request: Request, body: unknown): boolean {
 /** The media types of yoga's regular (JSON) result processor: the ones answered directly. */
 const REGULAR_MEDIA_TYPES = new Set(["application/graphql-response+json", "application/json"]);
 
-type ResultProcessHook = NonNullable<Plugin["onResultProcess"]>;
-
 /**
  * The media type this request's result will be sent in, or undefined when the Accept header allows
  * none (406), decided before parsing or execution by yoga's own rule: the server's onResultProcess
  * hooks (its useResultProcessors, and any plugin's) asked about a regular result, as yoga asks them
  * after execution. One copy of the rule, yoga's; the schema has no subscriptions or @defer, so every
- * result is a regular one. The hook list is a private field of the server: an upgrade that moves it
- * fails every Admin API test loudly rather than skipping the check.
+ * result is a regular one. The hooks come from envelop's public onPluginInit (yoga.ts).
  */
 async function responseMediaType(admin: AdminYoga, request: Request): Promise<string | undefined> {
-  const hooks = (admin as unknown as { onResultProcessHooks?: ResultProcessHook[] }).onResultProcessHooks;
-  if (!Array.isArray(hooks)) throw new Error("graphql-yoga no longer exposes onResultProcessHooks (lib/admin-api/handler.ts)");
   let chosen: string | undefined;
-  for (const hook of hooks) {
+  for (const hook of resultProcessHooks(admin)) {
     await hook({
       request,
       result: {},
@@ -128,7 +123,7 @@ async function responseMediaType(admin: AdminYoga, request: Request): Promise<st
       resultProcessor: undefined,
       setResultProcessor: (_processor: unknown, mediaType: string) => void (chosen = mediaType),
       serverContext: {},
-    } as unknown as Parameters<ResultProcessHook>[0]);
+    } as unknown as Parameters<ReturnType<typeof resultProcessHooks>[number]>[0]);
   }
   return chosen;
 }

@@ -26,8 +26,25 @@ export interface CreateAdminYogaOptions {
 
 export type AdminYoga = YogaServerInstance<AdminServerContext, AdminContext>;
 
+type ResultProcessHook = NonNullable<Plugin["onResultProcess"]>;
+
+// Each server's list of plugins as envelop's public onPluginInit hands it over (the live list, with
+// yoga's own result processors and plugins added by plugins), for resultProcessHooks().
+const pluginLists = new WeakMap<AdminYoga, readonly Plugin<AdminContext>[]>();
+
+/**
+ * The server's onResultProcess hooks (yoga's useResultProcessors and any plugin's), in yoga's order:
+ * the handler asks them which media type a result would be sent in before anything executes.
+ */
+export function resultProcessHooks(admin: AdminYoga): ResultProcessHook[] {
+  const plugins = pluginLists.get(admin);
+  if (!plugins) throw new Error("resultProcessHooks: not a server made by createAdminYoga");
+  return plugins.flatMap((p) => (p.onResultProcess ? [p.onResultProcess as ResultProcessHook] : []));
+}
+
 export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga {
-  return createYoga<AdminServerContext, AdminContext>({
+  let plugins: readonly Plugin<AdminContext>[] = [];
+  const admin = createYoga<AdminServerContext, AdminContext>({
     schema: adminSchema,
     graphqlEndpoint: ADMIN_GRAPHQL_PATH,
     // The playground is rendered by the handler from bundled assets (no CDN).
@@ -41,6 +58,7 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // Execute wrappers nest in order: the last one listed is the outermost. So execution runs
     // inside idempotency, inside the extra plugins (rate limits), inside the outage mapping.
     plugins: [
+      { onPluginInit: (init: { plugins: Plugin<AdminContext>[] }) => void (plugins = init.plugins) } as Plugin<AdminContext>,
       preParsedBody(),
       missingQueryIs400(),
       operationTypePlugin(),
@@ -52,6 +70,8 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
       shapeValidationCachePlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
     ],
   });
+  pluginLists.set(admin, plugins);
+  return admin;
 }
 
 /**
