@@ -15,7 +15,8 @@
 import { randomUUID } from "node:crypto";
 import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
-import { outboxFanOut, outboxRows } from "../db/outbox";
+import { outboxRows } from "../db/outbox";
+import { outboxFanOut } from "../db/outbox-fan-out";
 import { presentSubscription } from "./presenter";
 import type { SubscriptionRecord } from "./record-types";
 import { memberCreatedEvent, NEW_MEMBER_ROLES } from "./users";
@@ -23,7 +24,7 @@ import { memberCreatedEvent, NEW_MEMBER_ROLES } from "./users";
 type Periods = Pick<Subscription, "startAt" | "currentPeriodStart" | "currentPeriodEnd" | "endAt" | "nextChargeDate">;
 
 // The user and membership rows are findOrCreateMember's (./users.ts: name, roles, member.created);
-// the events' fan-out is the outbox's own (lib/db/outbox.ts).
+// the events' fan-out is the outbox's own (lib/db/outbox-fan-out.ts).
 const SQL = `
 WITH u AS (
   INSERT INTO "User" ("id", "email", "name", "emailVerified", "createdAt", "updatedAt")
