@@ -54,6 +54,16 @@ test.describe("storefront images", () => {
     await page.screenshot({ path: "test-results/storefront-lecturer-320.png", fullPage: true });
   });
 
+  test("a raster image of the school (PNG) is served as stored and decodes", async ({ page, request }) => {
+    await page.goto("/lecturers/grace-adeyemi");
+    const src = (await page.locator("img.portrait").getAttribute("src"))!;
+    expect(src).toMatch(/\/media\/[0-9a-f]{64}\/grace-adeyemi\.png$/);
+    expect((await images(page)).filter((i) => !i.ok)).toEqual([]);
+    const res = await request.get(src);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toBe("image/png");
+  });
+
   test("an image that fails to load is replaced by initials, never shown broken", async ({ page }) => {
     await page.route(/\/media\/[0-9a-f]{64}\/(tomas-rivera|logo)\.svg$/, (route) => route.fulfill({ status: 500, body: "" }));
     await page.goto("/lecturers/tomas-rivera");
