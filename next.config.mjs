@@ -16,10 +16,6 @@ const config = {
   // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
   outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
   poweredByHeader: false,
-  // Content images (docs/decisions.md, "Content images"): the school's own raster images at
-  // /media/<sha256>/<name> go through the optimizer; no remote host is allowed (other hosts' images
-  // and SVG are rendered unoptimized by app/(storefront)/_components/picture.tsx).
-  images: { localPatterns: [{ pathname: "/media/**" }], remotePatterns: [], minimumCacheTTL: 31536000 },
   // Storefront pages are rendered once per key into Next's incremental cache (app/%5Fsite,
   // lib/storefront/page-cache.ts). Keys change with content, so old renderings are never read
   // again: keep them in the bounded in-memory LRU only, never as files that pile up on disk.

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Writes the demo schools' images (content/*/images): logo, favicon, course covers and lecturer
-// portraits as small hand-drawn SVG, made here so the demo needs no download and no remote host.
+// portraits as small hand-drawn SVG, and one portrait as PNG (so the demo also has a raster image,
+// which the storefront serves through Next's optimizer), made here: no download, no remote host.
 //   node scripts/make-demo-images.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { deflateSync } from "node:zlib";
 
 const root = path.resolve(import.meta.dirname, "..", "content");
 const write = (school, name, svg) => {
@@ -37,6 +39,51 @@ function portrait(label, ground, skin, hair, shirt) {
     <path d="M80 108c0-40 22-62 48-62s50 20 50 62c-10-22-30-30-50-30s-38 8-48 30z" fill="${hair}"/>`);
 }
 
+/** CRC-32 of PNG chunks (ISO 3309), table-driven. */
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (buf) => {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+function chunk(type, data) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+
+/** The portrait above as a 256×256 RGB PNG: the same shapes, drawn pixel by pixel. */
+function portraitPng(ground, skin, hair, shirt) {
+  const size = 256;
+  const rows = [];
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 3);
+    for (let x = 0; x < size; x++) {
+      const inEllipse = (cx, cy, rx, ry) => ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1;
+      let c = ground;
+      if (y >= 172 && inEllipse(128, 256, 88, 84)) c = shirt;
+      if (x >= 112 && x < 144 && y >= 140 && y < 180) c = skin;
+      if (inEllipse(128, 112, 46, 54)) c = y < 90 && inEllipse(128, 104, 48, 58) ? hair : skin;
+      hex(c).forEach((v, i) => (row[1 + x * 3 + i] = v));
+    }
+    rows.push(row);
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.concat(rows), { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+}
+
 const bars = (c) => [60, 110, 80, 150, 120].map((h, i) => `<rect x="${90 + i * 70}" y="${290 - h}" width="44" height="${h}" rx="6" fill="${c}"/>`).join("");
 
 write("demo", "logo.svg", mark("#1f6feb", "S", 64, 14));
@@ -52,7 +99,7 @@ write("demo", "writing-for-the-web.svg", cover("Writing for the Web: lines of te
   [0, 1, 2, 3, 4].map((r) => `<rect x="140" y="${90 + r * 40}" width="${[360, 300, 340, 220, 280][r]}" height="16" rx="8" fill="#fff" fill-opacity="0.85"/>`).join("")));
 write("demo", "tomas-rivera.svg", portrait("Portrait of Tomás Rivera", "#d0e2ff", "#c58c5c", "#2b1d14", "#0f62fe"));
 write("demo", "mei-ling-wu.svg", portrait("Portrait of Mei-Ling Wu", "#ffd6e8", "#f1c27d", "#161616", "#8a3ffc"));
-write("demo", "grace-adeyemi.svg", portrait("Portrait of Grace Adeyemi", "#defbe6", "#8d5524", "#1c1c1c", "#198038"));
+writeFileSync(path.join(root, "demo", "images", "grace-adeyemi.png"), portraitPng("#defbe6", "#8d5524", "#1c1c1c", "#198038"));
 
 write("acme-training", "logo.svg", mark("#0b6e4f", "A", 64, 14));
 write("acme-training", "favicon.svg", mark("#0b6e4f", "A", 32, 7));

@@ -7,10 +7,6 @@ import { currentSchool } from "./_components/load";
 export const dynamic = "force-dynamic";
 
 export default async function StorefrontLayout({ children }: { children: ReactNode }) {
-  const { school, origin } = await currentSchool();
-  return (
-    <StorefrontFrame school={school} origin={origin}>
-      {children}
-    </StorefrontFrame>
-  );
+  const { school } = await currentSchool();
+  return <StorefrontFrame school={school}>{children}</StorefrontFrame>;
 }

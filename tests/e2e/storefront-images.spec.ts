@@ -8,7 +8,7 @@ import { PAGES } from "./storefront-helpers";
 
 const IMAGE_PAGES = [
   ...PAGES.map((p) => p.html),
-  "/courses/advanced-dashboards", "/courses/python-for-data-analysis", "/courses/product-photography-basics", "/courses/writing-for-the-web",
+  "/courses/python-for-data-analysis", "/courses/product-photography-basics", "/courses/writing-for-the-web",
   "/lecturers/mei-ling-wu", "/lecturers/grace-adeyemi",
 ];
 
@@ -47,9 +47,21 @@ test.describe("storefront images", () => {
     expect(res.status()).toBe(200);
     expect(res.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
 
+    await page.setViewportSize({ width: 320, height: 640 });
     await page.goto("/lecturers/tomas-rivera");
     await expect(page.locator("img.portrait")).toHaveAttribute("alt", "Photo of Tomás Rivera");
     expect((await images(page)).every((i) => i.ok)).toBe(true);
+    await page.screenshot({ path: "test-results/storefront-lecturer-320.png", fullPage: true });
+  });
+
+  test("a raster image of the school (PNG) is served as stored and decodes", async ({ page, request }) => {
+    await page.goto("/lecturers/grace-adeyemi");
+    const src = (await page.locator("img.portrait").getAttribute("src"))!;
+    expect(src).toMatch(/\/media\/[0-9a-f]{64}\/grace-adeyemi\.png$/);
+    expect((await images(page)).filter((i) => !i.ok)).toEqual([]);
+    const res = await request.get(src);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toBe("image/png");
   });
 
   test("an image that fails to load is replaced by initials, never shown broken", async ({ page }) => {

@@ -6,10 +6,6 @@ import { renderSchool } from "./render";
 // proxy rewrites found pages here after the gate; Next renders each key once and serves it from
 // its incremental cache after that. Reads nothing from the request: everything is in the key.
 export default async function RenderedStorefrontLayout({ children, params }: { children: ReactNode; params: Promise<{ site: string }> }) {
-  const { key, school } = await renderSchool((await params).site);
-  return (
-    <StorefrontFrame school={school} origin={key.origin}>
-      {children}
-    </StorefrontFrame>
-  );
+  const { school } = await renderSchool((await params).site);
+  return <StorefrontFrame school={school}>{children}</StorefrontFrame>;
 }

@@ -25,14 +25,14 @@ export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
       <article className={`document document-${doc.kind.replace(/_/g, "-")}`}>
         {doc.kind === "lecturer" ? (
           // A lecturer's photo, or their initials: a profile never shows an empty frame or a broken image.
-          <Picture src={doc.image} origin={new URL(doc.url).origin} alt={`Photo of ${doc.title}`} name={doc.title} width={128} height={128} className="portrait" priority />
+          <Picture src={doc.image} alt={`Photo of ${doc.title}`} name={doc.title} width={128} height={128} className="portrait" priority />
         ) : null}
         <h1>{doc.title}</h1>
         {doc.description.trim() ? <p className="lead">{doc.description}</p> : null}
         {doc.image && doc.kind !== "lecturer" ? (
           <Picture
             src={doc.image}
-            origin={new URL(doc.url).origin}
+           
             alt={`Cover of ${doc.title}`}
             name={doc.title}
             width={640}

@@ -18,7 +18,7 @@ type FrameSchool = Pick<School, "name" | "brandColor" | "contactEmail" | "logoUr
  * The agents' entry points (llms.txt, the OpenAPI document) are named in <head> (React hoists these
  * <link>s there), where agents look, not in the footer people read.
  */
-export function StorefrontFrame({ school, origin, children }: { school: FrameSchool; origin: string; children: ReactNode }) {
+export function StorefrontFrame({ school, children }: { school: FrameSchool; children: ReactNode }) {
   return (
     <div className="site" style={brandStyle(school.brandColor)}>
       <link rel="icon" href={school.faviconUrl ?? initialIcon(school)} />
@@ -27,7 +27,7 @@ export function StorefrontFrame({ school, origin, children }: { school: FrameSch
       <header className="site-header">
         <div className="wrap">
           <Link className="brand" href="/">
-            <Picture src={school.logoUrl} origin={origin} alt="" name={school.name} width={40} height={40} className="brand-logo" priority />
+            <Picture src={school.logoUrl} alt="" name={school.name} width={40} height={40} className="brand-logo" priority />
             <span>{school.name}</span>
           </Link>
           <nav className="main" aria-label="Main">

@@ -11,28 +11,17 @@ export function initialsOf(name: string): string {
 }
 
 /**
- * The address next/image gets: the school's own raster images (/media/… on the page's origin) go
- * through Next's optimizer (resized, WebP/AVIF; next.config.mjs allows /media/**); SVG is vector
- * and other hosts are not ours to fetch, so they are shown as they are (docs/decisions.md,
- * "Content images").
+ * Content images are rendered unoptimized (docs/decisions.md, "Content images"): Next's optimizer
+ * fetches a local image with a request of its own that does not carry the school's host, so
+ * /media/ answers it 404; SVG is vector, and other hosts are not ours to fetch. The school's images
+ * are served as stored, immutable; next/image still sizes them (no layout shift) and lazy-loads.
  */
-function source(src: string, origin: string): { src: string; unoptimized: boolean } {
-  try {
-    const u = new URL(src, origin);
-    const own = u.origin === origin && u.pathname.startsWith("/media/");
-    return own && !/\.svg$/i.test(u.pathname) ? { src: u.pathname, unoptimized: false } : { src: u.href, unoptimized: true };
-  } catch {
-    return { src, unoptimized: true };
-  }
-}
-
 /**
  * An image of the school's content, or the name's initials: when there is no image, and when the
  * image does not load (a remote host that is down), so a page never shows a broken image.
  */
 export function Picture(props: {
   src: string | null | undefined;
-  origin: string;
   alt: string;
   /** Name the initials are made of. */
   name: string;
@@ -55,16 +44,15 @@ export function Picture(props: {
       </span>
     );
   }
-  const { src, unoptimized } = source(props.src, props.origin);
   return (
     <Image
       className={props.className}
-      src={src}
+      src={props.src}
       alt={props.alt}
       width={props.width}
       height={props.height}
       sizes={props.sizes}
-      unoptimized={unoptimized}
+      unoptimized
       priority={props.priority}
       onError={() => setFailed(true)}
     />

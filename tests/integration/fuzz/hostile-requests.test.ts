@@ -297,6 +297,10 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
     ([path, q, method, inm]): Req => ({ method, path: `${path}?${new URLSearchParams(q)}`, headers: inm ? { "if-none-match": inm } : {} }),
   ),
   fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => ({ method: "GET", path: `/api/md/${segs.join("/")}`, headers: {} })),
+  // Content images (issue 29 item 10): hashes well-formed or not, any name, any If-None-Match.
+  fc.tuple(fc.oneof(segment, fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 })), segment, fc.constantFrom("GET", "HEAD", "POST"), fc.option(headerValue)).map(
+    ([hash, name, method, inm]): Req => ({ method, path: `/media/${hash}/${name}`, headers: inm ? { "if-none-match": inm } : {} }),
+  ),
 );
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
