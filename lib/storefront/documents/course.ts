@@ -1,10 +1,10 @@
 // A course's document and the course index.
-import { latest, type Fact, type StorefrontDocument } from "../document";
+import { type Fact, type StorefrontDocument } from "../document";
 import { displayDuration, displayPrice, moneyString } from "../format";
 import { sanitizeMarkdown } from "../markdown-body";
 import * as q from "../queries";
 import { safeAbsoluteUrl } from "../safe-url";
-import { type BuildContext, urls, fact, text, iso, categoryOf, priceFields, organization, courseOffer, section, itemList } from "./shared";
+import { type BuildContext, urls, fact, text, iso, categoryOf, priceFields, organization, courseOffer, indexDocument } from "./shared";
 import { courseItems } from "./items";
 
 export function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDocument {
@@ -68,19 +68,5 @@ export function courseDocument(ctx: BuildContext, c: q.CourseRow): StorefrontDoc
 }
 
 export function courseIndexDocument(ctx: BuildContext, courses: q.CourseRow[]): StorefrontDocument {
-  const items = courseItems(ctx, courses);
-  const u = urls(ctx, "course_index");
-  return {
-    kind: "course_index",
-    slug: "courses",
-    title: "Courses",
-    description: `All courses of ${ctx.school.name}.`,
-    ...u,
-    updated: latest(courses.map((c) => c.updatedAt), ctx.school.updatedAt),
-    fields: { count: courses.length },
-    facts: [],
-    body: "",
-    sections: section("courses", "Courses", items),
-    jsonLd: { "@context": "https://schema.org", "@type": "CollectionPage", name: "Courses", url: u.url, mainEntity: itemList(items) },
-  };
+  return indexDocument(ctx, { kind: "course_index", slug: "courses", title: "Courses", description: `All courses of ${ctx.school.name}.`, items: courseItems(ctx, courses), rows: courses });
 }

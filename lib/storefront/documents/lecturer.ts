@@ -1,9 +1,9 @@
 // A lecturer's document and the lecturer index.
-import { latest, type StorefrontDocument } from "../document";
+import { type StorefrontDocument } from "../document";
 import { sanitizeMarkdown } from "../markdown-body";
 import * as q from "../queries";
 import { safeAbsoluteUrl } from "../safe-url";
-import { type BuildContext, urls, organization, section, itemList } from "./shared";
+import { type BuildContext, urls, organization, section, indexDocument } from "./shared";
 import { courseItems, postItems, lecturerItems } from "./items";
 
 export function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses, posts }: Pick<q.Catalog, "courses" | "posts">): StorefrontDocument {
@@ -35,19 +35,5 @@ export function lecturerDocument(ctx: BuildContext, l: q.LecturerRow, { courses,
 }
 
 export function lecturerIndexDocument(ctx: BuildContext, lecturers: q.LecturerRow[]): StorefrontDocument {
-  const items = lecturerItems(ctx, lecturers);
-  const u = urls(ctx, "lecturer_index");
-  return {
-    kind: "lecturer_index",
-    slug: "lecturers",
-    title: "Lecturers",
-    description: `The people who teach at ${ctx.school.name}.`,
-    ...u,
-    updated: latest(lecturers.map((l) => l.updatedAt), ctx.school.updatedAt),
-    fields: { count: lecturers.length },
-    facts: [],
-    body: "",
-    sections: section("lecturers", "Lecturers", items),
-    jsonLd: { "@context": "https://schema.org", "@type": "CollectionPage", name: "Lecturers", url: u.url, mainEntity: itemList(items) },
-  };
+  return indexDocument(ctx, { kind: "lecturer_index", slug: "lecturers", title: "Lecturers", description: `The people who teach at ${ctx.school.name}.`, items: lecturerItems(ctx, lecturers), rows: lecturers });
 }

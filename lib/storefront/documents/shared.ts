@@ -1,7 +1,7 @@
 // What every storefront document is built from: the request's school and origin, links, facts
 // and the schema.org pieces they share.
 import type { School } from "../../db/generated/client";
-import { type Fact, type FactValue, type LinkItem, type Section, type YamlValue } from "../document";
+import { latest, type Fact, type FactValue, type LinkItem, type Section, type StorefrontDocument, type YamlValue } from "../document";
 import { oneLine } from "../format";
 import { htmlPathOf, markdownPathOf, type DocumentKind } from "../routes";
 
@@ -66,5 +66,26 @@ export function itemList(items: LinkItem[]) {
   return {
     "@type": "ItemList",
     itemListElement: items.map((item, i) => ({ "@type": "ListItem", position: i + 1, url: item.url, name: item.title })),
+  };
+}
+
+/** An index page (courses, lecturers): one list of every item, a schema.org CollectionPage. */
+export function indexDocument(
+  ctx: BuildContext,
+  o: { kind: "course_index" | "lecturer_index"; slug: string; title: string; description: string; items: LinkItem[]; rows: Array<{ updatedAt: Date }> },
+): StorefrontDocument {
+  const u = urls(ctx, o.kind);
+  return {
+    kind: o.kind,
+    slug: o.slug,
+    title: o.title,
+    description: o.description,
+    ...u,
+    updated: latest(o.rows.map((r) => r.updatedAt), ctx.school.updatedAt),
+    fields: { count: o.rows.length },
+    facts: [],
+    body: "",
+    sections: section(o.slug, o.title, o.items),
+    jsonLd: { "@context": "https://schema.org", "@type": "CollectionPage", name: o.title, url: u.url, mainEntity: itemList(o.items) },
   };
 }
