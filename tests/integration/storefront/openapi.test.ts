@@ -77,11 +77,12 @@ describe("/openapi.json", () => {
       "/.well-known/oauth-authorization-server": ["get"],
       "/.well-known/openid-configuration": ["get"],
       "/api/oauth/jwks": ["get"],
+      "/oauth/end-session": ["get", "post"],
       "/api/oauth/register": ["post"],
       "/mcp": ["post"],
       "/.well-known/oauth-protected-resource/mcp": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(29);
+    expect(Object.keys(expected)).toHaveLength(30);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
