@@ -5,7 +5,9 @@ import { asDatabaseUnavailable } from "../db/unavailable";
 import { authSecret } from "./auth-secret";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
-import { createMemberSession, revokeMemberSession, SESSION_LIFETIME_SECONDS } from "./member-sessions";
+import { now } from "../clock";
+import { endMemberSession } from "../oidc/end-member-session";
+import { createMemberSession, SESSION_LIFETIME_SECONDS } from "./member-sessions";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const LOGIN_PATH = "/login";
@@ -74,7 +76,8 @@ export function authConfig(info: AuthRequestInfo): AuthConfig {
     events: {
       signOut: async (message) => {
         const sid = "token" in message ? message.token?.sid : undefined;
-        if (typeof sid === "string") await revokeMemberSession({ sessionId: sid, reason: "sign_out" });
+        // Ends the session and, in the same transaction, queues Back-Channel Logout to the apps it signed in to.
+        if (typeof sid === "string") await endMemberSession({ sessionId: sid, reason: "sign_out", now: now() });
       },
     },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },

@@ -35,6 +35,9 @@ export function authorizationServerMetadata(issuer: string) {
     // OpenID Connect Discovery 1.0 §3 (also valid RFC 8414 fields; both documents are this one).
     jwks_uri: `${issuer}${JWKS_PATH}`,
     end_session_endpoint: `${issuer}${END_SESSION_PATH}`,
+    // Back-Channel Logout 1.0 §2.1: logout tokens to registered backchannel_logout_uri, with sid.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     // ID tokens are RS256, which every client accepts (Core §15.1); the ES256 key signs on request only.
     id_token_signing_alg_values_supported: ["RS256"],
     claim_types_supported: ["normal"],

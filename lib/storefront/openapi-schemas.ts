@@ -41,6 +41,8 @@ export const AuthorizationCodeGrant = z
     client_id: z.string(),
     code_verifier: z.string().min(43).max(128).describe("PKCE verifier, plain text"),
     client_secret: z.string().optional().describe("Required for confidential clients (client_secret_post)"),
+    client_assertion_type: z.literal("urn:ietf:params:oauth:client-assertion-type:jwt-bearer").optional().describe("private_key_jwt clients (RFC 7523)"),
+    client_assertion: z.string().optional().describe("private_key_jwt: a JWT signed with the client's registered key (iss = sub = client_id, aud = issuer or token endpoint, exp at most 5 minutes ahead, unique jti)"),
   })
   ;
 
@@ -50,6 +52,8 @@ export const RefreshTokenGrant = z
     refresh_token: z.string().describe("A valid refresh token; replaying a rotated one yields invalid_grant"),
     client_id: z.string(),
     client_secret: z.string().optional().describe("Required for confidential clients"),
+    client_assertion_type: z.literal("urn:ietf:params:oauth:client-assertion-type:jwt-bearer").optional().describe("private_key_jwt clients (RFC 7523)"),
+    client_assertion: z.string().optional().describe("private_key_jwt: a JWT signed with the client's registered key"),
   })
   ;
 

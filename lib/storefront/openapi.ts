@@ -324,6 +324,28 @@ function oauthPaths(): Obj {
         responses: { "200": { description: "JSON Web Key Set", content: json(ref("JsonWebKeySet")) } },
       },
     },
+    "/oauth/end-session": (() => {
+      const params = [
+        query("id_token_hint", false, "An ID token this school issued to the client (an expired one is accepted); when it names this browser's session, no confirmation is asked"),
+        query("client_id", false, "The client; must be an audience of id_token_hint when both are sent"),
+        query("post_logout_redirect_uri", false, "Where to send the member afterwards: exactly one of the client's registered post_logout_redirect_uris"),
+        query("state", false, "Returned unchanged on post_logout_redirect_uri"),
+      ];
+      const operation = (method: "get" | "post") => ({
+        tags: ["OpenID Connect"],
+        operationId: method === "get" ? "endSession" : "endSessionPost",
+        summary: "RP-Initiated Logout 1.0 (end_session_endpoint)",
+        description:
+          "Ends the member's session on this school's address and sends Back-Channel Logout tokens to the apps it signed in to. Without a matching id_token_hint the member confirms on /oauth/logout first. A refused request (invalid hint, unregistered post_logout_redirect_uri) is an HTML error page, never a redirect.",
+        ...(method === "get" ? { parameters: params } : { requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: Object.fromEntries(params.map((p) => [p.name, { type: "string" }])) } } } } }),
+        responses: {
+          "303": { description: "To post_logout_redirect_uri (with state), to the confirmation page, or to the signed-out page", headers: { Location: { schema: { type: "string" } } } },
+          "400": { description: "Refused request (HTML error page naming the reason)", content: { "text/html": { schema: { type: "string" } } } },
+          "403": { description: "The confirmation form's CSRF token is missing or wrong (HTML)", content: { "text/html": { schema: { type: "string" } } } },
+        },
+      });
+      return { get: operation("get"), post: operation("post") };
+    })(),
     "/api/oauth/register": {
       post: {
         tags: ["OAuth 2.0"],

@@ -1,5 +1,6 @@
 import { now as clockNow } from "../clock";
 import { unavailableReason } from "../db/unavailable";
+import { drainBackchannelLogouts } from "../oidc/deliver-backchannel-logouts";
 import { drainWebhooks } from "./deliver";
 
 /** After a failed round (e.g. the database unavailable) the worker waits this long before the next. */
@@ -30,6 +31,8 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
       let failed = false;
       try {
         await drainWebhooks({ now, budgetMs: 10_000, shouldRecord: () => !abandoned, shouldContinue: () => running });
+        // Back-Channel Logout tokens share the loop (issue 25): retries of those a logout could not deliver at once.
+        await drainBackchannelLogouts({ now });
         lastError = null;
       } catch (err) {
         failed = true;

@@ -87,6 +87,8 @@ export const DEMO_OAUTH_CLIENTS = [
     name: "Demo Public App",
     confidential: false,
     redirectUris: ["http://localhost:3000/oauth/callback", "http://127.0.0.1/callback"],
+    // RP-Initiated Logout (issue 25): where the demo app may send a member after signing out.
+    postLogoutRedirectUris: ["http://localhost:3000/", "http://127.0.0.1/signed-out"],
     scope: "openid profile email offline_access courses:read students:read subscriptions:read subscriptions:write enrollments:write webhooks:manage",
     tokenEndpointAuthMethod: "none",
   },

@@ -244,6 +244,7 @@ const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringi
 const jwtLike = fc
   .tuple(fc.dictionary(fc.constantFrom("alg", "kid", "typ", "crit", "jku", "x5u"), jsonValue, { maxKeys: 4 }), fc.dictionary(fc.constantFrom("iss", "sub", "aud", "exp", "iat", "jti", "nbf"), jsonValue, { maxKeys: 7 }), text)
   .map(([h, p, sig]) => `${b64(h)}.${b64(p)}.${b64(sig)}`);
+const END_SESSION_KEYS = ["id_token_hint", "client_id", "post_logout_redirect_uri", "state", "logout_hint", "ui_locales", "csrf_token", "decision"];
 const AUTHORIZE_KEYS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "resource", "prompt", "school", "decision", "csrf_token", "nonce", "max_age"];
 const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.constantFrom("/api/oauth/token", "/api/oauth/revoke", "/api/oauth/introspect"), params(OAUTH_KEYS), fc.option(headerValue)).map(([path, p, auth]) => ({
@@ -272,6 +273,18 @@ const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
   })),
   params(AUTHORIZE_KEYS).map((p) => ({ method: "GET", path: `/oauth/authorize?${new URLSearchParams(p)}`, headers: {} })),
   params(AUTHORIZE_KEYS).map((p) => ({ method: "POST", path: "/oauth/authorize", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(p).toString() })),
+  // RP-Initiated Logout (issue 25): hostile hints (JWT-shaped, alg none, unknown kid), clients, URIs and form answers.
+  fc
+    .tuple(fc.constantFrom("GET", "POST"), params(END_SESSION_KEYS), fc.option(jwtLike), fc.option(fc.constantFrom("logout", "stay", "x")))
+    .map(([method, p, hint, decision]): Req => {
+      const q = new URLSearchParams(p);
+      if (hint !== null) q.set("id_token_hint", hint);
+      if (decision !== null && method === "POST") q.set("decision", decision);
+      return method === "GET"
+        ? { method, path: `/oauth/end-session?${q}`, headers: {} }
+        : { method, path: "/oauth/end-session", headers: { "content-type": "application/x-www-form-urlencoded" }, body: q.toString() };
+    }),
+  fc.tuple(fc.constantFrom("/oauth/end-session", "/api/oauth/jwks", "/.well-known/openid-configuration"), bodyOf, fc.constantFrom("POST", "PUT", "DELETE")).map(([path, body, method]) => ({ method, path, headers: {}, body })),
   fc.tuple(fc.constantFrom("GET", "POST"), fc.oneof(headerValue, fc.constant("Bearer x.y.z"), headerValue.map((v) => `Bearer ${v}`))).map(([method, auth]) => ({
     method,
     path: "/api/oauth/userinfo",
@@ -369,15 +382,18 @@ function subscriptionsCreated(r: Req, status: number, body: string): number {
 
 async function counts() {
   const d = db();
-  const [subscriptions, schools, plans, courses, apiKeys, vendorPlatforms] = await Promise.all([
+  const [subscriptions, schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts] = await Promise.all([
     d.subscription.count(),
     d.school.count(),
     d.membershipPlan.count(),
     d.course.count(),
     d.apiKey.count(),
     d.vendorPlatform.count(),
+    // No request carries a session cookie: nothing may sign anyone out or queue a logout token.
+    d.memberSession.count({ where: { revokedAt: { not: null } } }),
+    d.backchannelLogout.count(),
   ]);
-  return { subscriptions, catalog: { schools, plans, courses, apiKeys, vendorPlatforms } };
+  return { subscriptions, catalog: { schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts } };
 }
 
 describe("hostile requests (seeded fuzz)", () => {

@@ -41,6 +41,8 @@ describe("discovery (RFC 8414)", () => {
       // OpenID Connect Discovery (issue 25): the same document is /.well-known/openid-configuration.
       jwks_uri: `${o}/api/oauth/jwks`,
       end_session_endpoint: `${o}/oauth/end-session`,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
       id_token_signing_alg_values_supported: ["RS256"],
       claim_types_supported: ["normal"],
       claims_parameter_supported: false,

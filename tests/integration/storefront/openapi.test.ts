@@ -110,6 +110,7 @@ describe("/openapi.json", () => {
       "/.well-known/oauth-authorization-server": ["get"],
       "/.well-known/openid-configuration": ["get"],
       "/api/oauth/jwks": ["get"],
+      "/oauth/end-session": ["get", "post"],
       "/api/oauth/register": ["post"],
       "/mcp": ["post"],
       "/.well-known/oauth-protected-resource/mcp": ["get"],
