@@ -168,6 +168,7 @@ const FIELDS = [
   (a: string) => `subscription(id: ${a}) { id state currentPeriodEnd }`,
   (a: string) => `courses(first: ${a}) { nodes { id } }`,
   () => `membershipPlans { id name price }`,
+  () => `eventTypes { type dataType fields { path type } }`,
 ];
 const MUTATIONS = [
   (a: string, b: string) => `createSubscription(input: { email: ${a}, name: ${b}, planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } }`,
@@ -268,6 +269,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
     ([path, q, method, inm]): Req => ({ method, path: `${path}?${new URLSearchParams(q)}`, headers: inm ? { "if-none-match": inm } : {} }),
   ),
   fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => ({ method: "GET", path: `/api/md/${segs.join("/")}`, headers: {} })),
+  // The playground's assets (issue 29, item 2): any other name is a 404.
+  fc.tuple(segment, fc.constantFrom("GET", "HEAD", "POST")).map(([name, method]) => ({ method, path: `/admin/graphql/assets/${name}`, headers: {} })),
 );
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
