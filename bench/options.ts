@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { FLOORS, WORKLOADS, type Workload } from "./workloads";
 
 export const USAGE = `usage: npm run bench -- [options]
-  --quick              ~1 minute smoke: 1 s segments (reuses a fresh build)
+  --quick              ~2–3 minutes smoke: 1 s segments (reuses a fresh build)
   --no-build           use the existing .next build as is
   --segment <s>        whole seconds per measured segment (default 3, quick 1)
   --warmup <s>         whole seconds of unmeasured warm-up per workload (default 1; 0 skips it)

@@ -6,7 +6,7 @@ import { now as clockNow } from "../clock";
 import { safeEqual } from "../credentials/secret";
 import { asOAuthError, OAuthError } from "../oauth/errors";
 import { hostSchool, issuerFor } from "../oauth/context";
-import { htmlErrorPage, unavailablePage } from "../oauth/html";
+import { htmlErrorPage, unavailablePage } from "../core/html-page";
 import { readOAuthBody } from "../oauth/http";
 import { TemporarilyUnavailableError } from "../oauth/errors";
 import { endMemberSession } from "./end-member-session";

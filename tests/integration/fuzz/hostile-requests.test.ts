@@ -185,6 +185,7 @@ const FIELDS = [
   (a: string) => `courses(first: ${a}) { nodes { id } }`,
   (a: string) => `courses(after: ${a}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
   () => `membershipPlans { id name price }`,
+  () => `eventTypes { type dataType fields { path type } }`,
 ];
 const MUTATIONS = [
   (a: string, b: string) => `createSubscription(input: { email: ${a}, name: ${b}, planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } }`,
@@ -314,6 +315,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.oneof(segment, fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 })), segment, fc.constantFrom("GET", "HEAD", "POST"), fc.option(headerValue)).map(
     ([hash, name, method, inm]): Req => ({ method, path: `/media/${hash}/${name}`, headers: inm ? { "if-none-match": inm } : {} }),
   ),
+  // The playground's assets (issue 29, item 2): any other name is a 404.
+  fc.tuple(segment, fc.constantFrom("GET", "HEAD", "POST")).map(([name, method]) => ({ method, path: `/admin/graphql/assets/${name}`, headers: {} })),
 );
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write

@@ -4,7 +4,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { DEMO_IDS } from "@/lib/db/seed/demo-data";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { resetEnvCache } from "@/lib/env";
 import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
 import { revokeMemberGrant } from "@/lib/oauth/member-grants/revoke-member-grant";
