@@ -13,6 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Auth, type AuthConfig } from "@auth/core";
 import { expect, test } from "@playwright/test";
+import { signInAndAllow } from "./oauth-helpers";
 import { startNextServer, type NextServer } from "./next-server";
 
 const run = promisify(execFile);
@@ -110,12 +111,7 @@ test("an Auth.js app signs a member in with the demo school over OpenID Connect"
     await page.goto(`${rp.origin}/auth/signin`);
     await page.getByRole("button", { name: "Sign in with Schoolhouse Demo Academy" }).click();
 
-    await expect(page).toHaveURL(/\/login\?/);
-    await page.getByLabel("Email").fill("student@schoolhouse.test");
-    await page.getByLabel("Password").fill("schoolhouse-demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/oauth\/consent\?/);
-    await page.getByRole("button", { name: "Allow" }).click();
+    await signInAndAllow(page, "student@schoolhouse.test");
 
     // Back at the relying party, signed in from the ID token.
     await page.waitForURL(`${rp.origin}/`);

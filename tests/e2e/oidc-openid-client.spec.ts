@@ -3,6 +3,7 @@
 // nonce, the member signing in and consenting in real Chromium, the ID token validated by the
 // library (claims, and its signature against jwks_uri), UserInfo with the subject check, refresh.
 import { expect, test } from "@playwright/test";
+import { signInAndAllow } from "./oauth-helpers";
 import * as client from "openid-client";
 
 const REDIRECT = "http://127.0.0.1:49160/callback";
@@ -32,12 +33,7 @@ test("openid-client 6: discovery, code + PKCE + nonce through a real login, ID t
   const page = await context.newPage();
   await page.route("http://127.0.0.1:49160/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "relying party callback" }));
   await page.goto(url.href);
-  await expect(page).toHaveURL(/\/login\?/);
-  await page.getByLabel("Email").fill("student@schoolhouse.test");
-  await page.getByLabel("Password").fill("schoolhouse-demo");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/oauth\/consent\?/);
-  await page.getByRole("button", { name: "Allow" }).click();
+  await signInAndAllow(page, "student@schoolhouse.test");
   await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:49160\/callback\?/);
   const callback = new URL(page.url());
   await context.close();

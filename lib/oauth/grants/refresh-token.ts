@@ -6,7 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { issueIdToken, type IdTokenGrant } from "../../oidc/id-token";
+import { issueIdToken, type IdTokenGrant, type IdTokenMember } from "../../oidc/id-token";
 import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -25,6 +25,8 @@ interface RefreshTokenRow {
   revokedAt: Date | null;
   expiresAt: Date | null;
   grant: IdTokenGrant & { resource: string | null; revokedAt: Date | null; school: { id: string; subdomain: string } };
+  /** The member, for the ID token's claims (read in the same statement). */
+  member: IdTokenMember;
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
 }
@@ -41,10 +43,13 @@ const REFRESH_TOKEN_GRANT = `
 WITH t AS (
   SELECT r."id", r."clientId", r."grantId", r."scope", r."rotatedAt", r."revokedAt", r."expiresAt",
          g."issuer", g."resource", g."revokedAt" AS "grantRevokedAt", s."id" AS "schoolId", s."subdomain",
-         g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt"
+         g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt",
+         u."name" AS "userName", u."avatarUrl", u."email", u."emailVerified", m."roles"
     FROM "OAuthRefreshToken" r
     JOIN "OAuthGrant" g ON g."id" = r."grantId"
     JOIN "School" s ON s."id" = g."schoolId"
+    JOIN "User" u ON u."id" = g."userId"
+    LEFT JOIN "SchoolMembership" m ON m."schoolId" = g."schoolId" AND m."userId" = g."userId"
    WHERE r."tokenHash" = $1
 ), rotated AS (
   UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
@@ -64,6 +69,7 @@ WITH t AS (
 SELECT t."id"::text AS "id", t."clientId", t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."revokedAt", t."expiresAt",
        t."issuer", t."resource", t."grantRevokedAt", t."schoolId"::text AS "schoolId", t."subdomain",
        t."userId"::text AS "userId", t."authTime", t."sessionId"::text AS "sessionId", t."grantCreatedAt",
+       t."userName", t."avatarUrl", t."email", t."emailVerified", t."roles",
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
@@ -90,6 +96,14 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
       authTime: asDate(r.authTime),
       sessionId: (r.sessionId as string | null) ?? null,
       createdAt: asDate(r.grantCreatedAt)!,
+    },
+    member: {
+      id: r.userId as string,
+      name: r.userName as string,
+      avatarUrl: (r.avatarUrl as string | null) ?? null,
+      email: r.email as string,
+      emailVerified: Boolean(r.emailVerified),
+      roles: (r.roles as string[] | null) ?? [],
     },
     rotated: Number(r.rotated) === 1,
   };
@@ -152,7 +166,7 @@ export async function exchangeRefreshToken(options: {
   // OpenID Connect Core §12.2: a new ID token while the (possibly narrowed) scope includes openid,
   // for the same member, client and original sign-in, without a nonce.
   const idToken = parseScope(scope).includes("openid")
-    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now })
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now, member: row.member })
     : null;
   return tokenResponseBody(issued, { scope, school: row.grant.school }, idToken);
 }
