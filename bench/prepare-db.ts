@@ -59,7 +59,7 @@ if (!out || !issuer) {
 }
 const keysPerKind = Number(keysArg ?? 8);
 const tokenCount = Number(tokensArg ?? 64);
-const codesPerKind = Number(codesArg ?? 6000);
+const codesPerKind = Number(codesArg ?? 20_000);
 
 await runCli(async () => {
   const handle = dbHandle();

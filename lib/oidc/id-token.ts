@@ -21,6 +21,16 @@ export function accessTokenHash(accessToken: string): string {
   return createHash("sha256").update(accessToken, "ascii").digest().subarray(0, 16).toString("base64url");
 }
 
+/** The member's claims source: what UserInfo reads, and their roles at the grant's school. */
+export interface IdTokenMember {
+  id: string;
+  name: string;
+  avatarUrl: string | null;
+  email: string;
+  emailVerified: boolean;
+  roles: string[];
+}
+
 export interface IdTokenGrant {
   issuer: string;
   userId: string;
@@ -43,15 +53,13 @@ export async function issueIdToken(options: {
   accessToken: string;
   nonce: string | null;
   now: Date;
+  /** The member, when the caller's own statement already read it (the refresh grant's does): no query then. */
+  member?: IdTokenMember;
 }): Promise<string> {
   const { grant, clientId, accessToken, nonce, now } = options;
-  const user = await db().user.findUnique({
-    where: { id: grant.userId },
-    select: { id: true, name: true, avatarUrl: true, email: true, emailVerified: true, memberships: { where: { schoolId: grant.schoolId }, select: { roles: true } } },
-  });
-  if (!user) throw new Error("the grant's member no longer exists");
+  const member = options.member ?? (await loadMember(grant));
   const iat = toUnixSeconds(now)!;
-  const claims = userInfoClaims({ user, schoolId: grant.schoolId, scopes: new Set(options.scope.split(" ")), roles: user.memberships[0]?.roles ?? [] });
+  const claims = userInfoClaims({ user: member, schoolId: grant.schoolId, scopes: new Set(options.scope.split(" ")), roles: member.roles });
   return signJwt({
     iss: grant.issuer,
     ...claims,
@@ -65,4 +73,14 @@ export async function issueIdToken(options: {
     ...(grant.sessionId ? { sid: grant.sessionId } : {}),
     amr: AMR,
   });
+}
+
+async function loadMember(grant: IdTokenGrant): Promise<IdTokenMember> {
+  const user = await db().user.findUnique({
+    where: { id: grant.userId },
+    select: { id: true, name: true, avatarUrl: true, email: true, emailVerified: true, memberships: { where: { schoolId: grant.schoolId }, select: { roles: true } } },
+  });
+  if (!user) throw new Error("the grant's member no longer exists");
+  const { memberships, ...rest } = user;
+  return { ...rest, roles: memberships[0]?.roles ?? [] };
 }

@@ -25,6 +25,12 @@ export const DEFAULT_SIGNING_ALG: SigningAlg = "RS256";
 export const MAX_SIGNED_TOKEN_TTL_SECONDS = 60 * 60;
 /** A rotated-in key is published this long before it signs: relying parties that cache jwks_uri see it first. */
 export const KEY_PUBLISH_AHEAD_SECONDS = 60 * 60;
+/**
+ * The first keys count as active from this long before they were made, so an instance whose clock
+ * is behind (or whose `now` was taken a moment earlier) sees them signing already instead of making
+ * its own. They have no predecessor, so nothing is superseded early.
+ */
+export const CLOCK_SKEW_ALLOWANCE_SECONDS = 5 * 60;
 /** How long jwks_uri may be cached: well under KEY_PUBLISH_AHEAD_SECONDS. */
 export const JWKS_MAX_AGE_SECONDS = 10 * 60;
 
@@ -121,7 +127,8 @@ export async function ensureSigningKeys(now: Date): Promise<void> {
   const keys = await publishedKeys();
   for (const alg of SIGNING_ALGS) if (!activeKey(keys, alg, now)) missing.push(alg);
   if (!missing.length) return;
-  const made = await Promise.all(missing.map((alg) => newSigningKey({ alg, now, activatesAt: now })));
+  const activatesAt = new Date(now.getTime() - CLOCK_SKEW_ALLOWANCE_SECONDS * 1000);
+  const made = await Promise.all(missing.map((alg) => newSigningKey({ alg, now, activatesAt })));
   await db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
     const live = await tx.oidcSigningKey.findMany({ where: { retiredAt: null, activatesAt: { lte: now } }, select: { alg: true } });
@@ -147,8 +154,9 @@ export async function replaceUnreadableKey(options: { alg: SigningAlg; kid: stri
   made.createdAt = new Date(Math.max(now.getTime(), current.createdAt.getTime() + 1));
   await db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
+    // A replacement another instance made a moment "later" by its clock counts as made.
     const live = await tx.oidcSigningKey.findMany({
-      where: { alg, retiredAt: null, activatesAt: { lte: now } },
+      where: { alg, retiredAt: null, activatesAt: { lte: new Date(now.getTime() + CLOCK_SKEW_ALLOWANCE_SECONDS * 1000) } },
       orderBy: [{ activatesAt: "asc" }, { createdAt: "asc" }, { kid: "asc" }],
       select: { kid: true },
     });

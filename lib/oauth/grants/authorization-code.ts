@@ -27,7 +27,8 @@ export async function exchangeAuthorizationCode(options: {
 
   const row = await db().oAuthAuthorizationCode.findUnique({
     where: { codeHash: hashSecret(code) },
-    include: { grant: { include: { school: true } } },
+    // The member comes along for the ID token (no query of its own on the hot path).
+    include: { grant: { include: { school: true, user: { include: { memberships: { select: { schoolId: true, roles: true } } } } } } },
   });
   if (!row || row.clientId !== client.clientId) throw new InvalidGrantError("The authorization code is invalid");
   // A code from another origin is unknown here: nothing is consumed or revoked on its behalf, so one
@@ -62,7 +63,15 @@ export async function exchangeAuthorizationCode(options: {
   }
   // OpenID Connect Core §3.1.3.3: an ID token whenever openid was granted, with the request's nonce.
   const idToken = parseScope(row.scope).includes("openid")
-    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope: row.scope, accessToken: result.accessToken, nonce: row.nonce, now })
+    ? await issueIdToken({
+        grant: row.grant,
+        clientId: client.clientId,
+        scope: row.scope,
+        accessToken: result.accessToken,
+        nonce: row.nonce,
+        now,
+        member: { ...row.grant.user, roles: row.grant.user.memberships.find((m) => m.schoolId === row.grant.schoolId)?.roles ?? [] },
+      })
     : null;
   return tokenResponseBody(result, { scope: row.scope, school: row.grant.school }, idToken);
 }

@@ -6,7 +6,7 @@ import type { OAuthClientInfo } from "../clients";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { issueIdToken, type IdTokenGrant } from "../../oidc/id-token";
+import { issueIdToken, type IdTokenGrant, type IdTokenMember } from "../../oidc/id-token";
 import { newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -25,6 +25,8 @@ interface RefreshTokenRow {
   rotatedAt: Date | null;
   grant: IdTokenGrant & { school: { id: string; subdomain: string } };
   refusal: Refusal;
+  /** The member, for the ID token's claims (read in the same statement). */
+  member: IdTokenMember;
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
 }
@@ -41,6 +43,7 @@ const REFRESH_TOKEN_GRANT = `
 WITH t AS (
   SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource", s."id" AS "schoolId", s."subdomain",
          g."issuer", g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt",
+         u."name" AS "userName", u."avatarUrl", u."email", u."emailVerified", m."roles",
          CASE
            WHEN r."clientId" <> $3 THEN 'client'
            WHEN g."issuer" = '' OR g."issuer" <> $4 THEN 'issuer'
@@ -53,6 +56,8 @@ WITH t AS (
     FROM "OAuthRefreshToken" r
     JOIN "OAuthGrant" g ON g."id" = r."grantId"
     JOIN "School" s ON s."id" = g."schoolId"
+    JOIN "User" u ON u."id" = g."userId"
+    LEFT JOIN "SchoolMembership" m ON m."schoolId" = g."schoolId" AND m."userId" = g."userId"
    WHERE r."tokenHash" = $1
 ), rotated AS (
   UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
@@ -68,6 +73,7 @@ WITH t AS (
 )
 SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."schoolId"::text AS "schoolId", t."subdomain", t."refusal",
        t."issuer", t."userId"::text AS "userId", t."authTime", t."sessionId"::text AS "sessionId", t."grantCreatedAt",
+       t."userName", t."avatarUrl", t."email", t."emailVerified", t."roles",
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
@@ -90,6 +96,14 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
       createdAt: asDate(r.grantCreatedAt)!,
     },
     refusal: (r.refusal as Refusal) ?? null,
+    member: {
+      id: r.userId as string,
+      name: r.userName as string,
+      avatarUrl: (r.avatarUrl as string | null) ?? null,
+      email: r.email as string,
+      emailVerified: Boolean(r.emailVerified),
+      roles: (r.roles as string[] | null) ?? [],
+    },
     rotated: Number(r.rotated) === 1,
   };
 }
@@ -146,7 +160,7 @@ export async function exchangeRefreshToken(options: {
   // OpenID Connect Core §12.2: a new ID token while the (possibly narrowed) scope includes openid,
   // for the same member, client and original sign-in, without a nonce.
   const idToken = parseScope(scope).includes("openid")
-    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now })
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now, member: row.member })
     : null;
   return tokenResponseBody(issued, { scope, school: row.grant.school }, idToken);
 }
