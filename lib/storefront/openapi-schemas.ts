@@ -127,6 +127,11 @@ export const DiscoveryMetadata = z
     claims_parameter_supported: z.boolean(),
     request_parameter_supported: z.boolean(),
     request_uri_parameter_supported: z.boolean(),
+    token_endpoint_auth_signing_alg_values_supported: z.array(z.string()).describe("private_key_jwt assertion algorithms"),
+    revocation_endpoint_auth_signing_alg_values_supported: z.array(z.string()).describe("private_key_jwt assertion algorithms"),
+    introspection_endpoint_auth_signing_alg_values_supported: z.array(z.string()).describe("private_key_jwt assertion algorithms"),
+    backchannel_logout_supported: z.boolean().describe("OpenID Connect Back-Channel Logout 1.0"),
+    backchannel_logout_session_supported: z.boolean().describe("Logout tokens carry sid"),
   })
   .strict();
 

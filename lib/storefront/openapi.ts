@@ -312,7 +312,10 @@ function oauthPaths(): Obj {
         tags: ["OpenID Connect"],
         operationId: "openIdConfiguration",
         summary: "OpenID Provider metadata (OpenID Connect Discovery 1.0): the same document as RFC 8414's",
-        responses: { "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) } },
+        responses: {
+          "200": { description: "Metadata; endpoint values are absolute addresses of this origin", content: json(ref("DiscoveryMetadata")) },
+          "404": oauthError("not_found: no school is served at this address"),
+        },
       },
     },
     "/api/oauth/jwks": {
@@ -321,7 +324,10 @@ function oauthPaths(): Obj {
         operationId: "jwks",
         summary: "The public keys ID tokens are signed with (jwks_uri)",
         description: "The same set on every school origin; a new key appears here an hour before it signs.",
-        responses: { "200": { description: "JSON Web Key Set", content: json(ref("JsonWebKeySet")) } },
+        responses: {
+          "200": { description: "JSON Web Key Set", content: json(ref("JsonWebKeySet")) },
+          "404": oauthError("not_found: no school is served at this address"),
+        },
       },
     },
     "/oauth/end-session": (() => {
@@ -341,7 +347,11 @@ function oauthPaths(): Obj {
         responses: {
           "303": { description: "To post_logout_redirect_uri (with state), to the confirmation page, or to the signed-out page", headers: { Location: { schema: { type: "string" } } } },
           "400": { description: "Refused request (HTML error page naming the reason)", content: { "text/html": { schema: { type: "string" } } } },
-          "403": { description: "The confirmation form's CSRF token is missing or wrong (HTML)", content: { "text/html": { schema: { type: "string" } } } },
+          // Like /oauth/authorize, it never answers 2XX: every other refusal is an HTML page too.
+          default: {
+            description: "Any other refusal (403: the confirmation form's CSRF token is missing or wrong; 503: unavailable): an HTML error page",
+            content: { "text/html": { schema: { type: "string" } } },
+          },
         },
       });
       return { get: operation("get"), post: operation("post") };

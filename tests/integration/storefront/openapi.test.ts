@@ -116,7 +116,7 @@ describe("/openapi.json", () => {
       "/.well-known/oauth-protected-resource/mcp": ["get"],
       "/.well-known/mcp/server-card.json": ["get"],
     };
-    expect(Object.keys(expected)).toHaveLength(30);
+    expect(Object.keys(expected)).toHaveLength(31);
     for (const [path, methods] of Object.entries(expected)) expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(expected).sort());
     const token = doc.paths["/api/oauth/token"]!.post!;
