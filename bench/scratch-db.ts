@@ -99,12 +99,17 @@ export function serverEnv(backend: Backend): Record<string, string> {
   };
 }
 
-export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}): PreparedCredentials {
+// Authorization codes per kind (with and without openid): single-use, one per token-code request,
+// so their number follows the run's length: a full run's 3 s segments on a fast machine need up to
+// 20,000; a quick run's 1 s segments fewer than 6,000 (preparing them costs seconds).
+export const codesPerKind = (quick: boolean): number => (quick ? 6_000 : 20_000);
+
+export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}, codes = 20_000): PreparedCredentials {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
   const out = path.join(dir, "creds.json");
   try {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-    const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin], {
+    const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes)], {
       env: { ...process.env, ...serverEnv(backend), ...env },
       encoding: "utf8",
     });
@@ -121,12 +126,12 @@ export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTo
 // another port prepares a new template.
 let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
 
-export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string): PreparedCredentials {
-  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin);
+export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = 20_000): PreparedCredentials {
+  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin, {}, codes);
   if (pgliteTemplate?.origin !== origin) {
     removePgliteTemplate();
     const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-template-"));
-    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") });
+    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") }, codes);
     pgliteTemplate = { dir, creds, origin };
   }
   cpSync(path.join(pgliteTemplate.dir, "pglite"), backend.env.PGLITE_DATA_DIR!, { recursive: true });

@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { resolveSchoolState } from "../tenancy/resolve-school";
 import { parseMediaPath } from "./images";
 
@@ -12,7 +13,20 @@ function notFound(): Response {
   return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 }
 
+/** The image, or 503 with Retry-After while the database is unreachable (no stack trace, no 500). */
 export async function serveContentImage(request: Request): Promise<Response> {
+  try {
+    return await answer(request);
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    return new Response("The school's images are unavailable for a moment; retry shortly.\n", {
+      status: 503,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...retryAfterHeaders() },
+    });
+  }
+}
+
+async function answer(request: Request): Promise<Response> {
   const media = parseMediaPath(new URL(request.url).pathname);
   if (!media) return notFound();
   const { school } = await resolveSchoolState(request.headers);

@@ -56,7 +56,7 @@ const PROMISES: Record<string, { has?: RegExp[]; hasNot?: RegExp[] }> = {
   "README.md#Storefront": {
     has: [/^title: "Intro to SQL"/m, /^text\/html/m, /^304$/m, /^# .+\n/m, /"openapi":/, /^30[27] http:\/\/acme-training\.localhost:3000\/login/m],
   },
-  "README.md#MCP (agents)": { has: [/^HTTP\/1\.1 401/m, /"resource":"http:\/\/localhost:3000\/mcp"/, /"result":\{.*"content":\[\{"type":"text","text":"\d+ result/] },
+  "README.md#MCP (agents)": { has: [/^HTTP\/1\.1 401/m, /"resource":"http:\/\/localhost:3000\/mcp"/, /"result":\{.*"content":\[\{"type":"text","text":"\{\\"results\\":\[/, /"type":"text","text":"\d+ result/, /"structuredContent":\{"results":\[/] },
   "README.md#Benchmarks": { has: [/^ok$/m] },
   "README.md#Rate limits": { has: [/^RateLimit-Policy: /im, /^RateLimit: /im, /"rate_limit":\{"enforced":true/, /^\s*\d+ 200$/m, /^\s*\d+ 429$/m] },
 };

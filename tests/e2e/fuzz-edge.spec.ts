@@ -63,9 +63,16 @@ test(`${RUNS / 10} oversized bodies: a prompt 413 and a closed connection, on ev
   test.setTimeout(5 * 60_000);
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.integer({ min: 1, max: 1_000_000_000 }), fc.nat({ max: 256 * 1024 }), async (e, over, sent) => {
-      const r = await hostilePost(e.path, e.headers, { declared: e.limit + over, send: Math.min(sent, e.limit) });
-      expect(r, `${e.path}: declared ${e.limit + over}, sent ${Math.min(sent, e.limit)}`).toMatchObject({ status: 413, closedByServer: true });
-      expect(r.ms).toBeLessThan(5_000);
+      const send = Math.min(sent, e.limit);
+      const r = await hostilePost(e.path, e.headers, { declared: e.limit + over, send });
+      const where = `${e.path}: declared ${e.limit + over}, sent ${send}`;
+      expect(r.closedByServer, where).toBe(true);
+      expect(r.ms, where).toBeLessThan(5_000);
+      // The server answers 413 and closes at once. A client that had already sent bytes the server
+      // never read may see the close as a reset that discards the 413 before it was read (TCP; Node
+      // has no lingering close: docs/security.md, "Oversized bodies"); one that sent none always reads it.
+      if (send === 0) expect(r.status, where).toBe(413);
+      else expect([413, 0], where).toContain(r.status);
     }),
     { numRuns: RUNS / 10, seed: SEED },
   );

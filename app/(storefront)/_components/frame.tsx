@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { School } from "@/lib/db/generated/client";
 import { brandStyle, validBrandColor } from "@/lib/storefront/brand";
-import { initialsOf, Picture } from "./picture";
+import { initialsOf } from "./initials";
+import { Picture } from "./picture";
 
 /** A favicon for a school without one: its initial on its colour, as an SVG data URL (no request). */
 function initialIcon(school: Pick<School, "name" | "brandColor">): string {

@@ -2,13 +2,7 @@
 
 import Image from "next/image";
 import { useState } from "react";
-
-/** Up to two initials of a name ("Tomás Rivera" → "TR"), for a picture that is missing. */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = (words.length > 1 ? [words[0]!, words[words.length - 1]!] : words).map((w) => [...w][0]!.toUpperCase());
-  return letters.join("") || "?";
-}
+import { initialsOf } from "./initials";
 
 /**
  * Content images are rendered unoptimized (docs/decisions.md, "Content images"): Next's optimizer
