@@ -114,7 +114,7 @@ test("empty Postgres → own school with content, owner login and Admin API key"
   // school.yaml's contact address and brand colour reach the storefront.
   await page.goto(`http://pottery.localhost:${PORT}/`);
   await expect(page.locator('footer a[href="mailto:hello@clay-and-kiln.example"]')).toBeVisible();
-  expect(await page.locator("footer a[href='/llms.txt']").evaluate((a) => getComputedStyle(a).color)).toBe("rgb(181, 86, 43)");
+  expect(await page.locator('footer a[href="mailto:hello@clay-and-kiln.example"]').evaluate((a) => getComputedStyle(a).color)).toBe("rgb(181, 86, 43)");
   await context.close();
 
   // 5. The printed Admin API key works.
