@@ -9,8 +9,18 @@ import { ENDPOINTS, hostilePost } from "./hostile-body";
 test.describe("oversized bodies (issue 29, item 13)", () => {
   for (const e of ENDPOINTS) {
     test(`${e.path}: a declared 30 MB body is refused at once and the connection closed`, async () => {
-      const r = await hostilePost(e.path, e.headers, { declared: 30_000_000, send: 64 * 1024 });
+      // Headers only: nothing unread is left when the server closes, so the 413 always arrives.
+      const r = await hostilePost(e.path, e.headers, { declared: 30_000_000, send: 0 });
       expect(r.status).toBe(413);
+      expect(r.closedByServer).toBe(true);
+      expect(r.ms).toBeLessThan(5_000);
+    });
+
+    test(`${e.path}: a declared 30 MB body whose first 64 KB are sent is refused at once and the connection closed`, async () => {
+      // The server answers without reading the 64 KB: its close then resets the connection, and the
+      // client's TCP stack may drop the 413 before it is read (status 0), as in the streamed case below.
+      const r = await hostilePost(e.path, e.headers, { declared: 30_000_000, send: 64 * 1024 });
+      expect([413, 0]).toContain(r.status);
       expect(r.closedByServer).toBe(true);
       expect(r.ms).toBeLessThan(5_000);
     });
