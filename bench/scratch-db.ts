@@ -104,7 +104,7 @@ export function serverEnv(backend: Backend): Record<string, string> {
 // 20,000; a quick run's 1 s segments fewer than 6,000 (preparing them costs seconds).
 export const codesPerKind = (quick: boolean): number => (quick ? 6_000 : 20_000);
 
-export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}, codes = 20_000): PreparedCredentials {
+export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}, codes = codesPerKind(false)): PreparedCredentials {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
   const out = path.join(dir, "creds.json");
   try {
@@ -126,7 +126,7 @@ export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTo
 // another port prepares a new template.
 let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
 
-export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = 20_000): PreparedCredentials {
+export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = codesPerKind(false)): PreparedCredentials {
   if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin, {}, codes);
   if (pgliteTemplate?.origin !== origin) {
     removePgliteTemplate();

@@ -12,7 +12,7 @@ import { adminPreflight, withAdminCors } from "./cors";
 import { AdminRequestError, ServiceUnavailableError } from "./errors";
 import { playgroundResponse } from "./playground";
 import { checkAdminRequest } from "./request-shape";
-import { ADMIN_GRAPHQL_PATH, createAdminYoga, hasQuery, resultProcessHooks, type AdminYoga, type CreateAdminYogaOptions } from "./yoga";
+import { ADMIN_GRAPHQL_PATH, createAdminYoga, hasQuery, resultProcessHooks, type AdminYoga, type CreateAdminYogaOptions, type ResultProcessHook } from "./yoga";
 
 /** GET from a browser (Accept: text/html, no query) gets the playground. */
 export function wantsPlayground(request: Request): boolean {
@@ -123,7 +123,7 @@ async function responseMediaType(admin: AdminYoga, request: Request): Promise<st
       resultProcessor: undefined,
       setResultProcessor: (_processor: unknown, mediaType: string) => void (chosen = mediaType),
       serverContext: {},
-    } as unknown as Parameters<ReturnType<typeof resultProcessHooks>[number]>[0]);
+    } as unknown as Parameters<ResultProcessHook>[0]);
   }
   return chosen;
 }

@@ -26,7 +26,7 @@ export interface CreateAdminYogaOptions {
 
 export type AdminYoga = YogaServerInstance<AdminServerContext, AdminContext>;
 
-type ResultProcessHook = NonNullable<Plugin["onResultProcess"]>;
+export type ResultProcessHook = NonNullable<Plugin["onResultProcess"]>;
 
 // Each server's list of plugins as envelop's public onPluginInit hands it over (the live list, with
 // yoga's own result processors and plugins added by plugins), for resultProcessHooks().
