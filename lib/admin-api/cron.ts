@@ -1,6 +1,10 @@
+import { now } from "../clock";
 import { safeEqual } from "../credentials/secret";
+import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { env } from "../env";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/run-once";
 import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
+import { drainWebhooks } from "../webhooks/deliver";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };
 
@@ -29,4 +33,35 @@ export async function runScheduledJobs(options: { now: Date }): Promise<Schedule
   const settled = await settleDueSubscriptions({ now: options.now });
   const idempotencyKeysPurged = await purgeExpiredIdempotencyKeys({ now: options.now });
   return { ...settled, idempotencyKeysPurged };
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+function refused(auth: Extract<CronAuth, { ok: false }>): Response {
+  return Response.json({ error: auth.error, message: auth.message }, { status: auth.status, headers: NO_STORE });
+}
+
+/** GET /api/cron/subscriptions (vercel.json crons): due cancellations and expiries, stale idempotency records. */
+export async function handleSubscriptionsCron(request: Request): Promise<Response> {
+  const auth = authorizeCron({ headers: request.headers, secret: env().CRON_SECRET });
+  if (!auth.ok) return refused(auth);
+  try {
+    const result = await runScheduledJobs({ now: now() });
+    return Response.json({ ok: true, ...result }, { headers: NO_STORE });
+  } catch (err) {
+    // The scheduler retries on 5xx; the jobs are idempotent, so a cut run is simply run again.
+    if (!asDatabaseUnavailable(err)) throw err;
+    return Response.json(
+      { error: "temporarily_unavailable", message: "The database is unavailable; the jobs will run on the next call" },
+      { status: 503, headers: { ...NO_STORE, ...retryAfterHeaders() } },
+    );
+  }
+}
+
+/** GET /api/cron/webhooks (vercel.json crons): delivers every due webhook, within 45 s, so nothing waits on a request to drain it. */
+export async function handleWebhooksCron(request: Request): Promise<Response> {
+  const auth = authorizeCron({ headers: request.headers, secret: env().CRON_SECRET });
+  if (!auth.ok) return refused(auth);
+  const result = await drainWebhooks({ now, budgetMs: 45_000 });
+  return Response.json({ ok: true, ...result }, { headers: NO_STORE });
 }
