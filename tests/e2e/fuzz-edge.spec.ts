@@ -1,8 +1,8 @@
 // The hostile-input fuzz suite's part that needs the real server (issue 11): storefront pages,
 // proxy.ts and its edge guard, Next's routing. Raw requests (paths exactly as written, any Host),
 // seeded; no 5xx, no leak, no hang. TRACE and `OPTIONS *` are answered by Next before our code
-// (docs/decisions.md, issue 11) and are left out (the self-hosted recipe's nginx answers them:
-// tests/e2e/front-proxy.spec.ts). Issue 29 adds two properties: oversized bodies to every
+// (docs/decisions.md, "What Next.js answers before our code") and are left out (the self-hosted
+// recipe's nginx answers them: tests/e2e/front-proxy.spec.ts). Issue 29 adds two properties: oversized bodies to every
 // body-reading endpoint are a prompt 413 on a closed connection, and a markdown range with a
 // malformed q never selects markdown. FUZZ_E2E_RUNS / FUZZ_SEED for a larger run.
 import { request as httpRequest } from "node:http";
