@@ -40,27 +40,33 @@ export const UNKNOWN_TEST_CARD: Decline = {
   message: "Use a test card: 4242424242424242 (succeeds), 4000000000000002 (declined), 4000000000009995 (insufficient funds), 4000000000000341 (fails after checkout).",
 };
 
-// Faults a test asks for, per process: the next N charges time out after the charge was made.
-const faults = { timeoutsAfterCharge: 0, unavailable: 0 };
+// Faults a test asks for, per process: the next N charges time out after the charge was made, or
+// the next N calls fail before reaching the provider; only for keys with `keyPrefix` when set.
+const faults = { timeoutsAfterCharge: 0, unavailable: 0, keyPrefix: "" };
 
-/** Test hook: the next `count` charges are made, then answer with a time-out (outcome unknown to the caller). */
-export function simulateTimeoutAfterCharge(count = 1): void {
+/** Test hook: the next `count` charges (of `subscriptionId` only, when given) are made, then answer with a time-out. */
+export function simulateTimeoutAfterCharge(count = 1, subscriptionId?: string): void {
   faults.timeoutsAfterCharge = count;
+  faults.keyPrefix = subscriptionId ? `sub_${subscriptionId}_` : "";
 }
 
-/** Test hook: the next `count` provider calls fail before reaching the provider (nothing charged). */
-export function simulateProviderUnavailable(count = 1): void {
+/** Test hook: the next `count` provider calls (for `subscriptionId` only, when given) fail before reaching the provider. */
+export function simulateProviderUnavailable(count = 1, subscriptionId?: string): void {
   faults.unavailable = count;
+  faults.keyPrefix = subscriptionId ? `sub_${subscriptionId}_` : "";
 }
 
 /** Test hook: no faults. */
 export function clearTestProviderFaults(): void {
   faults.timeoutsAfterCharge = 0;
   faults.unavailable = 0;
+  faults.keyPrefix = "";
 }
 
-function refuseIfUnavailable(): void {
-  if (faults.unavailable > 0) {
+const faultApplies = (key: string | null) => key === null || key.startsWith(faults.keyPrefix);
+
+function refuseIfUnavailable(key: string | null = null): void {
+  if (faults.unavailable > 0 && faultApplies(key)) {
     faults.unavailable -= 1;
     throw new ProviderUnavailableError("test provider: simulated outage");
   }
@@ -93,7 +99,7 @@ export const testProvider: PaymentProviderPort = {
   },
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
-    refuseIfUnavailable();
+    refuseIfUnavailable(request.idempotencyKey);
     const card = byMethod.get(request.paymentMethodId);
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
     const id = `pi_test_${randomBytes(12).toString("hex")}`;
@@ -107,7 +113,7 @@ export const testProvider: PaymentProviderPort = {
     if (!row.amount.equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
     }
-    if (faults.timeoutsAfterCharge > 0) {
+    if (faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey)) {
       faults.timeoutsAfterCharge -= 1;
       throw new ProviderUnavailableError("test provider: simulated time-out after the charge");
     }
@@ -115,7 +121,7 @@ export const testProvider: PaymentProviderPort = {
   },
 
   async findCharge({ idempotencyKey }): Promise<ChargeResult | null> {
-    refuseIfUnavailable();
+    refuseIfUnavailable(idempotencyKey);
     const row = await db().testProviderCharge.findUnique({ where: { idempotencyKey } });
     return row ? resultOf(row) : null;
   },

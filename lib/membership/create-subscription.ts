@@ -62,18 +62,15 @@ export async function createSubscription(options: {
   const name = memberName(input.name);
   const collection = input.collectionMethod ?? "external";
   if (collection !== "external" && collection !== "charge_automatically") return failure(INVALID_COLLECTION_METHOD);
-  let paymentMethodId: string | null = null;
+  if (collection === "external" && input.paymentMethod !== null && input.paymentMethod !== undefined) return failure(PAYMENT_METHOD_NOT_APPLICABLE);
   if (collection === "charge_automatically") {
     if (!input.paymentMethod) return failure(PAYMENT_METHOD_REQUIRED);
-    const attached = await providerFor({ schoolId }).attachPaymentMethod({ paymentMethod: input.paymentMethod });
-    if (!attached.ok) return failure(attached.failureMessage);
-    paymentMethodId = attached.paymentMethodId;
-  } else if (input.paymentMethod !== null && input.paymentMethod !== undefined) {
-    return failure(PAYMENT_METHOD_NOT_APPLICABLE);
-  }
-  if (paymentMethodId !== null) {
     const plan = await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } });
     if (!plan) return failure(PLAN_NOT_FOUND);
+    // Saved with the provider first: a card it refuses creates nothing.
+    const attached = await providerFor({ schoolId }).attachPaymentMethod({ paymentMethod: input.paymentMethod });
+    if (!attached.ok) return failure(attached.failureMessage);
+    const paymentMethodId = attached.paymentMethodId;
     const created = await subscribe({ ...options, email, name, plan, contentVersion: null, final: true, paymentMethodId });
     if (!created?.record || dryRun || created.record.state !== "incomplete") return created!;
     // The first charge, at purchase (the member is present): active when paid, incomplete otherwise.

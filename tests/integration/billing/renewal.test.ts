@@ -7,7 +7,7 @@ import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { renewDueSubscriptions } from "@/lib/billing/renew-due";
 import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
-import { clearTestProviderFaults, simulateTimeoutAfterCharge } from "@/lib/billing/test-provider";
+import { clearTestProviderFaults, simulateProviderUnavailable, simulateTimeoutAfterCharge } from "@/lib/billing/test-provider";
 import { PLANS, TEST_NOW, adminAppForSuite, gql, freshEmail, subscribe, CANCEL } from "../admin-api/helpers";
 import { CARDS, CREATE_BILLED, billingEventsOf, providerChargesOf, readBilled, subscribeWithCard } from "./helpers";
 
@@ -174,7 +174,7 @@ describe("renewal", () => {
 describe("exactly once", () => {
   it("a provider time-out after a successful charge: pending, then reconciled from the provider without a second charge", async () => {
     const s = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
-    simulateTimeoutAfterCharge(1);
+    simulateTimeoutAfterCharge(1, s.id);
     const unknown = await runAt(DEC_21, s.id);
     expect(unknown.payments[1]).toMatchObject({ state: "pending", periodStart: DEC_21 });
     expect(unknown).toMatchObject({ state: "active", currentPeriodEnd: DEC_21 });
@@ -185,6 +185,32 @@ describe("exactly once", () => {
     expect(reconciled.payments).toHaveLength(2);
     expect(reconciled.payments[1]).toMatchObject({ state: "succeeded", periodStart: DEC_21 });
     expect(reconciled).toMatchObject({ state: "active", currentPeriodStart: DEC_21, currentPeriodEnd: JAN_21 });
+    expect(await providerChargesOf(s.id)).toHaveLength(2);
+  });
+
+  it("the provider unreachable before charging: pending, then charged once with the same key", async () => {
+    const s = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
+    simulateProviderUnavailable(1, s.id);
+    expect((await runAt(DEC_21, s.id)).payments[1]).toMatchObject({ state: "pending" });
+    expect(await providerChargesOf(s.id)).toHaveLength(1);
+    const paid = await runAt(DEC_21 + 120, s.id);
+    expect(paid.payments).toHaveLength(2);
+    expect(paid.payments[1]).toMatchObject({ state: "succeeded", attempt: 1, paidAt: DEC_21 + 120 });
+    const charges = await providerChargesOf(s.id);
+    expect(charges).toHaveLength(2);
+    expect(charges[1]!.idempotencyKey).toBe((await db().payment.findUniqueOrThrow({ where: { id: paid.payments[1].id } })).idempotencyKey);
+  });
+
+  it("a worker that died holding a claim: its lease passes, the next run takes the period up once", async () => {
+    const s = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
+    // A claim taken and never finished, as by a process killed right after claiming.
+    const { claimDueSubscriptions } = await import("@/lib/billing/renew-due");
+    const claimed = await claimDueSubscriptions({ now: at(DEC_21), limit: 100 });
+    expect(claimed.ids).toContain(s.id);
+    expect((await runAt(DEC_21 + 60, s.id)).payments).toHaveLength(1);
+    const paid = await runAt(DEC_21 + 301, s.id);
+    expect(paid.payments).toHaveLength(2);
+    expect(paid.payments[1]).toMatchObject({ state: "succeeded", periodStart: DEC_21 });
     expect(await providerChargesOf(s.id)).toHaveLength(2);
   });
 
