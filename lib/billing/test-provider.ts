@@ -42,7 +42,12 @@ export const UNKNOWN_TEST_CARD: Decline = {
 
 // Faults a test asks for, per process: the next N charges time out after the charge was made, or
 // the next N calls fail before reaching the provider; only for keys with `keyPrefix` when set.
-const faults = { timeoutsAfterCharge: 0, unavailable: 0, keyPrefix: "" };
+const faults = { timeoutsAfterCharge: 0, unavailable: 0, keyPrefix: "", delayAfterChargeMs: 0 };
+
+/** Test hook: every charge waits this long after it is made before answering (a process can be killed meanwhile). */
+export function simulateDelayAfterCharge(ms: number): void {
+  faults.delayAfterChargeMs = ms;
+}
 
 /** Test hook: the next `count` charges (of `subscriptionId` only, when given) are made, then answer with a time-out. */
 export function simulateTimeoutAfterCharge(count = 1, subscriptionId?: string): void {
@@ -61,6 +66,7 @@ export function clearTestProviderFaults(): void {
   faults.timeoutsAfterCharge = 0;
   faults.unavailable = 0;
   faults.keyPrefix = "";
+  faults.delayAfterChargeMs = 0;
 }
 
 const faultApplies = (key: string | null) => key === null || key.startsWith(faults.keyPrefix);
@@ -113,6 +119,7 @@ export const testProvider: PaymentProviderPort = {
     if (!row.amount.equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
     }
+    if (faults.delayAfterChargeMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayAfterChargeMs));
     if (faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey)) {
       faults.timeoutsAfterCharge -= 1;
       throw new ProviderUnavailableError("test provider: simulated time-out after the charge");

@@ -1,7 +1,7 @@
 // Several renewal workers on one Postgres database: claims use FOR UPDATE SKIP LOCKED and a lease,
 // payments a unique key per period, charges an idempotency key derived from it. Whatever runs at
 // once (runners in one process, runs in two OS processes), every due period is charged exactly once.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DEC_21 = new Date("2026-12-21T12:00:00Z");
 const JAN_21 = new Date("2027-01-21T12:00:00Z");
+const FEB_21 = new Date("2027-02-21T12:00:00Z");
 const COUNT = 30;
 
 let own: TestDb;
@@ -73,5 +74,28 @@ describe("renewal workers on Postgres", () => {
     const results = outputs.map((o) => JSON.parse(o.stdout.trim().split("\n").at(-1)!) as RenewalRunResult);
     expect(charged(results)).toBe(COUNT);
     await expectEachPaid(3);
+  }, 120_000);
+
+  it("a worker SIGKILLed after the provider charged, before recording: the next run reconciles, no second charge", async () => {
+    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["tests/pg/fixtures/renew-worker.ts", FEB_21.toISOString(), "60000"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: own.url!, NODE_ENV: "development" },
+      stdio: "ignore",
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    try {
+      // Killed as soon as the provider holds its first charge of the period.
+      const started = Date.now();
+      while ((await db().testProviderCharge.count()) === COUNT * 3 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 50));
+      expect(await db().testProviderCharge.count()).toBe(COUNT * 3 + 1);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(await exited).toBe("SIGKILL");
+    expect(await db().payment.count({ where: { state: "pending" } })).toBe(1);
+    // Within the dead worker's lease nobody takes its subscription; after it, one run does everything.
+    const after = await renewDueSubscriptions({ now: new Date(FEB_21.getTime() + 6 * 60_000) });
+    expect(after.outcomes.succeeded).toBe(COUNT);
+    await expectEachPaid(4);
   }, 120_000);
 });
