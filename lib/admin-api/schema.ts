@@ -59,7 +59,7 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
     startAt: Int
     "When access ends (Unix seconds): calculated or set for fixed_date and specific_length plans, the final termination time once canceled; null for lifetime plans and open-ended recurring ones."
     endAt: Int
-    "Next scheduled charge (Unix seconds); null for non-recurring plans, for inactive subscriptions and once a cancellation is scheduled."
+    "Next scheduled charge (Unix seconds): the renewal at the period end, or while past_due the next retry of the failed one; null for non-recurring plans, for inactive subscriptions and once a cancellation is scheduled."
     nextChargeDate: Int
     "Scheduled cancellation time (Unix seconds); null when none is scheduled (and once it has taken effect)."
     cancelAt: Int

@@ -71,6 +71,18 @@ describe("first charge at purchase", () => {
     expect(again.body.data.createSubscription.errors).toEqual([]);
   });
 
+  it("lifetime and specific_length plans are charged once at purchase and never again", async () => {
+    const lifetime = await subscribeWithCard(app, PLANS.lifetime, CARDS.visa);
+    expect(lifetime).toMatchObject({ state: "active", nextChargeDate: null, currentPeriodEnd: null });
+    expect(lifetime.payments).toEqual([expect.objectContaining({ state: "succeeded", amount: "499.00", periodStart: T, periodEnd: null, billingReason: "subscription_create" })]);
+    const bootcamp = await subscribeWithCard(app, PLANS.bootcamp, CARDS.visa);
+    expect(bootcamp).toMatchObject({ state: "active", nextChargeDate: null });
+    expect(bootcamp.payments).toEqual([expect.objectContaining({ state: "succeeded", amount: "149.00", periodEnd: bootcamp.currentPeriodEnd })]);
+    await renewDueSubscriptions({ now: at(T + 800 * DAY) });
+    expect((await readBilled(app, lifetime.id)).payments).toHaveLength(1);
+    expect((await readBilled(app, bootcamp.id)).payments).toHaveLength(1);
+  });
+
   it("insufficient funds: the decline code says so", async () => {
     const s = await subscribeWithCard(app, PLANS.monthly, CARDS.insufficient);
     expect(s.payments[0]).toMatchObject({ state: "failed", failureCode: "insufficient_funds", failureMessage: "Your card has insufficient funds." });
