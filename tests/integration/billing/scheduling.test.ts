@@ -38,7 +38,8 @@ describe("when renewals run", () => {
     try {
       const started = Date.now();
       let read = await readBilled(app, s.id);
-      while (read.payments.length < 2 && Date.now() - started < 20_000) {
+      // Pending while the worker's charge is in flight; done once recorded.
+      while (read.payments[1]?.state !== "succeeded" && Date.now() - started < 20_000) {
         await new Promise((r) => setTimeout(r, 100));
         read = await readBilled(app, s.id);
       }
