@@ -5,6 +5,7 @@ import { env } from "../env";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/run-once";
 import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
 import { drainWebhooks } from "../webhooks/deliver";
+import { renewDueSubscriptions, type RenewalRunResult } from "../billing/renew-due";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };
 
@@ -26,13 +27,19 @@ export function authorizeCron(options: { headers: Headers; secret: string | unde
 
 export interface ScheduledJobsResult extends SettleResult {
   idempotencyKeysPurged: number;
+  renewals: RenewalRunResult;
 }
 
-/** The periodic job: applies due cancellations and expiries for every school, drops stale idempotency records. */
+/**
+ * The periodic job: applies due cancellations and expiries for every school, then renews, charges and
+ * retries what is due (lib/billing; schools on a test clock move only with it), drops stale
+ * idempotency records.
+ */
 export async function runScheduledJobs(options: { now: Date }): Promise<ScheduledJobsResult> {
   const settled = await settleDueSubscriptions({ now: options.now });
+  const renewals = await renewDueSubscriptions({ now: options.now });
   const idempotencyKeysPurged = await purgeExpiredIdempotencyKeys({ now: options.now });
-  return { ...settled, idempotencyKeysPurged };
+  return { ...settled, renewals, idempotencyKeysPurged };
 }
 
 const NO_STORE = { "cache-control": "no-store" };
