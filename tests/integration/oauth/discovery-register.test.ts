@@ -43,7 +43,7 @@ describe("discovery (RFC 8414)", () => {
       end_session_endpoint: `${o}/oauth/end-session`,
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
-      id_token_signing_alg_values_supported: ["RS256"],
+      id_token_signing_alg_values_supported: ["RS256", "ES256"],
       claim_types_supported: ["normal"],
       claims_parameter_supported: false,
       request_parameter_supported: false,
@@ -153,6 +153,7 @@ describe("registration (known vendor platforms only)", () => {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "RS256",
       scope: "openid profile email offline_access courses:read students:read",
     });
     expect(typeof body.client_id).toBe("string");
