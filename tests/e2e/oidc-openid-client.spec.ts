@@ -4,7 +4,10 @@
 // library (claims, and its signature against jwks_uri), UserInfo with the subject check, refresh,
 // and RP-Initiated Logout through the library's end-session URL. Once on the suite's server
 // (embedded PGlite), once on a server this spec starts on a fresh Postgres database.
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test, type Browser } from "@playwright/test";
 import * as client from "openid-client";
 import pg from "pg";
@@ -15,6 +18,8 @@ const REDIRECT = "http://127.0.0.1:49160/callback";
 // Registered for demo-public-app by the seed (exact match).
 const AFTER_LOGOUT = "http://127.0.0.1/signed-out";
 const DEMO_SCHOOL = "5c400000-0000-4000-8000-000100000001";
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
 
 async function openIdClientFlow(browser: Browser, baseURL: string, password = "schoolhouse-demo") {
   const config = await client.discovery(new URL(baseURL), "demo-public-app", undefined, client.None(), {
@@ -98,11 +103,18 @@ test.describe("openid-client 6 on Postgres", () => {
     await admin.end();
     const url = new URL(adminUrl!);
     url.pathname = `/${dbName}`;
-    // Start-up migrates the empty database and seeds the demo schools (SEED_ON_START).
+    // As a deployment does: `npm run db:migrate` on the direct URL (a production start only checks),
+    // then the start seeds the demo schools into the empty database (SEED_ON_START).
+    const authSecret = randomBytes(32).toString("base64");
+    await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), DIRECT_DATABASE_URL: url.toString(), AUTH_SECRET: authSecret, PGLITE_DATA_DIR: "" },
+    });
     server = startNextServer(port, {
       NODE_ENV: "production",
       DATABASE_URL: url.toString(),
-      AUTH_SECRET: randomBytes(32).toString("base64"),
+      DIRECT_DATABASE_URL: url.toString(),
+      AUTH_SECRET: authSecret,
       PLATFORM_DOMAIN: "localhost",
       DEFAULT_SCHOOL: "demo",
       REDIS_URL: "",
