@@ -135,6 +135,8 @@ describe("discovery (RFC 8414)", () => {
     // Issue 12: the issuer binding and the prompt values, as the server does them.
     expect(docs).toContain("Codes and tokens work only at the address that issued them (http://demo.localhost:3000)");
     expect(docs).toContain("`prompt` at the authorize endpoint: `none`");
+    expect(docs).toContain("discovery at http://demo.localhost:3000/.well-known/openid-configuration, keys at http://demo.localhost:3000/api/oauth/jwks");
+    expect(docs).toContain("ID tokens are signed RS256, or\n  ES256 for a client registered with that `id_token_signed_response_alg`.");
   });
 });
 
