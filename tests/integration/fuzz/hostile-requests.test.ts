@@ -275,7 +275,7 @@ const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
     headers: {},
     body,
   })),
-  fc.dictionary(fc.constantFrom("client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "scope"), jsonValue, { maxKeys: 6 }).map((o) => ({
+  fc.dictionary(fc.constantFrom("client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "id_token_signed_response_alg", "scope"), jsonValue, { maxKeys: 7 }).map((o) => ({
     method: "POST",
     path: "/api/oauth/register",
     headers: { "content-type": "application/json" },
