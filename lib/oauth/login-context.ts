@@ -10,6 +10,8 @@ export interface LoginContext {
   school: { name: string; brandColor: string | null } | null;
   /** The requesting application's name when the login continues an authorization request. */
   clientName: string | null;
+  /** Whether the school is the host's own storefront, so "/" leads back to its site. */
+  siteLink: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,7 +26,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loginContext(options: { headers: Headers; callbackUrl: string }): Promise<LoginContext> {
   const callback = new URL(options.callbackUrl, "http://callback.invalid");
   if (callback.pathname !== AUTHORIZE_PATH) {
-    return { school: brandOf(await requestSchool({ headers: options.headers }).catch(() => null)), clientName: null };
+    const school = brandOf(await requestSchool({ headers: options.headers }).catch(() => null));
+    return { school, clientName: null, siteLink: school !== null };
   }
   const client = await findClient(callback.searchParams.get("client_id")).catch(() => null);
   const schoolId = callback.searchParams.get("school_id");
@@ -37,7 +40,7 @@ export async function loginContext(options: { headers: Headers; callbackUrl: str
           (h) => h.school,
           () => null,
         );
-  return { school: brandOf(school), clientName: client?.name ?? null };
+  return { school: brandOf(school), clientName: client?.name ?? null, siteLink: false };
 }
 
 function brandOf(school: { name: string; brandColor: string | null } | null): LoginContext["school"] {
