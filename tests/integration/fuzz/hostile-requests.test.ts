@@ -1,6 +1,6 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// introspect/userinfo/register, Auth.js, the account forms, /api/md/*, the llms files, openapi.json, discovery and /mcp.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -303,6 +303,24 @@ const authRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
+// The account forms (POST /api/account/<action>): any action name, any fields, any cookie. Nobody
+// here is signed in (the signed-in member's fuzz is tests/integration/fuzz/account-forms.test.ts).
+const ACCOUNT_ACTIONS = ["profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "set-password", "x"];
+const accountRequest: fc.Arbitrary<Req> = fc
+  .tuple(
+    fc.oneof(fc.constantFrom(...ACCOUNT_ACTIONS), text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")))),
+    fc.constantFrom("POST", "POST", "GET"),
+    params(["csrfToken", "name", "current", "password", "confirm", "subscription", "client", "session", "token"]),
+    fc.option(headerValue),
+    fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"),
+  )
+  .map(([action, method, fields, cookie, type]) => ({
+    method,
+    path: `/api/account/${action}`,
+    headers: { "content-type": type, ...(cookie ? { cookie } : {}) },
+    body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
+  }));
+
 const MD_KINDS = ["courses", "posts", "events", "digital-downloads", "plans", "categories", "lecturers"];
 const segment = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
 const contentRequest: fc.Arbitrary<Req> = fc.oneof(
@@ -356,6 +374,7 @@ const anyRequest = withHeaders(
     { weight: 1, arbitrary: adminCreate },
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
+    { weight: 1, arbitrary: accountRequest },
     { weight: 2, arbitrary: contentRequest },
     { weight: 2, arbitrary: mcpRequest },
   ),
