@@ -10,8 +10,6 @@ export interface LoginContext {
   school: { name: string; brandColor: string | null } | null;
   /** The requesting application's name when the login continues an authorization request. */
   clientName: string | null;
-  /** Whether the school is the host's own storefront, so "/" leads back to its site. */
-  siteLink: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,8 +24,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loginContext(options: { headers: Headers; callbackUrl: string }): Promise<LoginContext> {
   const callback = new URL(options.callbackUrl, "http://callback.invalid");
   if (callback.pathname !== AUTHORIZE_PATH) {
-    const school = brandOf(await requestSchool({ headers: options.headers }).catch(() => null));
-    return { school, clientName: null, siteLink: school !== null };
+    return { school: brandOf(await requestSchool({ headers: options.headers }).catch(() => null)), clientName: null };
   }
   const client = await findClient(callback.searchParams.get("client_id")).catch(() => null);
   const schoolId = callback.searchParams.get("school_id");
@@ -40,7 +37,7 @@ export async function loginContext(options: { headers: Headers; callbackUrl: str
           (h) => h.school,
           () => null,
         );
-  return { school: brandOf(school), clientName: client?.name ?? null, siteLink: false };
+  return { school: brandOf(school), clientName: client?.name ?? null };
 }
 
 function brandOf(school: { name: string; brandColor: string | null } | null): LoginContext["school"] {

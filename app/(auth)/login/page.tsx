@@ -7,6 +7,7 @@ import { setupConfirmation } from "@/lib/auth/setup-confirmation";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
 import { authSecret } from "@/lib/auth/auth-secret";
+import { AUTHORIZE_PATH } from "@/lib/oauth/authorize";
 import { loginContext } from "@/lib/oauth/login-context";
 import { callbackAsksForSignIn } from "@/lib/oauth/login-ticket";
 import { SchoolBrand } from "../school-brand";
@@ -54,7 +55,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   }
 
   const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
-  const { school, clientName, siteLink } = await loginContext({ headers: requestHeaders, callbackUrl });
+  const { school, clientName } = await loginContext({ headers: requestHeaders, callbackUrl });
+  // A plain login belongs to the host's site, so "/" leads back to it; an authorization request's does not.
+  const siteLink = new URL(callbackUrl, "http://callback.invalid").pathname !== AUTHORIZE_PATH;
   // prompt=login: the application asked for a new sign-in, so the current session cannot continue.
   const signInAgain = callbackAsksForSignIn(callbackUrl);
   return (
