@@ -87,7 +87,6 @@ test.describe("the storefront header", () => {
     await summary.focus();
     await page.keyboard.press("Enter");
     await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
-    await expectNoAxeViolations(page);
     await page.getByRole("link", { name: "Account" }).click();
     await expect(page).toHaveURL(`${baseURL}/account`);
     await page.locator("summary", { hasText: "Priya Nair" }).click();
@@ -127,7 +126,6 @@ test.describe("/account", () => {
     const { context, page } = await memberBrowser(browser, "teacher@schoolhouse.test", { javaScript: false });
     await page.goto("/account");
     await expect(page).toHaveTitle(/^Profile · Your account · Schoolhouse Demo Academy/);
-    await expectNoAxeViolations(page);
     await page.getByLabel("Name").fill("Tomás R. Rivera");
     await page.getByRole("button", { name: "Save name" }).click();
     await expect(page.getByRole("status")).toHaveText("Your name is saved.");
@@ -140,7 +138,6 @@ test.describe("/account", () => {
     await page.getByLabel("Repeat the new password").fill("another-good-password");
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByRole("alert")).toHaveText("Your current password was not correct. Nothing was changed.");
-    await expectNoAxeViolations(page);
 
     await page.getByLabel("Current password").fill(PASSWORD);
     await page.getByLabel("New password").fill("another-good-password");
@@ -164,21 +161,17 @@ test.describe("/account", () => {
     await page.goto("/account/memberships");
     await expect(page.getByRole("heading", { name: "Monthly", exact: false }).first()).toBeVisible();
     await expect(page.getByText("Next charge")).toBeVisible();
-    await expectNoAxeViolations(page);
     await page.getByRole("button", { name: /^Cancel .* at period end$/ }).click();
     await expect(page.getByRole("status")).toContainText("will end at the end of the current period");
     await expect(page.getByText(/Active, ends /)).toBeVisible();
-    await expectNoAxeViolations(page);
     await page.getByRole("button", { name: /^Keep / }).click();
     await expect(page.getByRole("status")).toHaveText("Your membership continues: the cancellation is undone.");
     await expect(page.getByRole("button", { name: /^Cancel .* at period end$/ })).toBeVisible();
 
     await page.getByRole("link", { name: "Payments" }).click();
     await expect(page.getByText("No payments yet")).toBeVisible();
-    await expectNoAxeViolations(page);
     await page.getByRole("link", { name: "Courses" }).first().click();
     await expect(page).toHaveURL(`${baseURL}/account/courses`);
-    await expectNoAxeViolations(page);
     // Someone else's payment id is a 404, never a receipt.
     const res = await page.goto("/account/payments/5c400000-0000-4000-8000-000000000000");
     expect(res?.status()).toBe(404);
@@ -200,6 +193,9 @@ test.describe("/account", () => {
         code_challenge_method: "S256",
       })}`,
     );
+    // The bare host shows the default school: the picker preselects it.
+    await expect(page.getByLabel("Schoolhouse Demo Academy")).toBeChecked();
+    await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Allow" }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:49152\/callback/);
     await page.goto("/account/apps");
@@ -218,7 +214,6 @@ test.describe("/account", () => {
     await first.page.goto("/account/sessions");
     await expect(first.page.getByRole("heading", { name: /\(this browser\)$/ })).toBeVisible();
     await expect(first.page.getByRole("heading", { name: /^Chrome on Linux/ })).toHaveCount(2);
-    await expectNoAxeViolations(first.page);
     await first.page.getByRole("button", { name: "Sign out of every other session" }).click();
     await expect(first.page.getByRole("status")).toHaveText("Every other session is signed out.");
     await expect(first.page.getByRole("heading", { name: /^Chrome on Linux/ })).toHaveCount(1);
@@ -227,5 +222,30 @@ test.describe("/account", () => {
     expect(res?.ok()).toBe(true);
     await first.context.close();
     await second.context.close();
+  });
+
+  test("every account page, with its messages, has no axe violations at 320 px", async ({ browser }) => {
+    const created = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
+      input: { email: "ta@schoolhouse.test", planId: MONTHLY },
+    });
+    expect(created.data.createSubscription!.errors).toEqual([]);
+    const { context, page } = await memberBrowser(browser, "ta@schoolhouse.test");
+    await page.goto("/courses/intro-to-sql");
+    await page.locator("summary").click();
+    await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    for (const path of ["/account", "/account/memberships", "/account/payments", "/account/courses", "/account/apps", "/account/sessions"]) {
+      await page.goto(path);
+      await expect(page.getByRole("navigation", { name: "Your account" })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    await page.goto("/account?error=wrong_password");
+    await expect(page.getByRole("alert")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.goto("/account/memberships");
+    await page.getByRole("button", { name: /^Cancel .* at period end$/ }).click();
+    await expect(page.getByRole("status")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await context.close();
   });
 });
