@@ -134,18 +134,18 @@ test.describe("/account", () => {
     await page.getByRole("button", { name: "Save name" }).click();
 
     await page.getByLabel("Current password").fill("wrong-password-here");
-    await page.getByLabel("New password").fill("another-good-password");
+    await page.getByLabel("New password", { exact: true }).fill("another-good-password");
     await page.getByLabel("Repeat the new password").fill("another-good-password");
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByRole("alert")).toHaveText("Your current password was not correct. Nothing was changed.");
 
     await page.getByLabel("Current password").fill(PASSWORD);
-    await page.getByLabel("New password").fill("another-good-password");
+    await page.getByLabel("New password", { exact: true }).fill("another-good-password");
     await page.getByLabel("Repeat the new password").fill("another-good-password");
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByRole("status")).toContainText("Your password is changed.");
     await page.getByLabel("Current password").fill("another-good-password");
-    await page.getByLabel("New password").fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Repeat the new password").fill(PASSWORD);
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByRole("status")).toContainText("Your password is changed.");
@@ -168,9 +168,9 @@ test.describe("/account", () => {
     await expect(page.getByRole("status")).toHaveText("Your membership continues: the cancellation is undone.");
     await expect(page.getByRole("button", { name: /^Cancel .* at period end$/ })).toBeVisible();
 
-    await page.getByRole("link", { name: "Payments" }).click();
+    await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Payments" }).click();
     await expect(page.getByText("No payments yet")).toBeVisible();
-    await page.getByRole("link", { name: "Courses" }).first().click();
+    await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Courses" }).click();
     await expect(page).toHaveURL(`${baseURL}/account/courses`);
     // Someone else's payment id is a 404, never a receipt.
     const res = await page.goto("/account/payments/5c400000-0000-4000-8000-000000000000");
@@ -240,11 +240,11 @@ test.describe("/account", () => {
       await expectNoAxeViolations(page);
     }
     await page.goto("/account?error=wrong_password");
-    await expect(page.getByRole("alert")).toBeVisible();
+    await expect(page.getByText("Your current password was not correct.")).toBeVisible();
     await expectNoAxeViolations(page);
     await page.goto("/account/memberships");
     await page.getByRole("button", { name: /^Cancel .* at period end$/ }).click();
-    await expect(page.getByRole("status")).toBeVisible();
+    await expect(page.getByText("will end at the end of the current period")).toBeVisible();
     await expectNoAxeViolations(page);
     await context.close();
   });
