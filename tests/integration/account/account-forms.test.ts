@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
+import { memberPayment, memberPayments, memberSessions } from "@/lib/account/queries";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
@@ -195,5 +196,35 @@ describe("connected apps", () => {
     expect(await db().oAuthGrant.count({ where: { userId: DEMO_IDS.users.multiRole, clientId: "demo-public-app", revokedAt: null } })).toBe(0);
     // Twice: nothing left to revoke, not an error.
     expect((await post("revoke-app", multi, { csrfToken: multiCsrf, client: "demo-public-app" })).headers.get("location")).toBe("/account/apps?done=revoked");
+  });
+});
+
+describe("what the pages read", () => {
+  it("payments: only the member's own at this school; someone else's id finds nothing", async () => {
+    const mine = await db().payment.create({ data: { schoolId: DEMO_IDS.school, subscriptionId: studentSub, amount: "19.00", currency: "USD", state: "succeeded", paidAt: new Date() } });
+    const theirs = await db().payment.create({ data: { schoolId: DEMO_IDS.school, subscriptionId: multiSub, amount: "19.00", currency: "USD", state: "succeeded", paidAt: new Date() } });
+    const studentMember = { schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.student };
+    expect((await memberPayments(studentMember)).map((p) => p.id)).toEqual([mine.id]);
+    expect((await memberPayment({ ...studentMember, id: mine.id }))?.subscription.plan.name).toBeTruthy();
+    expect(await memberPayment({ ...studentMember, id: theirs.id })).toBeNull();
+    expect(await memberPayment({ ...studentMember, id: "not-a-uuid" })).toBeNull();
+    // The same member at another school sees none of this school's payments.
+    expect(await memberPayments({ schoolId: DEMO_IDS.acmeSchool, userId: DEMO_IDS.users.student })).toEqual([]);
+  });
+
+  it("sessions: this origin's live sessions of the member, this one first, with a device hint from the sign-in's User-Agent", async () => {
+    const c = await csrf(app);
+    const body = new URLSearchParams({ csrfToken: c.token, callbackUrl: "/", email: "reviewer@schoolhouse.test", password: "schoolhouse-demo" });
+    const ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
+    await app.fetch("/api/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie: c.cookie, "user-agent": ua }, body, redirect: "manual" });
+    await signIn(app, "reviewer@schoolhouse.test");
+    const rows = await db().memberSession.findMany({ where: { userId: DEMO_IDS.users.reviewer, revokedAt: null }, orderBy: { createdAt: "asc" } });
+    expect(rows[0]!.userAgent).toBe(ua);
+    const listed = await memberSessions({ userId: DEMO_IDS.users.reviewer, origin: "http://demo.localhost", currentSessionId: rows[1]!.id, now: new Date() });
+    expect(listed.map((s) => [s.current, s.device])).toEqual([
+      [true, expect.any(String)],
+      [false, "Firefox on Windows"],
+    ]);
+    expect(await memberSessions({ userId: DEMO_IDS.users.reviewer, origin: "http://acme-training.localhost", currentSessionId: rows[1]!.id, now: new Date() })).toEqual([]);
   });
 });
