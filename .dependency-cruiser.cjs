@@ -7,14 +7,14 @@
 //               lib/http/, lib/net/, lib/tenancy/, lib/edge/
 //   features    the domains: membership, billing, webhooks, schools, content, auth, oauth, storefront,
 //               idempotency, rate-limit, health (they may use each other, without cycles)
-//   transports  lib/admin-api/, lib/mcp/ (they do not use each other)
+//   transports  lib/admin-api/, lib/mcp/ (they do not use each other), lib/account/ (the account pages and forms)
 //   top         lib/startup/ (migrate, seed, start-up), lib/bench/
 //   app         app/, proxy.ts, instrumentation.ts (and scripts/, tests/): never imported by lib/
 const BASE = "^lib/(env|clock|demo-secrets|demo-ids)(\\.test)?\\.ts$";
 const DB = "^lib/db/";
 const SHARED = "^lib/(core|credentials|security|http|net|tenancy|edge)/";
 const FEATURES = "^lib/(membership|billing|webhooks|schools|content|auth|oauth|oidc|storefront|idempotency|rate-limit|health)/";
-const TRANSPORTS = "^lib/(admin-api|mcp)/";
+const TRANSPORTS = "^lib/(admin-api|mcp|account)/";
 const TOP = "^lib/(startup|bench)/";
 const APP = "^(app/|proxy\\.ts$|instrumentation\\.ts$)";
 

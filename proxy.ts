@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { answerInProxy } from "@/app/_routes/table";
-import { getMemberSession } from "@/lib/auth/session";
+import { getMemberSession, hasSessionCookie } from "@/lib/auth/session";
+import { accountPageGate, isAccountPagePath } from "@/lib/account/access";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
 import { probeDatabase } from "@/lib/db/probe";
@@ -51,6 +52,15 @@ export async function proxy(request: NextRequest) {
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);
+  if (!page && isAccountPagePath(request.nextUrl.pathname)) {
+    // The account pages: the login page for a visitor, 403 for an account of another school.
+    try {
+      return (await accountPageGate(request, request.nextUrl.pathname + request.nextUrl.search)) ?? NextResponse.next();
+    } catch (err) {
+      if (!asDatabaseUnavailable(err)) throw err;
+      return unavailablePage();
+    }
+  }
   if (!page) {
     // A server component cannot answer 503: check the database before the member pages that need
     // it (session rows, tokens, clients). They are visited rarely, so a query each is cheap.
@@ -71,8 +81,11 @@ export async function proxy(request: NextRequest) {
 
 async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
   const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+  // Read at most once: the gate and the page cache both ask.
+  let session: ReturnType<typeof getMemberSession> | undefined;
+  const memberSession = () => (session ??= getMemberSession(request));
   if (school) {
-    const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
+    const access = await storefrontAccess({ school, session: memberSession });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
     const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
@@ -101,6 +114,12 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
   if (stale) headers.warning = STALE_HEADERS.warning!;
   // Malformed or unknown slugs: the dynamic page renders the 404 (nothing worth caching).
   if (!found?.doc || (request.method !== "GET" && request.method !== "HEAD")) return NextResponse.next({ headers });
+  // A signed-in member's page names them in its header: rendered per request, never into the
+  // shared page cache (docs/decisions.md, "Who is signed in, on cached pages"). Without a session
+  // cookie nothing is looked up; a session that cannot be read (database away) counts as none.
+  if (hasSessionCookie(request.headers) && (await memberSession().catch(() => null))) {
+    return NextResponse.next({ headers: { ...headers, "cache-control": PAGE_CACHE_CONTROL } });
+  }
   rememberSchool(school);
   const target = internalUrl(request, renderPath({ school, origin, doc: found.doc, htmlPath: htmlPathOf(page.route.kind, page.slug), secret: authSecret() }));
   // Next would mark a cached page storable by shared caches for a year; a storefront page stays

@@ -141,6 +141,8 @@ export const ROUTES = {
     return { methods: { GET: handler, POST: handler } } satisfies Endpoint;
   })(),
   "/api/account/set-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/set-password-request")).handleSetPasswordPost) } },
+  // The signed-in member's account forms (profile, password, memberships, apps, sessions).
+  "/api/account/[action]": { methods: { POST: lazy(async () => (await import("@/lib/account/forms")).handleAccountPost) } },
 
   // Operations: health (lib/health), cron jobs (lib/admin-api/cron.ts, CRON_SECRET), the benchmark.
   "/api/health": { methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } },

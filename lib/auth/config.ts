@@ -26,6 +26,8 @@ class ThrottledSignin extends CredentialsSignin {
 export interface AuthRequestInfo {
   origin: string;
   address: string | null;
+  /** The browser's User-Agent, kept on the session as the account page's device hint. */
+  userAgent: string | null;
 }
 
 /**
@@ -51,7 +53,7 @@ export function authConfig(info: AuthRequestInfo): AuthConfig {
               if (result.reason === "throttled") throw new ThrottledSignin();
               return null;
             }
-            const sid = await createMemberSession({ userId: result.member.id, origin: info.origin });
+            const sid = await createMemberSession({ userId: result.member.id, origin: info.origin, userAgent: info.userAgent });
             return { ...result.member, sid };
           } catch (err) {
             // Auth.js turns any other throw into a generic error; this one the handler answers 503.

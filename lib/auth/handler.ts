@@ -12,7 +12,7 @@ import { setupConfirmation } from "./setup-confirmation";
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const { origin } = requestContext(request);
-  const info = { origin, address: clientAddress(request) };
+  const info = { origin, address: clientAddress(request), userAgent: request.headers.get("user-agent") };
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, origin);
   // Auth.js answers a callbackUrl it cannot parse as a URL with a 500 ("server configuration"):

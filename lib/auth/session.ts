@@ -33,6 +33,12 @@ export async function getMemberSession(request: { url?: string; headers: Headers
   return null;
 }
 
+/** Whether the request carries a session cookie at all (no lookup): most visitors have none. */
+export function hasSessionCookie(headers: Headers): boolean {
+  const cookies = parseCookies(headers.get("cookie"));
+  return [SECURE_SESSION_COOKIE, SESSION_COOKIE].some((name) => cookies.has(name) || cookies.has(`${name}.0`));
+}
+
 async function decodeSessionId(token: string, salt: string): Promise<string | null> {
   try {
     const payload = await decode({ token, secret: authSecret(), salt });

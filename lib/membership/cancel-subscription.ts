@@ -29,8 +29,13 @@ export async function cancelSubscription(options: {
   now: Date;
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
+  /**
+   * The member's own cancel at period end (account page): a cancellation already scheduled stays
+   * as it is instead of taking effect now, so a form submitted twice changes nothing the second time.
+   */
+  keepScheduled?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, now, dryRun, keepScheduled } = options;
   return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
     if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
     if (!isCancellable(sub)) return failure<SubscriptionRecord>(NOT_CANCELLABLE);
@@ -45,6 +50,7 @@ export async function cancelSubscription(options: {
     });
     const schedule = (at: Date, cancelType: string) => ({ cancelAt: at, nextChargeDate: null, cancelType, updatedAt: now });
 
+    if (sub.cancelAt && keepScheduled) return success(sub);
     let data;
     if (sub.cancelAt) {
       data = { ...immediately(now), cancelType: "immediate" };

@@ -246,7 +246,8 @@ function parsePrompt(value: string | null): Set<PromptValue> | OAuthError {
 /** The schools a member may authorize a client for (all their memberships, or the client's one school). */
 export async function memberSchools(userId: string, client: OAuthClientInfo): Promise<School[]> {
   const memberships = await db().schoolMembership.findMany({
-    where: { userId, ...(client.schoolId ? { schoolId: client.schoolId } : {}) },
+    // Only schools the member belongs to that still answer (a disabled school cannot be chosen).
+    where: { userId, school: { disabledAt: null }, ...(client.schoolId ? { schoolId: client.schoolId } : {}) },
     include: { school: true },
     orderBy: { school: { name: "asc" } },
   });

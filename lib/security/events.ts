@@ -15,6 +15,8 @@ export type SecurityEvent =
   // The active OpenID Connect signing key cannot be opened with this AUTH_SECRET; a new one replaced it (issue 25).
   | "oidc.signing_key_unreadable"
   | "login.throttled"
+  // A member changed their password on their account page (other sessions end with it).
+  | "password.changed"
   | "session.revoked";
 
 export type SecurityEventFields = Record<string, string | number | boolean | null | undefined>;

@@ -10,7 +10,10 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
     dataType: "User",
   },
   "subscription.created": { description: "createSubscription succeeded.", dataType: "Subscription" },
-  "subscription.updated": { description: "updateSubscription moved the period end.", dataType: "Subscription" },
+  "subscription.updated": {
+    description: "updateSubscription moved the period end, or the member took back a scheduled cancellation on their account page (isCanceling is false again).",
+    dataType: "Subscription",
+  },
   "subscription.canceling": { description: "cancelSubscription scheduled a cancellation at the period end (isCanceling is true).", dataType: "Subscription" },
   "subscription.canceled": {
     description: "cancelSubscription cancelled now, a scheduled cancellation took effect as time passed, or the last retry of a failed renewal failed (cancelType payment_failed).",

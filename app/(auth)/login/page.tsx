@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -6,12 +7,19 @@ import { setupConfirmation } from "@/lib/auth/setup-confirmation";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { getMemberSession } from "@/lib/auth/session";
 import { authSecret } from "@/lib/auth/auth-secret";
+import { AUTHORIZE_PATH } from "@/lib/oauth/authorize";
 import { loginContext } from "@/lib/oauth/login-context";
 import { callbackAsksForSignIn } from "@/lib/oauth/login-ticket";
 import { SchoolBrand } from "../school-brand";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
+
+/** The title names the school the member signs in to, like the heading. */
+export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
+  const callbackUrl = safeCallbackPath(one((await searchParams).callbackUrl));
+  const { school } = await loginContext({ headers: await headers(), callbackUrl }).catch(() => ({ school: null }));
+  return { title: school ? `Sign in · ${school.name}` : "Sign in", robots: { index: false } };
+}
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -48,12 +56,14 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
 
   const error = one(params.code) === "throttled" ? "throttled" : one(params.error);
   const { school, clientName } = await loginContext({ headers: requestHeaders, callbackUrl });
+  // A plain login belongs to the host's site, so "/" leads back to it; an authorization request's does not.
+  const siteLink = new URL(callbackUrl, "http://callback.invalid").pathname !== AUTHORIZE_PATH;
   // prompt=login: the application asked for a new sign-in, so the current session cannot continue.
   const signInAgain = callbackAsksForSignIn(callbackUrl);
   return (
     <section className="card">
       <SchoolBrand school={school}>
-        <h1>Sign in</h1>
+        <h1>{school ? `Sign in to ${school.name}` : "Sign in"}</h1>
         {clientName ? (
           <p>
             <strong>{clientName}</strong> is asking to connect to your account.{" "}
@@ -87,6 +97,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
             Sign in
           </button>
         </form>
+        {school && siteLink ? (
+          <p>
+            <Link href="/">Back to {school.name}</Link>
+          </p>
+        ) : null}
       </SchoolBrand>
     </section>
   );

@@ -15,11 +15,13 @@ function initialIcon(school: Pick<School, "name" | "brandColor">): string {
 type FrameSchool = Pick<School, "name" | "brandColor" | "contactEmail" | "logoUrl" | "faviconUrl">;
 
 /**
- * Header and footer of every storefront page: the school's row only, nothing about the visitor.
+ * Header and footer of every storefront page: the school's row, and `account`, the header's corner
+ * about the visitor (components/header-account.tsx). The cached pages pass the Sign in link, which
+ * names nobody; the pages rendered per request for a signed-in member pass their menu.
  * The agents' entry points (llms.txt, the OpenAPI document) are named in <head> (React hoists these
  * <link>s there), where agents look, not in the footer people read.
  */
-export function StorefrontFrame({ school, children }: { school: FrameSchool; children: ReactNode }) {
+export function StorefrontFrame({ school, account, children }: { school: FrameSchool; account: ReactNode; children: ReactNode }) {
   return (
     <div className="site" style={brandStyle(school.brandColor)}>
       <link rel="icon" href={school.faviconUrl ?? initialIcon(school)} />
@@ -36,6 +38,7 @@ export function StorefrontFrame({ school, children }: { school: FrameSchool; chi
             <Link href="/lecturers">Lecturers</Link>
             <Link href="/faq">FAQ</Link>
           </nav>
+          {account}
         </div>
       </header>
       <div className="site-body">{children}</div>

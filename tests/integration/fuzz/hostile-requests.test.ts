@@ -1,6 +1,6 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// introspect/userinfo/register, Auth.js, the account forms, /api/md/*, the llms files, openapi.json, discovery and /mcp.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -312,6 +312,24 @@ const authRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
+// The account forms (POST /api/account/<action>): any action name, any fields, any cookie. Nobody
+// here is signed in (the signed-in member's fuzz is tests/integration/fuzz/account-forms.test.ts).
+const ACCOUNT_ACTIONS = ["profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "set-password", "x"];
+const accountRequest: fc.Arbitrary<Req> = fc
+  .tuple(
+    fc.oneof(fc.constantFrom(...ACCOUNT_ACTIONS), text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")))),
+    fc.constantFrom("POST", "POST", "GET"),
+    params(["csrfToken", "name", "current", "password", "confirm", "subscription", "client", "session", "token"]),
+    fc.option(headerValue),
+    fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"),
+  )
+  .map(([action, method, fields, cookie, type]) => ({
+    method,
+    path: `/api/account/${action}`,
+    headers: { "content-type": type, ...(cookie ? { cookie } : {}) },
+    body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
+  }));
+
 /** The demo's images as /media/ addresses (<sha256>/<name>), as the seed stores them. */
 const DEMO_IMAGES_DIR = path.resolve(import.meta.dirname, "../../../content/demo/images");
 const DEMO_IMAGES = readdirSync(DEMO_IMAGES_DIR).map((name) => `${createHash("sha256").update(readFileSync(path.join(DEMO_IMAGES_DIR, name))).digest("hex")}/${name}`);
@@ -382,6 +400,7 @@ const anyRequest = withHeaders(
     { weight: 1, arbitrary: adminCreate },
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
+    { weight: 1, arbitrary: accountRequest },
     { weight: 2, arbitrary: contentRequest },
     { weight: 2, arbitrary: mcpRequest },
   ),

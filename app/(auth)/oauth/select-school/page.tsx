@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { AUTHORIZE_PARAMS, AUTHORIZE_PATH } from "@/lib/oauth/authorize";
 import { authorizationForPage } from "@/lib/oauth/pages";
 import { brandStyle } from "@/lib/storefront/brand";
+import { requestSchool } from "@/lib/tenancy/request-context";
 import { toSearchParams, type Search } from "../search-params";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,8 @@ export const metadata: Metadata = { title: "Choose a school", robots: { index: f
 
 export default async function SelectSchoolPage({ searchParams }: { searchParams: Search }) {
   const params = toSearchParams(await searchParams);
-  const state = await authorizationForPage(await headers(), params);
+  const requestHeaders = await headers();
+  const state = await authorizationForPage(requestHeaders, params);
   if (state.kind === "redirect") redirect(state.location);
   if (state.kind === "error") {
     return (
@@ -23,6 +25,9 @@ export default async function SelectSchoolPage({ searchParams }: { searchParams:
   }
   if (state.request.school) redirect(`${AUTHORIZE_PATH}?${state.request.params.toString()}`);
   const { request, session, schools } = state;
+  // The school whose storefront this host shows (the flow started there) is chosen already.
+  const hostSchool = await requestSchool({ headers: requestHeaders }).catch(() => null);
+  const preselected = schools.find((s) => s.id === hostSchool?.id)?.id ?? schools[0]?.id;
   return (
     <section className="card">
       <h1>Choose a school</h1>
@@ -39,9 +44,9 @@ export default async function SelectSchoolPage({ searchParams }: { searchParams:
           ))}
           <fieldset className="stack">
             <legend>Your schools</legend>
-            {schools.map((school, i) => (
+            {schools.map((school) => (
               <label key={school.id} style={{ display: "flex", gap: "0.5rem", fontWeight: 400 }}>
-                <input type="radio" name="school_id" value={school.id} required defaultChecked={i === 0} />
+                <input type="radio" name="school_id" value={school.id} required defaultChecked={school.id === preselected} />
                 <span className="school-swatch" style={brandStyle(school.brandColor)} aria-hidden="true" />
                 {school.name}
               </label>

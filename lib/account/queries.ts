@@ -1,0 +1,85 @@
+// What the account pages show, each read keyed by the member's own user id and the host's school
+// (never by an id from the request alone: someone else's id finds nothing).
+import { listLiveSessions } from "../auth/member-sessions";
+import { isUuid } from "../core/ids";
+import { db } from "../db/client";
+import { listMemberEnrollments } from "../membership/list-member-enrollments";
+import { listMemberSubscriptions } from "../membership/list-member-subscriptions";
+import { isCancellable, isCanceling, isLive } from "../membership/states";
+import { listMemberGrants } from "../oauth/member-grants/list-member-grants";
+import { parseScope, SCOPE_DESCRIPTIONS } from "../oauth/scopes";
+import { deviceHint } from "./device";
+
+export interface AccountMember {
+  schoolId: string;
+  userId: string;
+}
+
+export async function memberProfile(m: AccountMember) {
+  return db().user.findUniqueOrThrow({ where: { id: m.userId }, select: { name: true, email: true } });
+}
+
+/** Each subscription with what the page offers for it (the membership rules decide, in states.ts). */
+export async function memberSubscriptions(m: AccountMember & { now: Date }) {
+  const subs = await listMemberSubscriptions({ schoolId: m.schoolId, userId: m.userId, now: m.now });
+  return subs.map((s) => ({
+    id: s.id,
+    planName: s.plan.name,
+    planType: s.plan.planType,
+    state: s.state,
+    canceling: isCanceling(s),
+    currentPeriodStart: s.currentPeriodStart,
+    currentPeriodEnd: s.currentPeriodEnd,
+    endAt: s.endAt,
+    cancelAt: s.cancelAt,
+    nextChargeDate: s.nextChargeDate,
+    price: s.plan.price.toFixed(2),
+    currency: s.plan.currency,
+    canCancel: isCancellable(s) && !isCanceling(s),
+    canKeep: isCanceling(s) && isLive(s.state),
+  }));
+}
+
+const paymentSelect = {
+  id: true,
+  amount: true,
+  currency: true,
+  state: true,
+  paidAt: true,
+  createdAt: true,
+  subscription: { select: { id: true, plan: { select: { name: true } } } },
+} as const;
+
+/** The member's payments at this school, newest first. */
+export async function memberPayments(m: AccountMember) {
+  return db().payment.findMany({
+    where: { schoolId: m.schoolId, subscription: { userId: m.userId } },
+    select: paymentSelect,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}
+
+/** One of the member's payments, or null (unknown id, or someone else's). */
+export async function memberPayment(m: AccountMember & { id: string }) {
+  if (!isUuid(m.id)) return null;
+  return db().payment.findFirst({ where: { id: m.id, schoolId: m.schoolId, subscription: { userId: m.userId } }, select: paymentSelect });
+}
+
+export async function memberCourses(m: AccountMember) {
+  const rows = await listMemberEnrollments({ schoolId: m.schoolId, userId: m.userId });
+  return rows.map((e) => ({ id: e.id, title: e.course.title, slug: e.course.slug, published: e.course.status === "published", enrolledAt: e.createdAt }));
+}
+
+/** Connected apps with their scopes in plain words. */
+export async function memberApps(m: AccountMember & { now: Date }) {
+  const grants = await listMemberGrants({ db: db(), schoolId: m.schoolId, userId: m.userId, now: m.now });
+  return grants.map((g) => ({
+    ...g,
+    scopes: parseScope(g.scope).map((s) => (Object.hasOwn(SCOPE_DESCRIPTIONS, s) ? SCOPE_DESCRIPTIONS[s]! : s)),
+  }));
+}
+
+export async function memberSessions(m: { userId: string; origin: string; currentSessionId: string; now: Date }) {
+  const rows = await listLiveSessions(m);
+  return rows.map((r) => ({ ...r, device: deviceHint(r.userAgent) }));
+}

@@ -1,0 +1,56 @@
+import { db } from "../db/client";
+import { deliverBackchannelLogoutsSoon } from "../oidc/deliver-backchannel-logouts";
+import { enqueueBackchannelLogouts } from "../oidc/enqueue-backchannel-logouts";
+import { securityEvent } from "../security/events";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-setup";
+import { hashPassword, verifyPassword } from "./password";
+
+export type ChangePasswordResult = { ok: true; changed: boolean } | { ok: false; reason: "wrong_password" | "weak_password" | "mismatch" };
+
+export const CHANGE_PASSWORD_MESSAGES: Record<Extract<ChangePasswordResult, { ok: false }>["reason"], string> = {
+  wrong_password: "Your current password was not correct. Nothing was changed.",
+  weak_password: `Choose a new password of at least ${MIN_PASSWORD_LENGTH} characters (at most ${MAX_PASSWORD_LENGTH}). Nothing was changed.`,
+  mismatch: "The two new passwords did not match. Nothing was changed.",
+};
+
+/**
+ * A signed-in member changes their password, proving the current one. A new password ends every
+ * other session of the member (on every school's host, with Back-Channel Logout to the apps they
+ * signed in to), keeping the one making the change. Submitting the same form twice is not an error:
+ * the second "current password" no longer matches, but the new one does, so nothing more happens.
+ */
+export async function changeMemberPassword(options: {
+  userId: string;
+  keepSessionId: string;
+  current: string;
+  password: string;
+  confirm: string;
+  now: Date;
+}): Promise<ChangePasswordResult> {
+  const { userId, keepSessionId, current, password, confirm, now } = options;
+  const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  const stored = user?.passwordHash ?? null;
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return { ok: false, reason: "weak_password" };
+  if (password !== confirm) return { ok: false, reason: "mismatch" };
+  if (!stored || current.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current, stored))) {
+    // The double submit: the first request already set this password.
+    if (stored && (await verifyPassword(password, stored))) return { ok: true, changed: false };
+    return { ok: false, reason: "wrong_password" };
+  }
+  const passwordHash = await hashPassword(password);
+  const ended = await db().$transaction(async (tx) => {
+    // Conditional on the hash read: two different concurrent changes cannot both win.
+    const { count } = await tx.user.updateMany({ where: { id: userId, passwordHash: stored }, data: { passwordHash } });
+    if (count !== 1) return null;
+    const others = await tx.memberSession.findMany({ where: { userId, revokedAt: null, id: { not: keepSessionId } }, select: { id: true } });
+    let notified = 0;
+    for (const s of others) notified += await enqueueBackchannelLogouts(tx, { scope: { sessionId: s.id }, now });
+    await tx.memberSession.updateMany({ where: { id: { in: others.map((s) => s.id) } }, data: { revokedAt: now } });
+    return { sessions: others.map((s) => s.id), notified };
+  });
+  if (!ended) return { ok: false, reason: "wrong_password" };
+  securityEvent("password.changed", { user_id: userId, sessions_ended: ended.sessions.length });
+  for (const id of ended.sessions) securityEvent("session.revoked", { session_id: id, reason: "password_changed" });
+  if (ended.notified) deliverBackchannelLogoutsSoon();
+  return { ok: true, changed: true };
+}

@@ -1,0 +1,251 @@
+import { createHash } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+
+// Sign-in everywhere and the member's own account pages (/account), in Chromium without relying
+// on client JavaScript for any form: the header's Sign in link and member menu, the page cache
+// never carrying a member's name, and every account action.
+const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+const MONTHLY = "5c400000-0000-4000-8000-000300000001";
+const PASSWORD = "schoolhouse-demo";
+
+async function expectNoAxeViolations(page: Page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** A fresh browser (own cookies) at 320 px, signed in as `email` through the login page. */
+async function memberBrowser(browser: Browser, email: string, opts: { javaScript?: boolean } = {}) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 320, height: 640 }, javaScriptEnabled: opts.javaScript ?? true });
+  const page = await context.newPage();
+  await page.goto("/login?callbackUrl=%2F");
+  await signIn(page, email);
+  await expect(page).toHaveURL(`${baseURL}/`);
+  return { context, page };
+}
+
+async function gql(query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${baseURL}/admin/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-api-key": KEY },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as { data: Record<string, { errors: string[]; subscription: { id: string } | null }> };
+}
+
+test.describe("the storefront header", () => {
+  test("a visitor sees Sign in, back to the page they are on; the login page names the school and links back", async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto("/courses/intro-to-sql");
+    const signInLink = page.getByRole("link", { name: "Sign in" });
+    await expect(signInLink).toHaveAttribute("href", "/login?callbackUrl=%2Fcourses%2Fintro-to-sql");
+    await expectNoAxeViolations(page);
+    await signInLink.click();
+    await expect(page).toHaveTitle(/^Sign in · Schoolhouse Demo Academy/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Schoolhouse Demo Academy");
+    await expect(page.getByRole("link", { name: "Back to Schoolhouse Demo Academy" })).toHaveAttribute("href", "/");
+    await expectNoAxeViolations(page);
+    await signIn(page, "student@schoolhouse.test");
+    await expect(page).toHaveURL(`${baseURL}/courses/intro-to-sql`);
+    await expect(page.locator("summary")).toContainText("Jamie Lee");
+  });
+
+  test("member A's name never reaches member B's page or a visitor's, in any order", async ({ browser, request }) => {
+    const a = await memberBrowser(browser, "student@schoolhouse.test");
+    const b = await memberBrowser(browser, "multi@schoolhouse.test");
+    for (const path of ["/", "/courses/intro-to-sql", "/faq"]) {
+      for (let round = 0; round < 2; round++) {
+        const asA = await (await a.context.request.get(path)).text();
+        const anonymous = await (await request.get(path)).text();
+        const asB = await (await b.context.request.get(path)).text();
+        expect(asA).toContain("Jamie Lee");
+        expect(asA).not.toContain("Rin Takeda");
+        expect(asB).toContain("Rin Takeda");
+        expect(asB).not.toContain("Jamie Lee");
+        expect(anonymous).not.toContain("Jamie Lee");
+        expect(anonymous).not.toContain("Rin Takeda");
+        expect(anonymous).toContain(">Sign in<");
+      }
+    }
+    const res = await a.context.request.get("/courses/intro-to-sql");
+    expect(res.headers()["cache-control"]).toContain("no-store");
+    await a.context.close();
+    await b.context.close();
+  });
+
+  test("the member menu opens by keyboard without JavaScript, leads to the account and signs out on the server", async ({ browser }) => {
+    const { context, page } = await memberBrowser(browser, "ta@schoolhouse.test", { javaScript: false });
+    await page.goto("/faq");
+    const summary = page.locator("summary", { hasText: "Priya Nair" });
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
+    await page.getByRole("link", { name: "Account" }).click();
+    await expect(page).toHaveURL(`${baseURL}/account`);
+    await page.locator("summary", { hasText: "Priya Nair" }).click();
+    const cookies = await context.cookies();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    // The old cookie no longer works: the server ended the session, not only the browser's copy.
+    const replay = await browser.newContext({ baseURL });
+    await replay.addCookies(cookies);
+    const res = await replay.request.get("/account", { maxRedirects: 0 });
+    expect(res.status()).toBe(307);
+    expect(res.headers().location).toContain("/login?callbackUrl=%2Faccount");
+    await replay.close();
+    await context.close();
+  });
+});
+
+test.describe("/account", () => {
+  test("a visitor is sent to sign in and comes back; an account of another school gets a clear 403", async ({ page, browser }) => {
+    await page.goto("/account/memberships");
+    await expect(page).toHaveURL(/\/login\?callbackUrl=%2Faccount%2Fmemberships/);
+    await signIn(page, "reviewer@schoolhouse.test");
+    await expect(page).toHaveURL(`${baseURL}/account/memberships`);
+
+    const acme = await browser.newContext({ baseURL });
+    const other = await acme.newPage();
+    await other.goto("/login?callbackUrl=%2F");
+    await signIn(other, "employee@schoolhouse.test");
+    const res = await other.goto("/account");
+    expect(res?.status()).toBe(403);
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText("You are not a member of Schoolhouse Demo Academy");
+    await expectNoAxeViolations(other);
+    await acme.close();
+  });
+
+  test("profile: the name is saved; a wrong current password changes nothing and says so", async ({ browser }) => {
+    const { context, page } = await memberBrowser(browser, "teacher@schoolhouse.test", { javaScript: false });
+    await page.goto("/account");
+    await expect(page).toHaveTitle(/^Profile · Your account · Schoolhouse Demo Academy/);
+    await page.getByLabel("Name").fill("Tomás R. Rivera");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(page.getByRole("status")).toHaveText("Your name is saved.");
+    await expect(page.locator("summary")).toContainText("Tomás R. Rivera");
+    await page.getByLabel("Name").fill("Tomás Rivera");
+    await page.getByRole("button", { name: "Save name" }).click();
+
+    await page.getByLabel("Current password").fill("wrong-password-here");
+    await page.getByLabel("New password", { exact: true }).fill("another-good-password");
+    await page.getByLabel("Repeat the new password").fill("another-good-password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Your current password was not correct. Nothing was changed.");
+
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill("another-good-password");
+    await page.getByLabel("Repeat the new password").fill("another-good-password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByRole("status")).toContainText("Your password is changed.");
+    await page.getByLabel("Current password").fill("another-good-password");
+    await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Repeat the new password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByRole("status")).toContainText("Your password is changed.");
+    await context.close();
+  });
+
+  test("memberships: cancel at period end, then undo it; payments and courses have honest empty states", async ({ browser }) => {
+    const created = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
+      input: { email: "manager@schoolhouse.test", planId: MONTHLY },
+    });
+    expect(created.data.createSubscription!.errors).toEqual([]);
+    const { context, page } = await memberBrowser(browser, "manager@schoolhouse.test", { javaScript: false });
+    await page.goto("/account/memberships");
+    await expect(page.getByRole("heading", { name: "Monthly", exact: false }).first()).toBeVisible();
+    await expect(page.getByText("Next charge")).toBeVisible();
+    await page.getByRole("button", { name: /^Cancel .* at period end$/ }).click();
+    await expect(page.getByRole("status")).toContainText("will end at the end of the current period");
+    await expect(page.getByText(/Active, ends /)).toBeVisible();
+    await page.getByRole("button", { name: /^Keep / }).click();
+    await expect(page.getByRole("status")).toHaveText("Your membership continues: the cancellation is undone.");
+    await expect(page.getByRole("button", { name: /^Cancel .* at period end$/ })).toBeVisible();
+
+    await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Payments" }).click();
+    await expect(page.getByText("No payments yet")).toBeVisible();
+    await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Courses" }).click();
+    await expect(page).toHaveURL(`${baseURL}/account/courses`);
+    // Someone else's payment id is a 404, never a receipt.
+    const res = await page.goto("/account/payments/5c400000-0000-4000-8000-000000000000");
+    expect(res?.status()).toBe(404);
+    await context.close();
+  });
+
+  test("connected apps: an app the member allowed is listed with its scopes in plain words and can be disconnected", async ({ browser }) => {
+    const { context, page } = await memberBrowser(browser, "admin@schoolhouse.test");
+    await page.route("http://127.0.0.1:49152/**", (route) => route.fulfill({ body: "callback" }));
+    const verifier = "e2e-account-verifier-0123456789-abcdefghijklmnop";
+    await page.goto(
+      `/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: "demo-public-app",
+        redirect_uri: "http://127.0.0.1:49152/callback",
+        scope: "openid profile email",
+        state: "account",
+        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+        code_challenge_method: "S256",
+      })}`,
+    );
+    // The bare host shows the default school: the picker preselects it.
+    await expect(page.getByLabel("Schoolhouse Demo Academy")).toBeChecked();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:49152\/callback/);
+    await page.goto("/account/apps");
+    await expect(page.getByRole("heading", { name: "Demo Public App" })).toBeVisible();
+    await expect(page.getByText("See your email address")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Disconnect Demo Public App" }).click();
+    await expect(page.getByRole("status")).toHaveText("The app is disconnected. It can no longer use your account.");
+    await expect(page.getByText("No app is connected to your account at this school.")).toBeVisible();
+    await context.close();
+  });
+
+  test("sessions: each browser listed with a device hint; sign out of every other one", async ({ browser }) => {
+    const first = await memberBrowser(browser, "owner@schoolhouse.test", { javaScript: false });
+    const second = await memberBrowser(browser, "owner@schoolhouse.test");
+    await first.page.goto("/account/sessions");
+    await expect(first.page.getByRole("heading", { name: /\(this browser\)$/ })).toBeVisible();
+    await expect(first.page.getByRole("heading", { name: /^Chrome on Linux/ })).toHaveCount(2);
+    await first.page.getByRole("button", { name: "Sign out of every other session" }).click();
+    await expect(first.page.getByRole("status")).toHaveText("Every other session is signed out.");
+    await expect(first.page.getByRole("heading", { name: /^Chrome on Linux/ })).toHaveCount(1);
+    const res = await second.page.goto("/account");
+    expect(new URL(second.page.url()).pathname).toBe("/login");
+    expect(res?.ok()).toBe(true);
+    await first.context.close();
+    await second.context.close();
+  });
+
+  test("every account page, with its messages, has no axe violations at 320 px", async ({ browser }) => {
+    const created = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
+      input: { email: "ta@schoolhouse.test", planId: MONTHLY },
+    });
+    expect(created.data.createSubscription!.errors).toEqual([]);
+    const { context, page } = await memberBrowser(browser, "ta@schoolhouse.test");
+    await page.goto("/courses/intro-to-sql");
+    await page.locator("summary").click();
+    await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    for (const path of ["/account", "/account/memberships", "/account/payments", "/account/courses", "/account/apps", "/account/sessions"]) {
+      await page.goto(path);
+      await expect(page.getByRole("navigation", { name: "Your account" })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    await page.goto("/account?error=wrong_password");
+    await expect(page.getByText("Your current password was not correct.")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.goto("/account/memberships");
+    await page.getByRole("button", { name: /^Cancel .* at period end$/ }).click();
+    await expect(page.getByText("will end at the end of the current period")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+});

@@ -1,0 +1,82 @@
+// The account forms under a signed-in member with a genuine CSRF token (seeded, fast-check): any
+// action, any fields, including other members' ids. Every answer below 500, nothing leaked, and
+// nothing of any other member changes (their name, password, subscriptions, sessions, grants).
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { createSubscription } from "@/lib/membership/create-subscription";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
+import { startAppServer, type AppServer } from "../../helpers/app-server";
+import { csrf, signIn } from "../oauth/helpers";
+
+const RUNS = Number(process.env.FUZZ_RUNS_ACCOUNT ?? 300);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const LEAK = [/\bat [\w.<>]+ \(?[^)\s]*:\d+:\d+/, /node_modules/, /prisma|P20\d\d/i, /\bSELECT\b.+\bFROM\b/i];
+
+let app: AppServer;
+let cookie = "";
+let token = "";
+const others: { subscription: string; session: string } = { subscription: "", session: "" };
+
+beforeAll(async () => {
+  await seedDemo({ prisma: db() });
+  app = await startAppServer({ host: "demo.localhost" });
+  const plan = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "recurring" } });
+  others.subscription = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: plan.id }, now: new Date() })).record!.id;
+  await signIn(app, "multi@schoolhouse.test");
+  others.session = (await db().memberSession.findFirstOrThrow({ where: { userId: DEMO_IDS.users.multiRole } })).id;
+  const c = await csrf(app, await signIn(app, "student@schoolhouse.test"));
+  cookie = c.cookie;
+  token = c.token;
+});
+afterAll(() => app?.close());
+
+// What belongs to the other member: none of it may change, whatever the student posts.
+async function otherMember() {
+  const d = db();
+  const [user, subs, sessions, grants] = await Promise.all([
+    d.user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole }, select: { name: true, passwordHash: true } }),
+    d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true } }),
+    d.memberSession.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
+    d.oAuthGrant.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
+  ]);
+  return { user, subs, sessions, grants };
+}
+
+const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("", "\u0000", "x".repeat(3000), "<script>", "' OR 1=1 --", "😀", "not-a-uuid"), fc.uuid());
+
+describe("account forms, signed in (seeded fuzz)", () => {
+  it(`${RUNS} posts: no 5xx, no leak, another member's data untouched`, async () => {
+    const before = await otherMember();
+    // The student's own sessions may end (end-session of their own id); keep the form's session alive.
+    const request = fc.record({
+      action: fc.constantFrom("profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions"),
+      fields: fc.record(
+        {
+          name: text,
+          current: text,
+          password: text,
+          confirm: text,
+          subscription: fc.oneof(text, fc.constant(others.subscription)),
+          client: fc.oneof(text, fc.constantFrom("demo-public-app", "demo-confidential-app")),
+          session: fc.oneof(text.filter((s) => !/^[0-9a-f-]{36}$/.test(s)), fc.constant(others.session)),
+        },
+        { requiredKeys: [] },
+      ),
+    });
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(request, async ({ action, fields }) => {
+        const body = new URLSearchParams({ csrfToken: token, ...fields }).toString();
+        const res = await app.fetch(`/api/account/${action}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body, redirect: "manual" });
+        const text = await res.text();
+        const leak = LEAK.find((re) => re.test(text));
+        if ((res.status >= 500 || leak) && failures.length < 20) failures.push(`${res.status} ${action} ${body.slice(0, 200)} → ${text.slice(0, 200)}`);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(failures).toEqual([]);
+    expect(await otherMember()).toEqual(before);
+  }, 10 * 60_000);
+});
