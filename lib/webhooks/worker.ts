@@ -1,5 +1,6 @@
 import { now as clockNow } from "../clock";
 import { unavailableReason } from "../db/unavailable";
+import { drainMail } from "../mail/deliver";
 import { drainBackchannelLogouts } from "../oidc/deliver-backchannel-logouts";
 import { drainWebhooks } from "./deliver";
 
@@ -33,6 +34,8 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
         await drainWebhooks({ now, budgetMs: 10_000, shouldRecord: () => !abandoned, shouldContinue: () => running });
         // Back-Channel Logout tokens share the loop (issue 25): retries of those a logout could not deliver at once.
         await drainBackchannelLogouts({ now });
+        // The mail outbox (lib/mail) shares it too: one loop, one backoff, one log line per outage.
+        await drainMail({ now, budgetMs: 10_000, shouldContinue: () => running });
         lastError = null;
       } catch (err) {
         failed = true;
