@@ -2,6 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getMemberSession } from "@/lib/auth/session";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
+import { FORGOT_PASSWORD_PATH } from "@/lib/auth/password-reset";
+import { VERIFY_EMAIL_PATH } from "@/lib/auth/email-verification";
 import { probeDatabase } from "@/lib/db/probe";
 import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
@@ -36,7 +38,7 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 // GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
 // here from the content cache by the same functions their route handlers export, and so is the
 // Admin API (GET, POST and OPTIONS of /admin/graphql: app/admin/graphql/handlers.ts).
-const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
+const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, FORGOT_PASSWORD_PATH, PASSWORD_SETUP_PATH, VERIFY_EMAIL_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });

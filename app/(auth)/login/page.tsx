@@ -87,6 +87,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
             Sign in
           </button>
         </form>
+        <p>
+          <a href="/login/forgot">Forgot password?</a>
+        </p>
       </SchoolBrand>
     </section>
   );
