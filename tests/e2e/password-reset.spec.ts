@@ -76,3 +76,7 @@ test("the forgot-password form refuses a post without its CSRF token and shows w
   await expect(page.getByRole("alert")).toHaveText("The form expired. Please try again.");
   await expectNoAxeViolations(page);
 });
+
+test("the development mail page is not served by a production build", async ({ request }) => {
+  expect((await request.get("/dev/mail")).status()).toBe(404);
+});

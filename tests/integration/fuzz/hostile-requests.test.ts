@@ -1,6 +1,6 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// introspect/userinfo/register, Auth.js, the account forms (/api/account/*), /api/md/*, the llms files, openapi.json, discovery and /mcp.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -303,6 +303,23 @@ const authRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
+// The account forms (forgot password, verify email, set password): any fields, any cookie, any content type.
+const ACCOUNT_PATHS = ["forgot-password", "verify-email", "set-password", "x"];
+const accountRequest: fc.Arbitrary<Req> = fc
+  .tuple(
+    fc.constantFrom(...ACCOUNT_PATHS),
+    fc.constantFrom("POST", "POST", "GET"),
+    params(["csrfToken", "email", "token", "password", "confirm"]),
+    fc.option(headerValue),
+    fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8", "text/plain", "multipart/form-data"),
+  )
+  .map(([p, method, fields, cookie, type]) => ({
+    method,
+    path: `/api/account/${p}`,
+    headers: { "content-type": type, ...(cookie ? { cookie } : {}) },
+    body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
+  }));
+
 const MD_KINDS = ["courses", "posts", "events", "digital-downloads", "plans", "categories", "lecturers"];
 const segment = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
 const contentRequest: fc.Arbitrary<Req> = fc.oneof(
@@ -356,6 +373,7 @@ const anyRequest = withHeaders(
     { weight: 1, arbitrary: adminCreate },
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
+    { weight: 1, arbitrary: accountRequest },
     { weight: 2, arbitrary: contentRequest },
     { weight: 2, arbitrary: mcpRequest },
   ),
