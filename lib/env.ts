@@ -86,7 +86,7 @@ const schema = z
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
-    // Webhooks: the in-process delivery worker of `npm start` (off: only the cron route and
+    // Webhooks: the in-process delivery worker of `npm start`, which sends the mail outbox too (off: only the cron route and
     // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
     WEBHOOKS_WORKER: flag.default(true),
     WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),

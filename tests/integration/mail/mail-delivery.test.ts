@@ -11,10 +11,13 @@ import { drainMail } from "@/lib/mail/deliver";
 import { listFiledMail } from "@/lib/mail/outbox-folder";
 import { now } from "@/lib/clock";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
-import { CREATE, PLANS, TEST_NOW, adminAppForSuite, freshEmail, gql } from "../admin-api/helpers";
+import { addMember } from "@/lib/schools/add-member";
+import { CREATE, PLANS, TEST_NOW, freshEmail, gql } from "../admin-api/helpers";
+import { appForSuite } from "../../helpers/app-for-suite";
+import { signIn, tokensFor } from "../oauth/helpers";
 import { headersOf, linkIn, partOf, startSmtpInbox, type SmtpInbox } from "../../helpers/smtp-inbox";
 
-const app = adminAppForSuite();
+const app = appForSuite({ host: "demo.localhost", now: TEST_NOW });
 let inbox: SmtpInbox;
 const drain = () => drainMail({ now, budgetMs: 20_000, log: () => {} });
 const mailsTo = (email: string) => inbox.mails.filter((m) => m.to.includes(email));
@@ -99,6 +102,38 @@ describe("mail through SMTP", () => {
     expect(new URL(again.headers.get("location")!, "http://x").searchParams.get("error")).toBe("used_link");
     const forged = await postForm("/api/account/verify-email", { token: "A".repeat(43) });
     expect(new URL(forged.headers.get("location")!, "http://x").searchParams.get("error")).toBe("invalid_link");
+  });
+
+  it("UserInfo and the ID token say email_verified: false until the mailed link is used", async () => {
+    const email = await newMember("claims");
+    await drain();
+    const mails = mailsTo(email);
+    const setup = linkIn(mails.find((m) => kindOf(m.raw) === "welcome")!.raw, "/account/set-password").searchParams.get("token")!;
+    // Choosing the password with the welcome link does not verify the email.
+    await postForm("/api/account/set-password", { token: setup, password: "claims password 1", confirm: "claims password 1" });
+    const claims = async () => {
+      const t = await tokensFor(app, await signIn(app, email, "claims password 1"), { scope: "openid email" });
+      const userinfo = (await (await app.fetch("/api/oauth/userinfo", { headers: { authorization: `Bearer ${t.access_token}` } })).json()) as Record<string, unknown>;
+      const idToken = JSON.parse(Buffer.from((t as { id_token?: string }).id_token!.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+      return [userinfo.email_verified, idToken.email_verified];
+    };
+    expect(await claims()).toEqual([false, false]);
+    const verify = linkIn(mails.find((m) => kindOf(m.raw) === "verify-email")!.raw, "/account/verify-email").searchParams.get("token")!;
+    await postForm("/api/account/verify-email", { token: verify });
+    expect(await claims()).toEqual([true, true]);
+  });
+
+  it("the CLI's new owner gets the set-password link by mail too; using either link spends both", async () => {
+    const email = freshEmail("owner");
+    const added = await addMember({ db: db(), school: "demo", email, role: "admin", now: TEST_NOW });
+    await drain();
+    expect(mailsTo(email).map((m) => kindOf(m.raw)).sort()).toEqual(["verify-email", "welcome"]);
+    const mailed = linkIn(mailsTo(email).find((m) => kindOf(m.raw) === "welcome")!.raw, "/account/set-password").searchParams.get("token")!;
+    expect(mailed).not.toBe(added.passwordSetup!.token);
+    const done = await postForm("/api/account/set-password", { token: mailed, password: "owner password 1", confirm: "owner password 1" });
+    expect(done.headers.get("location")).toMatch(/^\/login/);
+    const printed = await postForm("/api/account/set-password", { token: added.passwordSetup!.token, password: "owner password 2", confirm: "owner password 2" });
+    expect(printed.headers.get("location")).toContain("error=used_link");
   });
 
   it("a verification link for an email the account no longer has verifies nothing", async () => {
