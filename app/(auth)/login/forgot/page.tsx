@@ -26,11 +26,15 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
   const params = await searchParams;
   const requestHeaders = await headers();
   const csrfToken = csrfTokenFromCookies(requestHeaders.get("cookie"), authSecret());
-  if (!csrfToken && !one(params.cookie_check)) redirect(`/api/auth/csrf-cookie?${new URLSearchParams({ callbackUrl: FORGOT_PASSWORD_PATH })}`);
-  const found = await requestSchool({ headers: requestHeaders }).catch(() => null);
-  const school = found ? { name: found.name, brandColor: validBrandColor(found.brandColor) } : null;
   const code = one(params.error) ?? "";
   const error = Object.hasOwn(ERRORS, code) ? ERRORS[code] : undefined;
+  if (!csrfToken && !one(params.cookie_check)) {
+    // The cookie's round trip keeps the reason the form came back for.
+    const back = error ? `${FORGOT_PASSWORD_PATH}?${new URLSearchParams({ error: code })}` : FORGOT_PASSWORD_PATH;
+    redirect(`/api/auth/csrf-cookie?${new URLSearchParams({ callbackUrl: back })}`);
+  }
+  const found = await requestSchool({ headers: requestHeaders }).catch(() => null);
+  const school = found ? { name: found.name, brandColor: validBrandColor(found.brandColor) } : null;
   return (
     <section className="card">
       <SchoolBrand school={school}>
