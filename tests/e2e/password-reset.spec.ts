@@ -34,6 +34,8 @@ async function expectNoAxeViolations(page: Page) {
 const CREATE = `mutation Create($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors } }`;
 
 test("a new member confirms their email, forgets the password, resets it by the mailed link and signs in", async ({ page, request }) => {
+  // Seven pages, each also checked by axe-core in a second page, on a shared machine.
+  test.setTimeout(180_000);
   const email = `reset.${Date.now().toString(36)}@example.com`;
   const created = await request.post("/admin/graphql", {
     headers: { "x-service-api-key": DEFAULT_DEMO_API_KEY, "content-type": "application/json" },
@@ -80,6 +82,7 @@ test("a new member confirms their email, forgets the password, resets it by the 
 });
 
 test("the forgot-password form refuses a post without its CSRF token and shows why", async ({ page, request }) => {
+  test.setTimeout(60_000);
   const res = await request.post("/api/account/forgot-password", { form: { email: "student@schoolhouse.test" }, maxRedirects: 0 });
   expect(res.status()).toBe(303);
   expect(res.headers().location).toBe("/login/forgot?error=csrf");

@@ -188,6 +188,20 @@ describe("mail through SMTP", () => {
     expect(bad.headers.get("location")).toBe("/login/forgot?error=invalid_email");
   });
 
+  it("the cron route sends the due mails too", async () => {
+    process.env.CRON_SECRET = "mail-cron-secret-0123456789";
+    resetEnvCache();
+    try {
+      const email = await newMember("cron");
+      const res = await app.fetch("/api/cron/webhooks", { headers: { authorization: `Bearer ${process.env.CRON_SECRET}` } });
+      expect(await res.json()).toMatchObject({ ok: true, mail: { attempted: 2, sent: 2 } });
+      expect(mailsTo(email)).toHaveLength(2);
+    } finally {
+      delete process.env.CRON_SECRET;
+      resetEnvCache();
+    }
+  });
+
   it("a kind the school turned off is not sent; the others are", async () => {
     await db().school.update({ where: { id: DEMO_IDS.school }, data: { mailDisabled: ["welcome"] } });
     const email = await newMember("settings");

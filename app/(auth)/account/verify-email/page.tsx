@@ -40,7 +40,8 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
   return (
     <section className="card">
       <h1>Confirm your email</h1>
-      <p>
+      {/* A long address wraps rather than widening the page past 320 px. */}
+      <p style={{ overflowWrap: "anywhere" }}>
         Confirm that <strong>{email}</strong> is your email address.
       </p>
       <form className="stack" method="post" action="/api/account/verify-email">
