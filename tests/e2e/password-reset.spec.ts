@@ -17,7 +17,8 @@ test.beforeAll(({ browser }) => {
 
 /** axe-core finds nothing and the page fits 320 px. */
 async function expectNoAxeViolations(page: Page) {
-  const context = await axeBrowser.newContext({ viewport: { width: 320, height: 900 } });
+  // Explicitly on: contexts made in a test inherit its options (javaScriptEnabled: false).
+  const context = await axeBrowser.newContext({ javaScriptEnabled: true, viewport: { width: 320, height: 900 } });
   try {
     const cookies = await page.context().cookies();
     if (cookies.length) await context.addCookies(cookies);
