@@ -5,6 +5,7 @@ import { CHROMIUM_ARGS, chromiumPath } from "./tests/e2e/chromium";
 // started on a fresh in-memory database, seeded with the demo schools.
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://localhost:${port}`;
+export const E2E_MAIL_OUTBOX_DIR = `.data/e2e-mail-outbox-${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -34,6 +35,9 @@ export default defineConfig({
       DATABASE_URL: "",
       REDIS_URL: "",
       NODE_ENV: "production",
+      // No MAIL_URL: mails are filed here (tests/e2e/mail-outbox.ts reads them back).
+      MAIL_URL: "",
+      MAIL_OUTBOX_DIR: E2E_MAIL_OUTBOX_DIR,
     },
   },
 });

@@ -4,6 +4,8 @@ import { getMemberSession, hasSessionCookie } from "@/lib/auth/session";
 import { accountPageGate, isAccountPagePath } from "@/lib/account/access";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
+import { FORGOT_PASSWORD_PATH } from "@/lib/auth/password-reset";
+import { VERIFY_EMAIL_PATH } from "@/lib/auth/email-verification";
 import { probeDatabase } from "@/lib/db/probe";
 import { asDatabaseUnavailable } from "@/lib/db/unavailable";
 import { guardEdge } from "@/lib/edge/guard";
@@ -39,7 +41,7 @@ import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 //    database is unavailable, pages built before are served stale (marked with Warning) and others
 //    answer 503 (lib/db/unavailable.ts); member pages answer 503.
 // Login, OAuth, the rest of the API and assets pass straight through.
-const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
+const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, FORGOT_PASSWORD_PATH, PASSWORD_SETUP_PATH, VERIFY_EMAIL_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
@@ -16,7 +17,13 @@ const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: 
 // Tests write content and read it back at once: the content cache checks the content version on
 // every request (content-cache.test.ts covers the production interval).
 // Tests never use the internet: no Client ID Metadata Document host unless a test names one.
-const appEnv = { NODE_ENV: "test", STOREFRONT_REVALIDATE_MS: "0", OAUTH_CIMD_ALLOWED_HOSTS: "none" } as const;
+// Mails sent without a test's own SMTP server are filed outside the worktree.
+const appEnv = {
+  NODE_ENV: "test",
+  STOREFRONT_REVALIDATE_MS: "0",
+  OAUTH_CIMD_ALLOWED_HOSTS: "none",
+  MAIL_OUTBOX_DIR: path.join(tmpdir(), "schoolhouse-test-mail-outbox"),
+} as const;
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [

@@ -86,13 +86,22 @@ const schema = z
     // Test suites only: lets a CIMD client_id be http:// on a loopback address so tests never need
     // the internet. Refused outside NODE_ENV=test.
     OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
-    // Webhooks: the in-process delivery worker of `npm start` (off: only the cron route and
+    // Webhooks: the in-process delivery worker of `npm start`, which sends the mail outbox too (off: only the cron route and
     // after-response draining deliver), and, for test suites only, http:// receivers on loopback.
     WEBHOOKS_WORKER: flag.default(true),
     WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: flag.default(false),
     // The embedded demo only: the demo school may deliver to http:// receivers on a loopback
     // address (a developer's own machine, no tunnel). Refused with DATABASE_URL or on Vercel.
     WEBHOOKS_LOCAL_RECEIVERS: flag.default(false),
+    // Mail (lib/mail): the one outbound SMTP server, smtp://user:pass@host:587 (STARTTLS when the
+    // server offers it) or smtps://…:465 (TLS from the start). Unset: mails are written as .eml
+    // files to MAIL_OUTBOX_DIR and their links printed to the server log (the embedded demo);
+    // production with DATABASE_URL refuses to start without it while a school sends mail.
+    MAIL_URL: z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^/\s]+/.test(v), "must be an smtp:// or smtps:// URL")
+      .optional(),
+    MAIL_OUTBOX_DIR: z.string().min(1).default(".data/mail-outbox"),
     // npm run bench's floor routes (/api/bench/floor-write, /api/bench/floor-read: bench/floors.ts).
     // They write to the database, so they answer 404 unless this is set; only the bench's server
     // on its scratch database sets it.

@@ -50,6 +50,19 @@ describe("npm run school", () => {
     expect(bad.stderr.trim()).toBe('school: --port must be a port number from 1 to 65535, got "70000"');
   }, 300_000);
 
+  it("mail turns kinds off and on and sets the sender; unknown kinds and addresses are refused", async () => {
+    const set = await schoolCli(dir, ["mail", "--school", "ceramics", "--off", "welcome,password-reset", "--from", "Hello@Ceramics.example"]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('ceramics mails from "Ceramics School" <hello@ceramics.example>');
+    expect(set.stdout).toMatch(/welcome: off\n\s+verify-email: on\n\s+password-reset: off/);
+    const back = await schoolCli(dir, ["mail", "--school", "ceramics", "--on", "welcome", "--from", "default"]);
+    expect(back.stdout).toContain('"Ceramics School" <no-reply@localhost>');
+    expect(back.stdout).toMatch(/welcome: on\n\s+verify-email: on\n\s+password-reset: off/);
+    const bad = await schoolCli(dir, ["mail", "--school", "ceramics", "--off", "receipts"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('school: --off: unknown mail "receipts"; choose from welcome, verify-email, password-reset');
+  }, 300_000);
+
   it("bad input is one line on stderr and exit code 1", async () => {
     const dup = await schoolCli(dir, ["create", "--subdomain", "ceramics", "--name", "Again", "--owner-email", "x@y.example"]);
     expect(dup.code).toBe(1);

@@ -1,4 +1,4 @@
-// npm run school -- create|list|disable|enable|add-member|domain|import|export: run schools from the command line.
+// npm run school -- create|list|disable|enable|add-member|domain|import|export|mail: run schools from the command line.
 import { passwordSetupUrl } from "../lib/auth/password-setup";
 import { ContentError } from "../lib/content/errors";
 import { exportContent } from "../lib/content/export-content";
@@ -11,6 +11,7 @@ import { createSchool } from "../lib/schools/create-school";
 import { SchoolCommandError } from "../lib/schools/errors";
 import { schoolOrigin } from "../lib/schools/links";
 import { findSchoolByRef } from "../lib/schools/find-school";
+import { setMailSettings } from "../lib/schools/mail-settings";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
 import { runDbCommand, type CommandLine } from "./cli";
 import { advanceTestClock } from "../lib/billing/advance-test-clock";
@@ -27,7 +28,9 @@ const USAGE = `usage:
   npm run school -- import <dir> --school <subdomain|id> [--dry-run]
   npm run school -- export <dir> --school <subdomain|id>
   npm run school -- test-clock advance --school <subdomain|id> --to <ISO time|+<n>d|+<n>h>
+  npm run school -- mail --school <subdomain|id> [--off <kind,…>] [--on <kind,…>] [--from <address>|default]
 
+mail kinds: welcome, verify-email, password-reset (each on unless turned off)
 --port: the port the school is served on, for the printed links on localhost (default: PORT, else 3000)`;
 
 function setupLine(origin: string, setup: { token: string; expiresAt: Date } | null, email: string): string {
@@ -47,6 +50,9 @@ const FLAGS = {
   "dry-run": { type: "boolean", default: false },
   port: { type: "string" },
   to: { type: "string" },
+  off: { type: "string" },
+  on: { type: "string" },
+  from: { type: "string" },
 } as const;
 
 /** `--port`, checked before anything is written: the port printed links name (else PORT, else 3000). */
@@ -132,6 +138,13 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
           ? `${dryRun ? "dry run: " : ""}${changes.length} change${changes.length === 1 ? "" : "s"} ${dryRun ? "not written to" : "written to"} ${school.subdomain}`
           : `${school.subdomain} already matches ${dir}: nothing to change`,
       );
+      return;
+    }
+    case "mail": {
+      if (!values.school) throw new SchoolCommandError(`mail needs --school\n${USAGE}`);
+      const r = await setMailSettings({ db, school: values.school, off: values.off, on: values.on, from: values.from });
+      console.log(`${r.school.subdomain} mails from ${r.sender}`);
+      for (const k of r.kinds) console.log(`  ${k.kind}: ${k.on ? "on" : "off"}`);
       return;
     }
     case "export": {

@@ -143,6 +143,9 @@ export const ROUTES = {
   "/api/account/set-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/set-password-request")).handleSetPasswordPost) } },
   // The signed-in member's account forms (profile, password, memberships, apps, sessions).
   "/api/account/[action]": { methods: { POST: lazy(async () => (await import("@/lib/account/forms")).handleAccountPost) } },
+  // Forgot password and email verification (lib/auth/account-forms.ts): no session needed.
+  "/api/account/forgot-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleForgotPasswordPost) } },
+  "/api/account/verify-email": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleVerifyEmailPost) } },
 
   // Operations: health (lib/health), cron jobs (lib/admin-api/cron.ts, CRON_SECRET), the benchmark.
   "/api/health": { methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } },

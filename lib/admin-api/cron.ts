@@ -4,6 +4,7 @@ import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { env } from "../env";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/run-once";
 import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
+import { drainMail } from "../mail/deliver";
 import { drainWebhooks } from "../webhooks/deliver";
 import { renewDueSubscriptions, type RenewalRunResult } from "../billing/renew-due";
 
@@ -65,10 +66,14 @@ export async function handleSubscriptionsCron(request: Request): Promise<Respons
   }
 }
 
-/** GET /api/cron/webhooks (vercel.json crons): delivers every due webhook, within 45 s, so nothing waits on a request to drain it. */
+/**
+ * GET /api/cron/webhooks (vercel.json crons): delivers every due webhook, then every due mail
+ * (lib/mail), within 50 s, so nothing waits on a request to drain it.
+ */
 export async function handleWebhooksCron(request: Request): Promise<Response> {
   const auth = authorizeCron({ headers: request.headers, secret: env().CRON_SECRET });
   if (!auth.ok) return refused(auth);
-  const result = await drainWebhooks({ now, budgetMs: 45_000 });
-  return Response.json({ ok: true, ...result }, { headers: NO_STORE });
+  const result = await drainWebhooks({ now, budgetMs: 35_000 });
+  const mail = await drainMail({ now, budgetMs: 15_000 });
+  return Response.json({ ok: true, ...result, mail }, { headers: NO_STORE });
 }

@@ -10,6 +10,10 @@ import { db } from "../db/client";
 export const THROTTLE_RULES = {
   account: { free: 5, maxWaitSeconds: 30 },
   address: { free: 20, maxWaitSeconds: 300 },
+  // Password reset requests (lib/auth/password-reset.ts) count every request, not failures: a few
+  // mails per address an hour, then doubling waits of up to an hour, so nobody can flood a mailbox.
+  resetAccount: { free: 3, maxWaitSeconds: 3600 },
+  resetAddress: { free: 10, maxWaitSeconds: 3600 },
 } as const;
 /** A key's failures are forgotten after this long without one. */
 export const THROTTLE_FORGET_SECONDS = 60 * 60;

@@ -87,7 +87,9 @@ export async function completePasswordSetup(options: {
     }
     await tx.user.update({
       where: { id: row.userId },
-      data: { passwordHash, emailVerified: true },
+      // Not emailVerified: a setup link may have been printed by the CLI rather than mailed; only a
+      // verification link proves the address (lib/auth/email-verification.ts).
+      data: { passwordHash },
     });
     // A new password starts clean: no throttled sign-in for this account, no session from before.
     await tx.loginThrottle.deleteMany({ where: { key: `account:${row.user.email}` } });

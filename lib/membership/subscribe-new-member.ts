@@ -6,6 +6,9 @@
 // transaction holding PGlite's lock between them. Here the same rows are written by one statement
 // of data-modifying CTEs: atomic on its own (no transaction to open), one round trip on Postgres.
 //
+// The new member's mails (welcome, email verification: findOrCreateMember's mailNewMember) are
+// outbox rows of the same statement (lib/mail/enqueue.ts, mailCtes).
+//
 // Everything is written only when the user insert wins, and it runs only while ContentVersion still
 // equals the version the caller read the plan at (lib/membership/plan-cache.ts), so a plan cached in
 // process is never used after it changed. When the email already exists (or a concurrent call
@@ -17,6 +20,7 @@ import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
 import { outboxRows } from "../db/outbox";
 import { outboxFanOut } from "../db/outbox-fan-out";
+import { mailCtes } from "../mail/enqueue";
 import { presentSubscription } from "./presenter";
 import type { SubscriptionRecord } from "./record-types";
 import { memberCreatedEvent, NEW_MEMBER_ROLES } from "./users";
@@ -41,7 +45,8 @@ WITH u AS (
                               "currentPeriodEnd", "endAt", "nextChargeDate", "createdAt", "updatedAt")
   SELECT $6::uuid, $5::uuid, u."id", $7::uuid, 'active', $8, $9, $10, $11, $12, $13, $13 FROM u
   RETURNING "id"
-), ${outboxFanOut({ rows: "$14", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })}
+), ${outboxFanOut({ rows: "$14", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })},
+${mailCtes({ name: "mails", kinds: ["welcome", "verify-email"], user: "u", schoolId: "$5::uuid", to: "$2", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })}
 SELECT (SELECT count(*) FROM s)::int AS "created", (SELECT count(*) FROM outbox_events)::int AS "events"`;
 
 /**

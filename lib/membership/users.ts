@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Prisma, User } from "../db/generated/client";
 import { recordEvent, type OutboxEvent } from "../db/outbox";
+import { enqueueMail } from "../mail/enqueue";
 import { presentUser } from "./presenter";
 
 type Tx = Prisma.TransactionClient;
@@ -38,6 +39,19 @@ export function normalizeEmail(raw: string): string | null {
  * costs one statement rather than a lookup, an insert and a re-read. Joining the school writes a
  * member.created event in the same transaction.
  */
+/**
+ * The mails of a member joining a school, in the transaction that adds them: welcome (with the
+ * password link when they have none), and for a new account the email verification link.
+ */
+export async function mailNewMember(
+  tx: Pick<Tx, "school" | "mailMessage">,
+  options: { schoolId: string; user: Pick<User, "id" | "email">; accountCreated: boolean; now: Date },
+): Promise<void> {
+  const mail = { schoolId: options.schoolId, to: options.user.email, userId: options.user.id, now: options.now };
+  await enqueueMail(tx, { ...mail, kind: "welcome" });
+  if (options.accountCreated) await enqueueMail(tx, { ...mail, kind: "verify-email" });
+}
+
 export async function findOrCreateMember(
   tx: Tx,
   options: { schoolId: string; email: string; name: string | null | undefined; now: Date },
@@ -57,6 +71,7 @@ export async function findOrCreateMember(
   });
   if (joined.count) {
     await recordEvent(tx, { event: memberCreatedEvent(options.schoolId, user), now: options.now });
+    await mailNewMember(tx, { schoolId: options.schoolId, user, accountCreated: created, now: options.now });
   }
   return { user, created };
 }

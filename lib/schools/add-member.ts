@@ -3,6 +3,7 @@ import { BUILT_IN_ROLES } from "../core/roles";
 import { SchoolCommandError } from "./errors";
 import { findSchoolByRef } from "./find-school";
 import { issuePasswordSetupToken } from "../auth/password-setup";
+import { mailNewMember } from "../membership/users";
 import { emailSchema, zodProblem } from "./rules";
 
 type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -30,6 +31,9 @@ export async function ensureMember(options: {
     update: { roles },
   });
   const passwordSetup = user.passwordHash ? null : await issuePasswordSetupToken({ tx, userId: user.id, now });
+  // The link printed by the CLI is mailed too (a welcome mail with a link of its own; using either
+  // spends both), and a new account gets its verification link.
+  if (!membership) await mailNewMember(tx, { schoolId, user, accountCreated: !existing, now });
   return { user, created: !existing, roles, passwordSetup };
 }
 

@@ -6,6 +6,7 @@ import { DataDirLockedError } from "../db/driver";
 import { migrate, MigrationError, pendingMigrations } from "../db/migrator";
 import { waitForDatabase } from "../db/wait";
 import { isDatabaseEmpty } from "./seed/seed";
+import { schoolsSendingMail } from "../mail/required";
 
 export class StartupError extends Error {
   override name = "StartupError";
@@ -100,6 +101,15 @@ export async function bootstrap(options: { log?: (line: string) => void } = {}):
       throw new StartupError(
         `refusing to serve production: the database accepts the README's demo credentials (${found.join(", ")}); ` +
           "revoke or rotate them (npm run apikey, npm run oauth-client -- rotate) or use a fresh database",
+      );
+    }
+  }
+  if (production && !e.MAIL_URL) {
+    const sending = await schoolsSendingMail(handle.prisma);
+    if (sending.length) {
+      throw new StartupError(
+        `refusing to serve production without MAIL_URL: ${sending.length === 1 ? "school" : "schools"} ${sending.join(", ")}${sending.length === 3 ? ", …" : ""} ${sending.length === 1 ? "sends" : "send"} mail (password reset, email verification, welcome); ` +
+          "set MAIL_URL=smtp://… (docs/deploy.md, \"Mail\"), or turn each kind off for every school (npm run school -- mail)",
       );
     }
   }

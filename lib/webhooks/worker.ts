@@ -1,5 +1,6 @@
 import { now as clockNow } from "../clock";
 import { unavailableReason } from "../db/unavailable";
+import { drainMail } from "../mail/deliver";
 import { drainBackchannelLogouts } from "../oidc/deliver-backchannel-logouts";
 import { renewDueSubscriptions } from "../billing/renew-due";
 import { drainWebhooks } from "./deliver";
@@ -51,6 +52,8 @@ export function startWebhookWorker(
           lastRenewal = Date.now();
           await renewDueSubscriptions({ now: now() });
         }
+        // The mail outbox (lib/mail) shares it too: one loop, one backoff, one log line per outage.
+        await drainMail({ now, budgetMs: 10_000, shouldContinue: () => running });
         lastError = null;
       } catch (err) {
         failed = true;

@@ -114,6 +114,10 @@ describe("schema.prisma and the migrations agree", () => {
     const access = await p.oAuthAccessToken.create({ data: { tokenHash: "a", grantId: grant.id, clientId: client.clientId, scope: "openid", expiresAt: now } });
     const refresh = await p.oAuthRefreshToken.create({ data: { tokenHash: "r", grantId: grant.id, clientId: client.clientId, scope: "openid" } });
     const setupToken = await p.passwordSetupToken.create({ data: { userId: user.id, tokenHash: "t", expiresAt: now } });
+    const verificationToken = await p.emailVerificationToken.create({ data: { userId: user.id, email: user.email, tokenHash: "v", expiresAt: now } });
+    const mail = await p.mailMessage.create({
+      data: { id: "00000000-0000-4000-8000-000000000027", schoolId: school.id, userId: user.id, kind: "welcome", to: user.email, nextAttemptAt: now, createdAt: now },
+    });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
     const memberSession = await p.memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: now } });
     const loginThrottle = await p.loginThrottle.create({ data: { key: "account:mig@test.dev", failures: 1, lastFailureAt: now } });
@@ -149,6 +153,7 @@ describe("schema.prisma and the migrations agree", () => {
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
+      EmailVerificationToken: verificationToken, MailMessage: mail,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -167,6 +172,7 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.oAuthClient.count()).toBe(0);
     expect(await p.webhookAttempt.count()).toBe(0);
     expect(await p.backchannelLogout.count()).toBe(0);
+    expect(await p.mailMessage.count()).toBe(0);
     await p.oAuthClientAssertion.deleteMany({});
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });

@@ -97,6 +97,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
             Sign in
           </button>
         </form>
+        <p>
+          <a href="/login/forgot">Forgot password?</a>
+        </p>
         {school && siteLink ? (
           <p>
             <Link href="/">Back to {school.name}</Link>

@@ -1,6 +1,6 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, the account forms, /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// introspect/userinfo/register, Auth.js, the account forms (/api/account/*), /api/md/*, the llms files, openapi.json, discovery and /mcp.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -312,16 +312,17 @@ const authRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
-// The account forms (POST /api/account/<action>): any action name, any fields, any cookie. Nobody
+// The account forms (POST /api/account/<action>: the signed-in member's forms, forgot password,
+// verify email, set password): any action name, any fields, any cookie, any content type. Nobody
 // here is signed in (the signed-in member's fuzz is tests/integration/fuzz/account-forms.test.ts).
-const ACCOUNT_ACTIONS = ["profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "set-password", "x"];
+const ACCOUNT_ACTIONS = ["profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "forgot-password", "verify-email", "set-password", "x"];
 const accountRequest: fc.Arbitrary<Req> = fc
   .tuple(
     fc.oneof(fc.constantFrom(...ACCOUNT_ACTIONS), text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")))),
     fc.constantFrom("POST", "POST", "GET"),
-    params(["csrfToken", "name", "current", "password", "confirm", "subscription", "client", "session", "token"]),
+    params(["csrfToken", "name", "email", "current", "password", "confirm", "subscription", "client", "session", "token"]),
     fc.option(headerValue),
-    fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"),
+    fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8", "application/json", "text/plain", "multipart/form-data"),
   )
   .map(([action, method, fields, cookie, type]) => ({
     method,

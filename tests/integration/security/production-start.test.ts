@@ -14,7 +14,9 @@ import { hashClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret"
 const saved = { ...process.env };
 function productionEnv(extra: Record<string, string> = {}) {
   // The test's own database stays installed as db(); DATABASE_URL only makes this a production start on Postgres.
-  Object.assign(process.env, { NODE_ENV: "production", DATABASE_URL: "postgresql://prod@db.internal/school", AUTH_SECRET: "p".repeat(40), ...extra });
+  // MAIL_URL: start-up never connects to it (MAIL_URL "" means unset, as in a .env file).
+  const env = { NODE_ENV: "production", DATABASE_URL: "postgresql://prod@db.internal/school", AUTH_SECRET: "p".repeat(40), MAIL_URL: "smtp://mail.internal:587", ...extra };
+  Object.assign(process.env, env);
   resetEnvCache();
 }
 beforeEach(() => resetEnvCache());
@@ -78,6 +80,23 @@ describe("production start on DATABASE_URL", { timeout: 120_000 }, () => {
     expect((err as Error).message).toMatch(/demo-confidential-app client secret/);
     // Once the overlap is over the README secret is refused by the token endpoint, and start-up goes on.
     await db().oAuthClient.update({ where, data: { previousClientSecretExpiresAt: new Date(Date.now() - 1000) } });
+    await expect(bootstrap({ log: () => {} })).resolves.toBeUndefined();
+  });
+
+  it("refuses to serve without MAIL_URL while a school sends mail; starts once every kind is off", async () => {
+    await seedDemo({ prisma: db(), credentials: randomDemoCredentials() });
+    productionEnv({ MAIL_URL: "" });
+    const err = await bootstrap({ log: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartupError);
+    expect((err as Error).message).toMatch(/without MAIL_URL: schools acme-training, demo send mail/);
+    // One kind still on is enough to refuse.
+    await db().school.updateMany({ data: { mailDisabled: ["welcome", "verify-email"] } });
+    await expect(bootstrap({ log: () => {} })).rejects.toThrow(/without MAIL_URL/);
+    await db().school.updateMany({ data: { mailDisabled: ["welcome", "verify-email", "password-reset"] } });
+    await expect(bootstrap({ log: () => {} })).resolves.toBeUndefined();
+    // With MAIL_URL every setting starts.
+    await db().school.updateMany({ data: { mailDisabled: [] } });
+    productionEnv();
     await expect(bootstrap({ log: () => {} })).resolves.toBeUndefined();
   });
 });

@@ -37,7 +37,7 @@ export default async function SetPasswordPage({ searchParams }: { searchParams: 
   return (
     <section className="card">
       <h1>Choose your password</h1>
-      <p>
+      <p style={{ overflowWrap: "anywhere" }}>
         Set the password for <strong>{email}</strong>. This link works once.
       </p>
       {error ? (

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { Prisma } from "../db/generated/client";
+
+type Tx = Pick<Prisma.TransactionClient, "school" | "mailMessage">;
+
+/** The kinds of mail this service sends; each is on unless the school lists it in School.mailDisabled. */
+export const MAIL_KINDS = ["welcome", "verify-email", "password-reset"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export interface MailRequest {
+  schoolId: string;
+  kind: MailKind;
+  to: string;
+  /** The member the mail is about: their current name, email and state are read when it is sent. */
+  userId?: string | null;
+  /** The template's data: stored as is, so never a secret (links with tokens are made when sending). */
+  params?: Record<string, string | number | boolean | null>;
+  now: Date;
+}
+
+/**
+ * Puts a mail in the outbox inside the caller's transaction: a rolled-back change sends nothing, a
+ * committed one is delivered by the mail worker (lib/mail/deliver.ts), once. Returns the row id, or
+ * null when the school turned this kind of mail off.
+ */
+export async function enqueueMail(tx: Tx, mail: MailRequest): Promise<string | null> {
+  const school = await tx.school.findUnique({ where: { id: mail.schoolId }, select: { mailDisabled: true } });
+  if (!school || school.mailDisabled.includes(mail.kind)) return null;
+  const id = randomUUID();
+  await tx.mailMessage.create({
+    data: {
+      id,
+      schoolId: mail.schoolId,
+      userId: mail.userId ?? null,
+      kind: mail.kind,
+      to: mail.to,
+      params: mail.params ?? {},
+      nextAttemptAt: mail.now,
+      createdAt: mail.now,
+    },
+  });
+  return id;
+}
+
+/**
+ * The same as data-modifying CTEs, for callers that write in one raw statement (createSubscription's
+ * new-member path): one mail of each kind to the user the statement inserts, skipping the kinds the
+ * school turned off. `user` names the CTE returning the new user's "id"; the other arguments are SQL
+ * expressions (placeholders) of the statement; `when` a condition for writing at all.
+ */
+export function mailCtes(options: { name: string; kinds: MailKind[]; user: string; schoolId: string; to: string; now: string; when?: string }): string {
+  const kinds = options.kinds.map((k) => `('${k}')`).join(", ");
+  return `${options.name} AS (
+  INSERT INTO "MailMessage" ("id", "schoolId", "userId", "kind", "to", "params", "status", "attemptCount", "nextAttemptAt", "createdAt")
+  SELECT gen_random_uuid(), ${options.schoolId}, ${options.user}."id", k."kind", ${options.to}, '{}'::jsonb, 'pending', 0, ${options.now}, ${options.now}
+    FROM ${options.user} CROSS JOIN (VALUES ${kinds}) AS k("kind") JOIN "School" sc ON sc."id" = ${options.schoolId}
+   WHERE NOT (k."kind" = ANY(sc."mailDisabled"))${options.when ? ` AND ${options.when}` : ""}
+  RETURNING "id"
+)`;
+}

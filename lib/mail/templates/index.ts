@@ -1,0 +1,12 @@
+import type { MailKind } from "../enqueue";
+import type { MailTemplate } from "../template";
+import { passwordReset } from "./password-reset";
+import { verifyEmail } from "./verify-email";
+import { welcome } from "./welcome";
+
+/** Every kind's template (a new kind: its file here, and its name in MAIL_KINDS). */
+export const MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
+  welcome,
+  "verify-email": verifyEmail,
+  "password-reset": passwordReset,
+};
