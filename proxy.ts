@@ -20,7 +20,6 @@ import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
 import { requestContext } from "@/lib/tenancy/request-context";
-import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
 // Host are answered 400 here, before Next's route matcher or any `new URL` sees them. Then, for
@@ -80,11 +79,12 @@ export async function proxy(request: NextRequest) {
 }
 
 async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
-  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+  const context = requestContext(request);
+  const { origin } = context;
+  const { school, stale: staleSchool } = await context.schoolState();
   if (school) {
     const access = await storefrontAccess({ school, session: () => getMemberSession(request) });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
-    const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
       const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
@@ -103,7 +103,6 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
     return res;
   }
   if (!school) return NextResponse.next();
-  const { origin } = requestContext(request);
   const found = await pageDocument({ origin, school, page });
   const stale = (found?.stale ?? false) || staleSchool;
   // The warning, the school's Content-Signal and the Link to the markdown twin (agents follow it).
