@@ -2,7 +2,7 @@
 // (no HTTP, no Next.js) on a migrated, seeded in-memory PGlite (or DATABASE_URL's Postgres with
 // --postgres: a scratch database is NOT made, so point it at a throwaway one). CPU time from
 // process.cpuUsage() does not depend on what else the machine runs, unlike throughput, so this is
-// how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, issue 15).
+// how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, "Profiling a miss").
 //
 //   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
 //   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,

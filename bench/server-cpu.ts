@@ -4,7 +4,7 @@
 // number of keep-alive connections and reads the user+system CPU time of the server's process
 // tree from /proc before and after each round. Paths alternate round by round, so slow drift of
 // the machine hits each alike. CPU time does not depend on what else the machine runs, unlike
-// throughput (docs/benchmarks.md, issue 15).
+// throughput (docs/benchmarks.md, "Profiling a miss").
 //
 //   npx tsx bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
 //     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key]

@@ -14,7 +14,7 @@ describe("bench server flags", () => {
   });
 });
 
-// What MALLOC_MMAP_THRESHOLD_ is for (docs/benchmarks.md, "Memory, fourth pass"): 32 KB blocks
+// What MALLOC_MMAP_THRESHOLD_ is for (docs/benchmarks.md, "Memory"): 32 KB blocks
 // (V8's compiler zone segments) freed between longer-lived small blocks go back to the kernel.
 // Here 32 KB Buffers stand in for the segments (Node takes their memory from malloc too).
 const glibc = process.platform === "linux" && Boolean((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);

@@ -105,3 +105,28 @@ write("acme-training", "logo.svg", mark("#0b6e4f", "A", 64, 14));
 write("acme-training", "favicon.svg", mark("#0b6e4f", "A", 32, 7));
 write("acme-training", "security-awareness.svg", cover("Security Awareness: a padlock", "#0b6e4f", "#052e21",
   `<rect x="250" y="160" width="140" height="120" rx="16" fill="#fff" fill-opacity="0.9"/><path d="M280 160v-30a40 40 0 0 1 80 0v30" fill="none" stroke="#fff" stroke-opacity="0.9" stroke-width="18"/><circle cx="320" cy="215" r="14" fill="#0b6e4f"/>`));
+
+// Post and event covers: the same kind of drawing, rendered to 1280×720 JPEG with sharp (the library
+// /media/ resizes with), so the demo also shows photo-like covers that next/image serves resized.
+const { default: sharp } = await import("sharp");
+const jpegCover = async (school, name, art) =>
+  writeFileSync(
+    path.join(root, school, "images", name),
+    await sharp(Buffer.from(art)).resize(1280, 720).jpeg({ quality: 82, mozjpeg: true }).toBuffer(),
+  );
+const dots = (c) => Array.from({ length: 18 }, (_, i) => `<circle cx="${60 + (i % 6) * 104}" cy="${70 + Math.floor(i / 6) * 110}" r="${10 + ((i * 7) % 5) * 6}" fill="${c}" fill-opacity="0.35"/>`).join("");
+
+await jpegCover("demo", "five-sql-mistakes.jpg", cover("Five SQL mistakes: rows counted twice", "#1f6feb", "#052e6f",
+  [0, 1, 2].map((r) => `<rect x="110" y="${90 + r * 64}" width="300" height="44" rx="6" fill="#fff" fill-opacity="0.85"/><rect x="430" y="${90 + r * 64}" width="100" height="44" rx="6" fill="#ffb3b8"/>`).join("")));
+await jpegCover("demo", "window-light-setup.jpg", cover("A window-light setup: a window and a product", "#f1c21b", "#8e6a00",
+  `<rect x="110" y="60" width="200" height="240" rx="8" fill="#fff" fill-opacity="0.9"/><path d="M210 60v240M110 180h200" stroke="#8e6a00" stroke-width="10"/><rect x="400" y="190" width="110" height="110" rx="10" fill="#fff" fill-opacity="0.8"/><path d="M310 120L400 190" stroke="#fff" stroke-opacity="0.6" stroke-width="24"/>`));
+await jpegCover("demo", "spring-schedule.jpg", cover("Spring schedule: a calendar", "#24a148", "#044317",
+  `<rect x="170" y="70" width="300" height="230" rx="14" fill="#fff" fill-opacity="0.9"/><rect x="170" y="70" width="300" height="50" rx="14" fill="#0e6027"/>` +
+    Array.from({ length: 12 }, (_, i) => `<rect x="${195 + (i % 4) * 68}" y="${140 + Math.floor(i / 4) * 50}" width="50" height="34" rx="5" fill="${i === 5 ? "#24a148" : "#d9f0df"}"/>`).join("")));
+await jpegCover("demo", "sql-office-hours-december.jpg", cover("SQL office hours: a query on a screen", "#0f62fe", "#001d6c",
+  `<rect x="140" y="70" width="360" height="210" rx="14" fill="#161616"/><rect x="300" y="280" width="40" height="36" fill="#161616"/>` +
+    [0, 1, 2, 3].map((r) => `<rect x="170" y="${100 + r * 40}" width="${[220, 280, 160, 240][r]}" height="16" rx="8" fill="${["#78a9ff", "#42be65", "#ff7eb6", "#f1c21b"][r]}"/>`).join("")));
+await jpegCover("demo", "studio-lighting-workshop.jpg", cover("Studio lighting workshop: a softbox and light", "#393939", "#0b0b0b",
+  `<path d="M120 80l140 60v120l-140 60z" fill="#fff" fill-opacity="0.9"/><rect x="250" y="130" width="24" height="140" fill="#8d8d8d"/><circle cx="470" cy="220" r="70" fill="#f1c21b" fill-opacity="0.85"/>` + dots("#fff")));
+await jpegCover("demo", "portfolio-review-night.jpg", cover("Portfolio review night: pages of a portfolio", "#8a3ffc", "#1c0f30",
+  [0, 1, 2].map((i) => `<rect x="${130 + i * 130}" y="${100 + (i % 2) * 30}" width="120" height="170" rx="8" fill="#fff" fill-opacity="${0.95 - i * 0.15}" transform="rotate(${-6 + i * 6} ${190 + i * 130} 185)"/>`).join("")));

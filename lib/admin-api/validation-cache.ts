@@ -3,7 +3,7 @@
 // Yoga's validation cache is keyed on the parsed document, and its parse cache on the exact text, so
 // a client inlining a fresh value in each request (the bench's createSubscription, an email in the
 // document) paid full validation every time: 27 graphql-js rules and the operation limits' rules,
-// about a third of the request's CPU (docs/benchmarks.md, 15write3). This validate function
+// about a third of the request's CPU (docs/benchmarks.md, "Admin API"). This validate function
 // remembers which shapes validated with no error at all; a document of such a shape is then checked
 // only by the rules that read string contents, on the document itself, and their errors (none, or
 // theirs exactly) are the answer.

@@ -114,7 +114,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       `posts/${p.slug}.md`,
       markdownFile(
         {
-          id: p.id, title: p.title, excerpt: p.excerpt, author: p.authorId ? (lecturerSlug.get(p.authorId) ?? null) : null,
+          id: p.id, title: p.title, excerpt: p.excerpt, imageUrl: img(p.imageUrl), author: p.authorId ? (lecturerSlug.get(p.authorId) ?? null) : null,
           category: cat(p.categoryId), status: p.status, publishedAt: iso(p.publishedAt),
         },
         p.body,
@@ -127,7 +127,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       markdownFile(
         {
           id: e.id, title: e.title, summary: e.summary, startsAt: iso(e.startsAt), endsAt: iso(e.endsAt), timezone: e.timezone,
-          location: e.location, onlineUrl: e.onlineUrl, price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
+          location: e.location, onlineUrl: e.onlineUrl, imageUrl: img(e.imageUrl), price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
         },
         e.body,
       ),

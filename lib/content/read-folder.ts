@@ -214,6 +214,8 @@ function checkImages(folder: ContentFolder, problems: ContentProblem[]) {
   }
   for (const l of folder.lecturers) check(l.file, "avatarUrl", l.data.avatarUrl, l.lineOf);
   for (const c of folder.courses) check(c.file, "imageUrl", c.data.imageUrl, c.lineOf);
+  for (const p of folder.posts) check(p.file, "imageUrl", p.data.imageUrl, p.lineOf);
+  for (const e of folder.events) check(e.file, "imageUrl", e.data.imageUrl, e.lineOf);
 }
 
 function checkReferences(folder: ContentFolder, problems: ContentProblem[]) {

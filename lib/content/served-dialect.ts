@@ -53,9 +53,9 @@ export const DIALECTS: Record<ServedKind, Dialect> = {
     derived: [],
     sections: [],
   },
-  posts: { aliases: { description: "excerpt", published: "publishedAt" }, derived: [], sections: [] },
+  posts: { aliases: { description: "excerpt", image_url: "imageUrl", published: "publishedAt" }, derived: [], sections: [] },
   events: {
-    aliases: { description: "summary", start: "startsAt", end: "endsAt", online_url: "onlineUrl" },
+    aliases: { description: "summary", start: "startsAt", end: "endsAt", online_url: "onlineUrl", image_url: "imageUrl" },
     derived: ["attendance_mode"],
     sections: [],
   },

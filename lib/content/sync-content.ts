@@ -87,7 +87,7 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
     case "posts": {
       const d = (item as ContentItem<import("./schemas").PostFile>).data;
       return {
-        slug: item.slug, title: d.title, excerpt: d.excerpt, body, authorId: ref(refs.lecturer, d.author),
+        slug: item.slug, title: d.title, excerpt: d.excerpt, body, imageUrl: storedImage(d.imageUrl, refs.images), authorId: ref(refs.lecturer, d.author),
         categoryId: ref(refs.category, d.category), status: d.status, publishedAt: d.publishedAt,
       };
     }
@@ -95,7 +95,7 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
       const d = (item as ContentItem<import("./schemas").EventFile>).data;
       return {
         slug: item.slug, title: d.title, summary: d.summary, body, startsAt: d.startsAt, endsAt: d.endsAt, timezone: d.timezone,
-        location: d.location, onlineUrl: d.onlineUrl, price: d.price, currency: d.currency,
+        location: d.location, onlineUrl: d.onlineUrl, imageUrl: storedImage(d.imageUrl, refs.images), price: d.price, currency: d.currency,
         categoryId: ref(refs.category, d.category), status: d.status,
       };
     }

@@ -18,7 +18,7 @@ export interface DbHandle {
 
 /**
  * Fraction of the connections one credential may hold at once: with the default pool of 10, a key
- * uses at most 4 and 6 stay free for every other caller (docs/decisions.md, issue 11).
+ * uses at most 4 and 6 stay free for every other caller (docs/decisions.md, "Fairness between credentials").
  */
 export const CREDENTIAL_POOL_SHARE = 0.4;
 

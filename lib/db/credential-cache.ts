@@ -1,5 +1,5 @@
 // Process caches of credential rows (Admin API keys, OAuth clients), so verifying a credential
-// costs no query per request (docs/benchmarks.md, issue 15).
+// costs no query per request (docs/benchmarks.md, "Admin API" and "Writes").
 //
 // Exact invalidation, the content cache's approach (lib/db/content-cache.ts): statement-level
 // triggers bump the one row of CredentialVersion whenever anything verification reads changes,

@@ -5,7 +5,7 @@ import { outboxFanOut } from "./outbox-fan-out";
 
 type Tx = Prisma.TransactionClient;
 
-/** The event catalogue (docs/decisions.md, "Webhooks (issue 14)"). */
+/** The event catalogue (docs/decisions.md, "Event catalogue"). */
 export const WEBHOOK_EVENT_TYPES = [
   "subscription.created",
   "subscription.updated",

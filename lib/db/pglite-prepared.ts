@@ -2,7 +2,7 @@
 //
 // `pglite.query()` sends an unnamed Parse every call, so Postgres parses, analyses and plans the
 // statement every time. For the hot statements' large data-modifying CTEs that was most of a
-// request's cost on the embedded database (docs/benchmarks.md, "15write4": the refresh statement
+// request's cost on the embedded database (docs/benchmarks.md, "Writes": the refresh statement
 // 0.98 of 1.25 ms). A named statement is parsed once per PGlite instance and from then on only bound
 // and executed, as pg does for each pooled connection.
 //

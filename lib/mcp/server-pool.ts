@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { buildMcpServer, type McpServerShape } from "./server";
 
 // Building an McpServer (18 tools, their zod schemas, the SDK's handlers) cost more CPU than the
-// rest of a search_catalog call together (docs/benchmarks.md, issue 15). Servers hold no caller
+// rest of a search_catalog call together (docs/benchmarks.md, "MCP"). Servers hold no caller
 // (each message brings its request's context, lib/mcp/context.ts), so they are built once per
 // origin and school name and reused. An SDK server takes one transport at a time (connect refuses
 // a second), so each request borrows a server of its own and gives it back once closed.

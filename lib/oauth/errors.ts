@@ -16,109 +16,51 @@ export class OAuthError extends Error {
   }
 }
 
-export class InvalidRequestError extends OAuthError {
-  constructor(description: string) {
-    super(400, "invalid_request", description);
-  }
+/**
+ * One class per wire code, so callers throw and test by name (`instanceof InvalidGrantError`) as
+ * node-oidc-provider's errors do; the factory keeps the status and code in one visible line each.
+ * With a fallback the description may be left out; without one every throw must say why.
+ */
+function kind(status: number, code: string) {
+  return class extends OAuthError {
+    constructor(description: string) {
+      super(status, code, description);
+    }
+  };
+}
+function kindWithDefault(status: number, code: string, fallback: string) {
+  return class extends OAuthError {
+    constructor(description: string = fallback) {
+      super(status, code, description);
+    }
+  };
 }
 
+export class InvalidRequestError extends kind(400, "invalid_request") {}
 /** A body over the endpoint's limit: 413 with OAuth's error shape (RFC 6749 has no code for it). */
-export class PayloadTooLargeError extends OAuthError {
-  constructor(description: string) {
-    super(413, "invalid_request", description);
-  }
-}
+export class PayloadTooLargeError extends kind(413, "invalid_request") {}
+export class InvalidClientError extends kindWithDefault(401, "invalid_client", "Client authentication failed") {}
+export class InvalidGrantError extends kind(400, "invalid_grant") {}
+export class UnauthorizedClientError extends kind(400, "unauthorized_client") {}
+export class UnsupportedGrantTypeError extends kindWithDefault(400, "unsupported_grant_type", "Only authorization_code and refresh_token are supported") {}
+export class InvalidTargetError extends kind(400, "invalid_target") {}
+export class InvalidTokenError extends kindWithDefault(401, "invalid_token", "The access token is missing, expired or revoked") {}
+export class InvalidClientMetadataError extends kind(400, "invalid_client_metadata") {}
+export class InvalidRedirectUriError extends kind(400, "invalid_redirect_uri") {}
+export class AccessDeniedError extends kind(400, "access_denied") {}
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must sign in. */
+export class LoginRequiredError extends kindWithDefault(400, "login_required", "The member must sign in, and prompt=none allows no page") {}
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must consent. */
+export class ConsentRequiredError extends kindWithDefault(400, "consent_required", "The member has not consented to this request, and prompt=none allows no page") {}
+/** OpenID Connect Core §3.1.2.6: `prompt=none` and another page is needed (the school picker). */
+export class InteractionRequiredError extends kind(400, "interaction_required") {}
+export class UnsupportedResponseTypeError extends kindWithDefault(400, "unsupported_response_type", "response_type must be code") {}
+export class NotFoundError extends kindWithDefault(404, "not_found", "No school answers at this address") {}
 
-export class InvalidClientError extends OAuthError {
-  constructor(description = "Client authentication failed") {
-    super(401, "invalid_client", description);
-  }
-}
-
-export class InvalidGrantError extends OAuthError {
-  constructor(description: string) {
-    super(400, "invalid_grant", description);
-  }
-}
-
-export class UnauthorizedClientError extends OAuthError {
-  constructor(description: string) {
-    super(400, "unauthorized_client", description);
-  }
-}
-
-export class UnsupportedGrantTypeError extends OAuthError {
-  constructor(description = "Only authorization_code and refresh_token are supported") {
-    super(400, "unsupported_grant_type", description);
-  }
-}
-
+/** The one code whose status varies: 400 at the authorization and token endpoints, 403 at a resource (RFC 6750 §3.1). */
 export class InvalidScopeError extends OAuthError {
   constructor(description: string, status = 400) {
     super(status, "invalid_scope", description);
-  }
-}
-
-export class InvalidTargetError extends OAuthError {
-  constructor(description: string) {
-    super(400, "invalid_target", description);
-  }
-}
-
-export class InvalidTokenError extends OAuthError {
-  constructor(description = "The access token is missing, expired or revoked") {
-    super(401, "invalid_token", description);
-  }
-}
-
-export class InvalidClientMetadataError extends OAuthError {
-  constructor(description: string) {
-    super(400, "invalid_client_metadata", description);
-  }
-}
-
-export class InvalidRedirectUriError extends OAuthError {
-  constructor(description: string) {
-    super(400, "invalid_redirect_uri", description);
-  }
-}
-
-export class AccessDeniedError extends OAuthError {
-  constructor(description: string) {
-    super(400, "access_denied", description);
-  }
-}
-
-/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must sign in. */
-export class LoginRequiredError extends OAuthError {
-  constructor(description = "The member must sign in, and prompt=none allows no page") {
-    super(400, "login_required", description);
-  }
-}
-
-/** OpenID Connect Core §3.1.2.6: `prompt=none` and the member must consent. */
-export class ConsentRequiredError extends OAuthError {
-  constructor(description = "The member has not consented to this request, and prompt=none allows no page") {
-    super(400, "consent_required", description);
-  }
-}
-
-/** OpenID Connect Core §3.1.2.6: `prompt=none` and another page is needed (the school picker). */
-export class InteractionRequiredError extends OAuthError {
-  constructor(description: string) {
-    super(400, "interaction_required", description);
-  }
-}
-
-export class UnsupportedResponseTypeError extends OAuthError {
-  constructor(description = "response_type must be code") {
-    super(400, "unsupported_response_type", description);
-  }
-}
-
-export class NotFoundError extends OAuthError {
-  constructor(description = "No school answers at this address") {
-    super(404, "not_found", description);
   }
 }
 

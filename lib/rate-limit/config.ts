@@ -4,7 +4,7 @@ import type { Limits } from "./types";
 /**
  * Operations of one credential that execute at once; the rest of its in-flight operations (up to
  * RATE_LIMIT_MAX_IN_FLIGHT) wait their turn. Two: one computing while the other waits on the
- * database. See docs/decisions.md (issue 11, fairness).
+ * database. See docs/decisions.md, "Fairness between credentials".
  */
 export const EXECUTING_PER_CREDENTIAL = 2;
 

@@ -17,7 +17,7 @@ export interface RateLimiterOptions {
    * Operations of one credential executing at once; its other admitted (in-flight) operations wait
    * their turn, and the wait is not charged to the runtime budget. Unset: no cap. The server has one
    * thread: ten heavy operations of one key interleaved would make every other request wait behind
-   * all ten at each of its steps (docs/decisions.md, issue 11).
+   * all ten at each of its steps (docs/decisions.md, "Fairness between credentials").
    */
   maxExecuting?: number;
   /** Caller clock in ms (the memory store's time); defaults to lib/clock. */

@@ -44,7 +44,7 @@ export interface StorefrontDocument {
   url: string;
   /** Absolute URL of the markdown twin. */
   markdownUrl: string;
-  /** Absolute http(s) URL of the item's picture (course image, lecturer avatar), already safeHref'd. */
+  /** Absolute http(s) URL of the item's picture (course, post or event cover, lecturer avatar), already safeHref'd. */
   image?: string | null;
   updated: Date;
   /** Kind-specific frontmatter keys, in order, after the common ones. */

@@ -3,8 +3,9 @@
 // start` of this build on an empty in-memory database with the demo seed. curl's connect-to sends
 // localhost:3000 (and any host on port 3000) to that server, so the blocks keep the addresses a
 // reader types and the server sees the same Host header. The blocks' own Postgres commands run
-// against the suite's Postgres. Blocks marked `<!-- runs-in: … -->` are left to what the marker
-// names; tests/unit/docs-markdown.test.ts pins which may be. A failure names the file and line.
+// against the suite's Postgres (deploy.md's migration and signing keys: README's own school's
+// database, still DATABASE_URL in that session). Blocks marked `<!-- runs-in: … -->` are left to what
+// the marker names; tests/unit/docs-markdown.test.ts pins which may be. A failure names the file and line.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -18,6 +19,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
 const PG_ADMIN = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 /** The database README's "Your own school" creates by name. */
 const README_DATABASE = "myschool";
+/** The reader's CRON_SECRET (docs/deploy.md's table), known to the server and to the blocks. */
+const CRON_SECRET = "docs-shell-cron-secret-0123456789";
 
 /**
  * What the text around a block promises, checked on the block's output (stdout and stderr).
@@ -58,6 +61,11 @@ const PROMISES: Record<string, { has?: RegExp[]; hasNot?: RegExp[] }> = {
   },
   "README.md#MCP (agents)": { has: [/^HTTP\/1\.1 401/m, /"resource":"http:\/\/localhost:3000\/mcp"/, /"result":\{.*"content":\[\{"type":"text","text":"\{\\"results\\":\[/, /"type":"text","text":"\d+ result/, /"structuredContent":\{"results":\[/] },
   "README.md#Benchmarks": { has: [/^ok$/m] },
+  "docs/deploy.md#Environment": { has: [/^[A-Za-z0-9+/]{43}=$/m, /^[0-9a-f]{32}$/m] },
+  "docs/deploy.md#Self-hosted": { has: [/^(applied: |database is up to date$)/m, /"status":"ok"/, /^200$/m, /\{"ok":true/] },
+  "docs/deploy.md#Signing keys (OpenID Connect)": {
+    has: [/^new RS256 key \S+: published now, signs from /m, /^new ES256 key /m, /\sRS256\s+created \S+\s+next \(signs from /, /^no key is ready to retire/m],
+  },
   "README.md#Rate limits": { has: [/^RateLimit-Policy: /im, /^RateLimit: /im, /"rate_limit":\{"enforced":true/, /^\s*\d+ 200$/m, /^\s*\d+ 429$/m] },
 };
 
@@ -115,6 +123,7 @@ test.beforeAll(async () => {
     PLATFORM_DOMAIN: "localhost",
     DEFAULT_SCHOOL: "demo",
     TRUST_PROXY: "",
+    CRON_SECRET,
   });
   await server.healthy();
   // Inside the checkout, so `npm run …` finds package.json; .data/ is ignored by git.
@@ -131,6 +140,7 @@ test.afterAll(async () => {
 test("every README and deploy shell block runs as written and keeps its promises", async ({}, testInfo) => {
   test.setTimeout(300_000);
   expect(toRun.length).toBeGreaterThan(5);
+  expect(toRun.filter((b) => b.file === "docs/deploy.md").length).toBeGreaterThanOrEqual(4);
   for (const key of Object.keys(PROMISES)) {
     expect(toRun.some((b) => `${b.file}#${b.heading}` === key), `${key}: no block runs under this heading`).toBe(true);
   }
@@ -150,6 +160,7 @@ test("every README and deploy shell block runs as written and keeps its promises
     PGPORT: port || "5432",
     PGUSER: decodeURIComponent(username) || "postgres",
     DATABASE_URL: "",
+    CRON_SECRET,
   });
 
   // Kept for reading after a failure (test-results/…/output.txt).

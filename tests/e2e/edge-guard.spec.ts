@@ -88,8 +88,9 @@ test.describe("an invalid Host is a 400 on every kind of route", () => {
   }
 });
 
-// What Next.js answers before any code of ours runs (docs/decisions.md, issue 11): its request
-// adapter refuses the TRACE method and the asterisk-form target of `OPTIONS *` with a bare 500.
+// What Next.js answers before any code of ours runs (docs/decisions.md, "What Next.js answers before
+// our code"): its request adapter refuses the TRACE method and the asterisk-form target of
+// `OPTIONS *` with a bare 500.
 // We cannot intercept them; we check that nothing internal leaks.
 test("TRACE and OPTIONS * leak nothing", async () => {
   for (const [method, path] of [

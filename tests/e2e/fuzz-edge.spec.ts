@@ -1,8 +1,8 @@
 // The hostile-input fuzz suite's part that needs the real server (issue 11): storefront pages,
 // proxy.ts and its edge guard, Next's routing. Raw requests (paths exactly as written, any Host),
 // seeded; no 5xx, no leak, no hang. TRACE and `OPTIONS *` are answered by Next before our code
-// (docs/decisions.md, issue 11) and are left out (the self-hosted recipe's nginx answers them:
-// tests/e2e/front-proxy.spec.ts). Issue 29 adds two properties: oversized bodies to every
+// (docs/decisions.md, "What Next.js answers before our code") and are left out (the self-hosted
+// recipe's nginx answers them: tests/e2e/front-proxy.spec.ts). Issue 29 adds two properties: oversized bodies to every
 // body-reading endpoint are a prompt 413 on a closed connection, and a markdown range with a
 // malformed q never selects markdown. FUZZ_E2E_RUNS / FUZZ_SEED for a larger run.
 import { request as httpRequest } from "node:http";
@@ -30,8 +30,8 @@ function raw(method: string, path: string, headers: Record<string, string>): Pro
   });
 }
 
-const PREFIXES = ["/", "/courses/", "/posts/", "/events/", "/plans/", "/categories/", "/lecturers/", "/digital-downloads/", "/faq", "/login", "/oauth/consent", "/oauth/select-school", "/api/md/courses/", "/api/md/", "/admin/graphql/", "/api/oauth/", "/api/auth/", "/llms.txt", "/openapi.json", "/.well-known/"];
-const PIECES = ["intro-to-rust", "%zz", "%", "%E0%A4%A", "%ED%A0%80", "%C0%AE%C0%AE", "%00", "%2F", "%2e%2e", "..", "constructor", "__proto__", "a%20b", "%F0%9F%98%80", "x".repeat(300), "?error=constructor", "?callbackUrl=%60x", "?x=%00", "#frag", ";jsessionid=1", "//evil.example", "\\"];
+const PREFIXES = ["/", "/courses/", "/posts/", "/events/", "/plans/", "/categories/", "/lecturers/", "/digital-downloads/", "/faq", "/login", "/oauth/consent", "/oauth/select-school", "/api/md/courses/", "/api/md/", "/admin/graphql/", "/api/oauth/", "/api/auth/", "/llms.txt", "/openapi.json", "/.well-known/", "/media/"];
+const PIECES = ["intro-to-rust", "%zz", "%", "%E0%A4%A", "%ED%A0%80", "%C0%AE%C0%AE", "%00", "%2F", "%2e%2e", "..", "constructor", "__proto__", "a%20b", "%F0%9F%98%80", "x".repeat(300), "?error=constructor", "?callbackUrl=%60x", "?x=%00", "#frag", ";jsessionid=1", "//evil.example", "\\", "?w=640&q=75", "?w=-1&q=1e9"];
 const HOSTS = [`localhost:${port}`, `demo.localhost:${port}`, "acme-training.localhost", "nope.localhost", "[zzz]", "localhost:abc", "a b", "127.0.0.1:99999", "[::1]", "xn--80ak6aa92e.com", "a".repeat(300)];
 const ACCEPTS = ["text/html", "text/markdown", "*/*", "application/json", ""];
 

@@ -1,6 +1,6 @@
 // The shell blocks of a markdown file, as a reader would copy them: every ```sh / ```bash fence,
-// with the line it starts on, the heading it sits under and the `<!-- runs-in: … -->` marker on the
-// line above it, if any. A fence that is never closed is an error here too (markdownlint is the
+// with the line it starts on, the heading it sits under and the `<!-- runs-in: <where>: <why> -->`
+// marker on the line above it, if any. A fence that is never closed is an error here too (markdownlint is the
 // other net: tests/unit/docs-markdown.test.ts).
 
 export interface ShellBlock {
@@ -11,11 +11,13 @@ export interface ShellBlock {
   code: string;
   /** What runs the block instead of the docs suite (`<!-- runs-in: ci -->`), if it is marked. */
   runsIn?: string;
+  /** The marker's one-line reason (`<!-- runs-in: production: needs the production database -->`). */
+  reason?: string;
 }
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})\s*([\w-]*)/;
 const SHELL = new Set(["sh", "bash", "shell"]);
-const MARKER = /^<!--\s*runs-in:\s*([\w./ -]+?)\s*-->$/;
+const MARKER = /^<!--\s*runs-in:\s*([\w./-]+)(?:\s*:\s*(.+?))?\s*-->$/;
 
 export function shellBlocks(markdown: string, file: string): ShellBlock[] {
   const lines = markdown.split("\n");
@@ -39,7 +41,13 @@ export function shellBlocks(markdown: string, file: string): ShellBlock[] {
     if (!SHELL.has(open[2]!)) continue;
     const above = lines.slice(0, start).reverse().find((l) => l.trim() !== "")?.trim() ?? "";
     const marker = MARKER.exec(above);
-    blocks.push({ line: start + 1, heading, code: body.join("\n"), ...(marker ? { runsIn: marker[1] } : {}) });
+    blocks.push({
+      line: start + 1,
+      heading,
+      code: body.join("\n"),
+      ...(marker ? { runsIn: marker[1] } : {}),
+      ...(marker?.[2] ? { reason: marker[2] } : {}),
+    });
   }
   return blocks;
 }

@@ -40,6 +40,28 @@ export const fenceInCodeBlock: Rule = {
   },
 };
 
+/** The anchors GitHub gives a file's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+export function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  let fence: string | undefined;
+  for (const line of markdown.split("\n")) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1];
+      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = undefined;
+      continue;
+    }
+    const h = fence ? null : /^#{1,6} (.*)$/.exec(line);
+    if (!h) continue;
+    const slug = h[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    out.add(n ? `${slug}-${n}` : slug);
+  }
+  return out;
+}
+
 async function problems(options: { files?: string[]; strings?: Record<string, string> }): Promise<string[]> {
   const results = await lint({ ...options, config: RULES, customRules: [fenceInCodeBlock] });
   return Object.entries(results).flatMap(([file, list]) =>
@@ -51,6 +73,20 @@ describe("the project's markdown", () => {
   it("passes markdownlint and the fence rule", async () => {
     expect(await problems({ files: FILES.map((f) => path.join(ROOT, f)) })).toEqual([]);
   }, 60_000);
+
+  it("links to another file's heading point at a heading it has", () => {
+    const broken: string[] = [];
+    for (const file of FILES) {
+      const text = readFileSync(path.join(ROOT, file), "utf8");
+      for (const m of text.matchAll(/\]\(([\w./-]+\.md)#([^)\s]+)\)/g)) {
+        const target = path.join(path.dirname(path.join(ROOT, file)), m[1]!);
+        if (!headingAnchors(readFileSync(target, "utf8")).has(m[2]!)) broken.push(`${file}: ${m[1]}#${m[2]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    const sample = headingAnchors("# A\n\n### Content as files (`npm run school -- import|export`)\n\n```sh\n# not a heading\n```\n\n## A\n");
+    expect([...sample]).toEqual(["a", "content-as-files-npm-run-school----importexport", "a-1"]);
+  });
 
   it("the fence rule catches a block left open before the next section's block", async () => {
     const sample = "# T\n\n```sh\ncurl a\n\n## Next\n\n```sh\ncurl b\n```\n\nText.\n";
@@ -70,12 +106,27 @@ describe("shell blocks the docs suite does not run itself", () => {
     ]);
   });
 
-  it("docs/deploy.md: only blocks that need the production database or rebuild the app", () => {
+  it("docs/deploy.md: only blocks that need the production database, rebuild the app or start the server, each saying why", () => {
     const blocks = shellBlocks(readFileSync(path.join(ROOT, "docs/deploy.md"), "utf8"), "docs/deploy.md");
-    for (const b of blocks.filter((x) => x.runsIn)) {
+    const marked = blocks.filter((x) => x.runsIn);
+    for (const b of marked) {
       expect(b.runsIn, `docs/deploy.md:${b.line}`).toBe("production");
-      expect(b.code, `docs/deploy.md:${b.line}`).toMatch(/DATABASE_URL_UNPOOLED|npm ci|npm run build|--school acme/);
+      expect(b.reason, `docs/deploy.md:${b.line}: say why next to the marker`).toMatch(/\w{3,}.*\w{3,}/);
+      expect(b.code, `docs/deploy.md:${b.line}`).toMatch(/DATABASE_URL_UNPOOLED|npm ci|npm run build|npm run serve|--school acme/);
     }
+    // What a local Postgres and the suite's server can run, the suite runs: migration, keys, health, cron.
+    const run = blocks.filter((x) => !x.runsIn).map((b) => b.code).join("\n");
+    for (const command of ["npm run db:migrate", "npm run keys", "/api/health", "/api/cron/subscriptions", "openssl rand"]) {
+      expect(run, command).toContain(command);
+    }
+  });
+
+  it("a marker's reason is read, and a marker without one has none", () => {
+    const md = "<!-- runs-in: production: needs the production database -->\n```sh\nls\n```\n\n<!-- runs-in: ci -->\n```sh\npwd\n```\n";
+    expect(shellBlocks(md, "x.md").map((b) => [b.runsIn, b.reason])).toEqual([
+      ["production", "needs the production database"],
+      ["ci", undefined],
+    ]);
   });
 
   it("an unclosed fence is an error", () => {

@@ -10,7 +10,7 @@ describe("package.json start scripts", () => {
   // "localhost", not "127.0.0.1": with any other -H, Next 16 builds proxy.ts's request.url on
   // "localhost" but compares rewrites with the listening address, so every proxy rewrite (the HTML
   // page cache, markdown negotiation) would be proxied over HTTP back into the server and the
-  // storefront pages would answer 404 (docs/decisions.md, issue 15 part b).
+  // storefront pages would answer 404 (docs/decisions.md, "No secret anyone else knows").
   it("npm start serves the demo on the loopback address only", () => {
     const serve = scripts.start!.split("&&").map((s) => s.trim()).find((s) => s.includes("next start"));
     expect(serve).toBeDefined();

@@ -3,12 +3,13 @@
 import Image from "next/image";
 import { useState } from "react";
 import { initialsOf } from "./initials";
+import { isResizable, mediaLoader } from "./media-loader";
 
 /**
- * Content images are rendered unoptimized (docs/decisions.md, "Content images"): Next's optimizer
- * fetches a local image with a request of its own that does not carry the school's host, so
- * /media/ answers it 404; SVG is vector, and other hosts are not ours to fetch. The school's images
- * are served as stored, immutable; next/image still sizes them (no layout shift) and lazy-loads.
+ * The school's raster images are resized by /media/ itself through a loader (docs/decisions.md,
+ * "Content images"): Next's optimizer fetches a local image with a request of its own that does not
+ * carry the school's host, so /media/ would answer it 404. SVG is vector and other hosts are not ours
+ * to fetch: those are rendered unoptimized, as stored. next/image sizes them all (no layout shift).
  */
 /**
  * An image of the school's content, or the name's initials: when there is no image, and when the
@@ -46,7 +47,7 @@ export function Picture(props: {
       width={props.width}
       height={props.height}
       sizes={props.sizes}
-      unoptimized
+      {...(isResizable(props.src) ? { loader: mediaLoader } : { unoptimized: true })}
       priority={props.priority}
       onError={() => setFailed(true)}
     />

@@ -24,7 +24,7 @@ export function redisClientOptions(timeoutMs: number): RedisOptions {
     lazyConnect: false,
     // Commands issued in the same tick (the admits and releases of requests served together) go
     // out in one socket write. Each write to the socket was the largest single cost of an Admin
-    // operation on Postgres+Redis (docs/benchmarks.md, 15admin3: ~9% of the server's CPU for two
+    // operation on Postgres+Redis (docs/benchmarks.md, "Admin API": ~9% of the server's CPU for two
     // writes per operation). The commands and their number are unchanged; each script still runs
     // atomically and replies are matched in order.
     enableAutoPipelining: true,

@@ -3,7 +3,7 @@ import { type Fact, type StorefrontDocument } from "../document";
 import { displayDateTime, displayPrice, isoInZone, moneyString, safeTimeZone } from "../format";
 import { sanitizeMarkdown } from "../markdown-body";
 import * as q from "../queries";
-import { safeHref } from "../safe-url";
+import { safeAbsoluteUrl, safeHref } from "../safe-url";
 import { type BuildContext, urls, fact, text, categoryOf, priceFields, organization, offer } from "./shared";
 
 export function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocument {
@@ -15,6 +15,7 @@ export function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocum
   const price = e.price !== null && e.currency ? moneyString(e.price) : null;
   // An online URL that is not an absolute http(s) URL is left out everywhere, as if none was set.
   const onlineUrl = safeHref(e.onlineUrl, { absolute: true });
+  const image = safeAbsoluteUrl(e.imageUrl, ctx.origin);
   const mode = e.location && onlineUrl ? "mixed" : e.location ? "offline" : "online";
 
   const facts: Fact[] = [
@@ -38,6 +39,7 @@ export function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocum
     title: e.title,
     description: e.summary,
     ...u,
+    image,
     updated: e.updatedAt,
     fields: {
       start,
@@ -46,6 +48,7 @@ export function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocum
       attendance_mode: mode,
       location: e.location,
       online_url: onlineUrl,
+      image_url: image,
       ...(price && e.currency ? priceFields(price, e.currency) : {}),
       category: category?.yaml ?? null,
     },
@@ -58,6 +61,7 @@ export function eventDocument(ctx: BuildContext, e: q.EventRow): StorefrontDocum
       name: e.title,
       description: e.summary,
       url: u.url,
+      ...(image ? { image } : {}),
       startDate: start,
       endDate: end,
       eventStatus: "https://schema.org/EventScheduled",

@@ -11,6 +11,9 @@
 //
 // Default: FUZZ_RUNS=1500 requests (a few seconds' CPU per hundred), seed FUZZ_SEED=20261123.
 // Larger local run: FUZZ_RUNS=20000 FUZZ_SEED=$RANDOM npx vitest run tests/integration/fuzz
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -303,6 +306,11 @@ const authRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
+/** The demo's images as /media/ addresses (<sha256>/<name>), as the seed stores them. */
+const DEMO_IMAGES_DIR = path.resolve(import.meta.dirname, "../../../content/demo/images");
+const DEMO_IMAGES = readdirSync(DEMO_IMAGES_DIR).map((name) => `${createHash("sha256").update(readFileSync(path.join(DEMO_IMAGES_DIR, name))).digest("hex")}/${name}`);
+const MEDIA_PARAM_VALUES = ["32", "256", "640", "3840", "75", "641", "0", "-1", "1e3", "640.0", "0x280", " 640", "99999999999999999999", "NaN", "Infinity", "100", "1"];
+
 const MD_KINDS = ["courses", "posts", "events", "digital-downloads", "plans", "categories", "lecturers"];
 const segment = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
 const contentRequest: fc.Arbitrary<Req> = fc.oneof(
@@ -315,6 +323,18 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.oneof(segment, fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 })), segment, fc.constantFrom("GET", "HEAD", "POST"), fc.option(headerValue)).map(
     ([hash, name, method, inm]): Req => ({ method, path: `/media/${hash}/${name}`, headers: inm ? { "if-none-match": inm } : {} }),
   ),
+  // Resized content images: the demo's real images (raster and vector) or a random address, with
+  // widths and qualities in the allowed sets, near them, or hostile; any Accept. 400 or the image.
+  fc.tuple(
+    fc.oneof(fc.constantFrom(...DEMO_IMAGES), segment.map((s) => `${"0".repeat(64)}/${s}`)),
+    fc.array(fc.tuple(fc.constantFrom("w", "q", "x", "W", "w[]"), fc.oneof(fc.constantFrom(...MEDIA_PARAM_VALUES), text)), { maxLength: 3 }),
+    fc.constantFrom("GET", "HEAD"),
+    fc.constantFrom("image/avif,image/webp,*/*", "image/png", "*/*", "", "image/webp;q=0"),
+  ).map(([img, query, method, accept]): Req => ({
+    method,
+    path: `/media/${img}?${new URLSearchParams(query)}`,
+    headers: accept ? { accept } : {},
+  })),
   // The playground's assets (issue 29, item 2): any other name is a 404.
   fc.tuple(segment, fc.constantFrom("GET", "HEAD", "POST")).map(([name, method]) => ({ method, path: `/admin/graphql/assets/${name}`, headers: {} })),
 );

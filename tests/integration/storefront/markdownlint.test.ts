@@ -1,5 +1,5 @@
 // Every markdown document the storefront serves for the demo schools passes markdownlint with the
-// rule set below (docs/decisions.md, issue 18): the /api/md/* twins, found by following every
+// rule set below (docs/decisions.md, "markdownlint on every served document"): the /api/md/* twins, found by following every
 // markdown link from llms.txt, llms.txt itself, llms-full.txt and a markdown error document.
 import { describe, expect, it } from "vitest";
 import { lint } from "markdownlint/promise";

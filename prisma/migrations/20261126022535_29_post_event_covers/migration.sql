@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Post" ADD COLUMN     "imageUrl" TEXT;
+
+-- AlterTable
+ALTER TABLE "Event" ADD COLUMN     "imageUrl" TEXT;
+
