@@ -21,7 +21,6 @@ import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
 import { requestContext } from "@/lib/tenancy/request-context";
-import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
 // What this proxy does, in order, for every request its `config.matcher` lets in:
 // 1. The edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid Host are answered
@@ -82,14 +81,15 @@ export async function proxy(request: NextRequest) {
 }
 
 async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdown: boolean): Promise<NextResponse | Response> {
-  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+  const context = requestContext(request);
+  const { origin } = context;
+  const { school, stale: staleSchool } = await context.schoolState();
   // Read at most once: the gate and the page cache both ask.
   let session: ReturnType<typeof getMemberSession> | undefined;
   const memberSession = () => (session ??= getMemberSession(request));
   if (school) {
     const access = await storefrontAccess({ school, session: memberSession });
     const gatedHeaders = { "cache-control": "private, no-store", vary: "Accept, Cookie" };
-    const { origin } = requestContext(request);
     if (access.kind === "anonymous") {
       const target = new URL(loginPath(request.nextUrl.pathname + request.nextUrl.search), origin);
       return new NextResponse(null, { status: 307, headers: { location: target.toString(), ...gatedHeaders } });
@@ -108,7 +108,6 @@ async function storefrontPage(request: NextRequest, page: PageMatch, wantsMarkdo
     return res;
   }
   if (!school) return NextResponse.next();
-  const { origin } = requestContext(request);
   const found = await pageDocument({ origin, school, page });
   const stale = (found?.stale ?? false) || staleSchool;
   // The warning, the school's Content-Signal and the Link to the markdown twin (agents follow it).

@@ -9,7 +9,7 @@ import { env } from "../lib/env";
 import { addMember } from "../lib/schools/add-member";
 import { createSchool } from "../lib/schools/create-school";
 import { SchoolCommandError } from "../lib/schools/errors";
-import { schoolOrigin } from "../lib/schools/links";
+import { platformBaseUrl, schoolLinkOrigin } from "../lib/schools/links";
 import { findSchoolByRef } from "../lib/schools/find-school";
 import { setMailSettings } from "../lib/schools/mail-settings";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
@@ -66,7 +66,7 @@ function portOption(port: string | undefined): number | undefined {
 async function main({ command, values, positionals }: CommandLine<typeof FLAGS>): Promise<void> {
   const db = dbHandle().prisma;
   const e = env();
-  const port = portOption(values.port) ?? e.PORT;
+  const baseUrl = platformBaseUrl(e, portOption(values.port));
   switch (command) {
     case "create": {
       if (!values.subdomain || !values.name || !values["owner-email"]) {
@@ -80,7 +80,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         ownerName: values["owner-name"],
         now: now(),
       });
-      const origin = schoolOrigin(created.school, e, port);
+      const origin = schoolLinkOrigin(created.school, baseUrl);
       console.log(`created school ${created.school.subdomain} (${created.school.id}) at ${origin}`);
       console.log(`owner: ${created.owner.email}${created.owner.created ? " (new account)" : " (existing account)"}`);
       console.log(setupLine(origin, created.passwordSetup, created.owner.email));
@@ -111,7 +111,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!values.school || !values.email || !values.role) throw new SchoolCommandError(`add-member needs --school, --email and --role\n${USAGE}`);
       const r = await addMember({ db, school: values.school, email: values.email, name: values.name, role: values.role, now: now() });
       console.log(`${r.user.email} is a member of ${r.school.subdomain} with roles ${r.roles.join(", ")}`);
-      console.log(setupLine(schoolOrigin(r.school, e, port), r.passwordSetup, r.user.email));
+      console.log(setupLine(schoolLinkOrigin(r.school, baseUrl), r.passwordSetup, r.user.email));
       return;
     }
     case "domain": {
@@ -122,7 +122,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       const school = await setCustomDomain({ db, school: values.school, host: verb === "add" ? host! : null, platformDomain: e.PLATFORM_DOMAIN });
       console.log(
         school.customDomain
-          ? `${school.subdomain} is now also served at https://${school.customDomain} (point its DNS at this deployment)`
+          ? `${school.subdomain} is now also served at ${schoolLinkOrigin(school, baseUrl)} (point its DNS at this deployment)`
           : `${school.subdomain} has no custom domain`,
       );
       return;

@@ -5,7 +5,7 @@ import { getMemberSession, type MemberSession } from "../auth/session";
 import { PASSWORD_SETUP_PATH } from "../auth/password-setup";
 import { db } from "../db/client";
 import type { School } from "../db/generated/client";
-import { requestContext, requestSchool } from "../tenancy/request-context";
+import { requestContext } from "../tenancy/request-context";
 
 export const ACCOUNT_PATH = "/account";
 
@@ -20,7 +20,7 @@ export type AccountAccess =
  * request-context helpers; when those change, only this function does).
  */
 export async function accountAccess(request: { url?: string; headers: Headers }): Promise<AccountAccess> {
-  const school = await requestSchool(request);
+  const school = await requestContext(request).school();
   if (!school) return { kind: "no_school" };
   const session = await getMemberSession(request);
   if (!session) return { kind: "anonymous", school };

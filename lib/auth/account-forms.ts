@@ -4,7 +4,7 @@ import { safeEqual } from "../credentials/secret";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
-import { clientAddress, requestSchool } from "../tenancy/request-context";
+import { clientAddress, requestContext } from "../tenancy/request-context";
 import { authSecret } from "./auth-secret";
 import { csrfTokenFromCookies } from "./csrf";
 import { EmailVerificationError, VERIFY_EMAIL_PATH, verifyEmail } from "./email-verification";
@@ -40,7 +40,7 @@ export async function handleForgotPasswordPost(request: Request): Promise<Respon
   const expected = csrfTokenFromCookies(request.headers.get("cookie"), authSecret());
   if (expected === null || !safeEqual(form.get("csrfToken") ?? "", expected)) return seeOther(`${FORGOT_PASSWORD_PATH}?error=csrf`);
   try {
-    const school = await requestSchool(request);
+    const school = await requestContext(request).school();
     if (!school) return seeOther(`${FORGOT_PASSWORD_PATH}?error=no_school`);
     const answer = await requestPasswordReset({ schoolId: school.id, email: form.get("email"), address: clientAddress(request), now: now() });
     if (answer.status === "accepted") return seeOther(`${FORGOT_PASSWORD_PATH}?sent=1`);

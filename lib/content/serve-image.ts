@@ -1,8 +1,8 @@
 import { db } from "../db/client";
 import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
-import { resolveSchoolState } from "../tenancy/resolve-school";
 import { parseMediaPath } from "./images";
 import { parseRendition, resizeImage } from "./resize-image";
+import { requestContext } from "../tenancy/request-context";
 
 // GET /media/<sha256>/<name>: an image of the school's content (lib/content/images.ts). The
 // address names the bytes, so the answer never changes: cached for a year and immutable. SVG is
@@ -39,7 +39,7 @@ async function answer(request: Request): Promise<Response> {
   if (!media) return notFound();
   const rendition = parseRendition(url.searchParams);
   if (rendition && "error" in rendition) return badRequest(rendition.error);
-  const { school } = await resolveSchoolState(request.headers);
+  const school = await requestContext(request).school();
   if (!school) return notFound();
   const row = await db().contentImage.findUnique({ where: { schoolId_sha256: { schoolId: school.id, sha256: media.sha256 } } });
   if (!row) return notFound();

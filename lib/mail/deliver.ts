@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { MailMessage } from "../db/generated/client";
 import { env } from "../env";
-import { schoolOrigin } from "../schools/links";
+import { platformBaseUrl, schoolLinkOrigin } from "../schools/links";
 import { validBrandColor } from "../storefront/brand";
 import { renderMail, type RenderedMail } from "./render";
 import { schoolSender } from "./sender";
@@ -55,7 +55,7 @@ async function prepare(mail: Claimed, now: Date): Promise<{ rendered: RenderedMa
     const brandColor = validBrandColor(school.brandColor);
     const content = await template.render({
       tx,
-      school: { id: school.id, name: school.name, brandColor, origin: schoolOrigin(school, env()) },
+      school: { id: school.id, name: school.name, brandColor, origin: schoolLinkOrigin(school, platformBaseUrl(env())) },
       to: mail.to,
       user: user ? { id: user.id, name: user.name, email: user.email, hasPassword: Boolean(user.passwordHash), emailVerified: user.emailVerified } : null,
       params: (mail.params ?? {}) as Record<string, unknown>,

@@ -2,12 +2,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { now as clockNow } from "../clock";
 import { credentialKey } from "../credentials/credential";
 import { withDbCancellation, withDbLane } from "../db/lane";
-import { issuerFor } from "../oauth/context";
 import { adminRateLimiter, budgetHeaders } from "../rate-limit";
 import type { OperationType } from "../rate-limit/types";
 import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, jsonProblem, jsonProblemMessage, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
-import { resolveSchool } from "../tenancy/resolve-school";
 import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
@@ -15,6 +13,7 @@ import { authInfoOf, type McpContext } from "./context";
 import { answerToolCall, directToolCall } from "./direct-call";
 import { refuseUnknownTools } from "./unknown-tools";
 import { acquireMcpServer, releaseMcpServer } from "./server-pool";
+import { requestContext } from "../tenancy/request-context";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -73,9 +72,10 @@ export const handleMcpRequest = createMcpHandler();
 async function answer(request: Request, directPath: boolean): Promise<Response> {
   if (request.method === "OPTIONS") return preflight("POST, GET, DELETE, OPTIONS");
   try {
-    const school = await resolveSchool(request.headers);
+    const context = requestContext(request);
+    const school = await context.school();
     if (!school) return jsonRpcError({ status: 404, code: JSONRPC.notFound, message: "No school is served at this address." });
-    const origin = issuerFor(request);
+    const { origin } = context;
     const now = clockNow();
 
     let caller: McpCaller;

@@ -1,7 +1,6 @@
-import { issuerFor } from "../oauth/context";
-import { resolveSchool } from "../tenancy/resolve-school";
 import { MCP_SCOPES } from "./access";
 import { CORS_HEADERS, mcpResource, preflight } from "./http";
+import { requestContext } from "../tenancy/request-context";
 
 /** RFC 9728 metadata of this school's /mcp: the resource, its authorization server (this origin), its scopes. */
 export function protectedResourceMetadata(origin: string) {
@@ -18,9 +17,10 @@ export function protectedResourceMetadata(origin: string) {
 /** GET /.well-known/oauth-protected-resource[/mcp]: the root form names the same, only, resource. */
 export async function handleResourceMetadataRequest(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return preflight("GET, OPTIONS");
-  const school = await resolveSchool(request.headers);
+  const context = requestContext(request);
+  const school = await context.school();
   if (!school) return Response.json({ error: "not_found", error_description: "No school is served at this address." }, { status: 404, headers: CORS_HEADERS });
-  return Response.json(protectedResourceMetadata(issuerFor(request)), {
+  return Response.json(protectedResourceMetadata(context.origin), {
     headers: { ...CORS_HEADERS, "cache-control": "public, max-age=300", vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" },
   });
 }

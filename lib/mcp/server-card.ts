@@ -1,9 +1,8 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { isDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
-import { issuerFor } from "../oauth/context";
-import { resolveSchool } from "../tenancy/resolve-school";
 import { CORS_HEADERS, mcpResource, preflight, resourceMetadataUrl } from "./http";
 import { MCP_SERVER_INFO } from "./server-info";
+import { requestContext } from "../tenancy/request-context";
 
 // MCP Server Card (SEP-2127, the experimental-ext-server-card schema): what a client needs before
 // it connects to this school's /mcp (identity, transport, protocol versions). Tools are not listed:
@@ -50,9 +49,10 @@ export function serverCard(origin: string, schoolName: string) {
 /** GET /.well-known/mcp/server-card.json: this origin's card; 404 where no school is served. */
 export async function handleServerCardRequest(request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return preflight("GET, OPTIONS");
+  const context = requestContext(request);
   let school;
   try {
-    school = await resolveSchool(request.headers);
+    school = await context.school();
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err;
     return Response.json(
@@ -63,7 +63,7 @@ export async function handleServerCardRequest(request: Request): Promise<Respons
   if (!school) return Response.json({ error: "not_found", error_description: "No school is served at this address." }, { status: 404, headers: CORS_HEADERS });
   // The card's own media type when the client asks for it (the extension's discovery rules), JSON otherwise.
   const type = request.headers.get("accept")?.toLowerCase().includes(SERVER_CARD_MEDIA_TYPE) ? SERVER_CARD_MEDIA_TYPE : "application/json";
-  return new Response(JSON.stringify(serverCard(issuerFor(request), school.name)), {
+  return new Response(JSON.stringify(serverCard(context.origin, school.name)), {
     headers: {
       ...CORS_HEADERS,
       "content-type": `${type}; charset=utf-8`,

@@ -14,12 +14,13 @@ import {
   resolveClientAndRedirect,
   validateAuthorization,
 } from "./authorize";
-import { hostSchool, issuerFor } from "./context";
 import { NotFoundError, OAuthError } from "./errors";
 import { readOAuthBody, refuseNul } from "./http";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { REFUSED_BODY_HEADERS } from "../http/body";
 import { htmlErrorPage, unavailablePage } from "../core/html-page";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
@@ -30,11 +31,12 @@ interface ConsentAnswer {
 }
 
 async function run(request: Request, params: URLSearchParams, answer: ConsentAnswer | null): Promise<Response> {
-  const issuer = issuerFor(request);
+  const context = requestContext(request);
+  const issuer = context.origin;
   let selfDescribed = false;
   try {
     refuseNul(params);
-    const host = await hostSchool(request.headers);
+    const host = await authorizationServerSchool(context);
     const { client, redirectUri } = await resolveClientAndRedirect(params);
     selfDescribed = client.isMetadataDocument;
     const validated = await validateAuthorization({ params, client, redirectUri, host });

@@ -1,21 +1,17 @@
-import { requestContext, requestSchool } from "../tenancy/request-context";
+import type { RequestContext } from "../tenancy/request-context";
 import { NotFoundError } from "./errors";
 import type { HostSchool } from "./authorize";
 
 /**
- * The issuer: the origin the client used (forwarded headers only behind a trusted proxy), never
- * with a trailing slash. Discovery, the `iss` redirect parameter and introspection all use it.
+ * The school an OAuth or OpenID Connect endpoint answers for, from the request context: none on the
+ * bare platform host (the platform's authorization server, where the member picks a school), the
+ * host's school elsewhere; a host that names no school is a 404. The issuer is `context.origin`.
  */
-export function issuerFor(request: { url: string; headers: Headers }): string {
-  return requestContext(request).origin;
-}
-
-/** The school a request's host names (null on the bare platform host); unknown hosts are a 404. */
-export async function hostSchool(headers: Headers): Promise<HostSchool> {
-  const { match } = requestContext({ headers });
+export async function authorizationServerSchool(context: RequestContext): Promise<HostSchool> {
+  const { match } = context;
   if (match.kind === "invalid") throw new NotFoundError();
   if (match.kind === "bare") return { school: null };
-  const school = await requestSchool({ headers });
+  const school = await context.school();
   if (!school) throw new NotFoundError();
   return { school };
 }

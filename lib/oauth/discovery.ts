@@ -3,9 +3,10 @@ import { SIGNING_ALGS } from "../oidc/key-store";
 import { PROMPT_VALUES } from "./authorize";
 import { CLIENT_ASSERTION_ALGS } from "./client-assertion";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "./clients";
-import { hostSchool, issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 /** The pre-registered public client for MCP use (seeded), advertised as mcp_client_id. */
 export const MCP_CLIENT_ID = "schoolhouse-mcp";
@@ -74,7 +75,8 @@ function cimdEnabled(): boolean {
  */
 export function handleDiscoveryRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
-    await hostSchool(request.headers);
-    return jsonResponse(authorizationServerMetadata(issuerFor(request)), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
+    const context = requestContext(request);
+    await authorizationServerSchool(context);
+    return jsonResponse(authorizationServerMetadata(context.origin), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
   });
 }

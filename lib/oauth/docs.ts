@@ -2,13 +2,13 @@ import { env } from "../env";
 import { CIMD_FAILURE_TTL_SECONDS, CIMD_MAX_TTL_SECONDS } from "./cimd";
 import { CLIENT_SECRET_OVERLAP_MS } from "./client-secret";
 import { authorizationServerMetadata } from "./discovery";
-import { issuerFor } from "./context";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
 import { accessTokenTtlSeconds } from "./tokens";
+import { requestContext } from "../tenancy/request-context";
 
 /** GET /oauth/docs: the service_documentation named in discovery, as plain markdown. */
 export function handleDocsRequest(request: Request): Response {
-  const issuer = issuerFor(request);
+  const issuer = requestContext(request).origin;
   const m = authorizationServerMetadata(issuer);
   // Only what this configuration does (discovery says the same).
   const cimd = m.client_id_metadata_document_supported

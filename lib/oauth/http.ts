@@ -1,8 +1,8 @@
 import { retryAfterHeaders } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { assertionClientId, readAssertionParams } from "./client-assertion";
-import { issuerFor } from "./context";
 import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
+import { requestContext } from "../tenancy/request-context";
 
 // Browser-based clients (SPAs, MCP inspectors) call these endpoints cross-origin. They carry no
 // cookies, so any origin may call them; credentials stay in bodies and Authorization headers.
@@ -106,7 +106,7 @@ export interface PresentedClientCredentials {
  * assertion's iss). Using two methods in one request is refused (§2.3: only one may be used).
  */
 export function clientCredentials(request: Request, form: Map<string, string>): PresentedClientCredentials {
-  const issuer = issuerFor(request);
+  const issuer = requestContext(request).origin;
   const audiences = [...new Set([issuer, `${issuer}/api/oauth/token`, `${issuer}${new URL(request.url).pathname}`])];
   const header = request.headers.get("authorization") ?? "";
   const assertion = readAssertionParams(form);

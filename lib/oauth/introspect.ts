@@ -1,9 +1,9 @@
 import { now as clockNow, toUnixSeconds } from "../clock";
 import { db } from "../db/client";
-import { issuerFor } from "./context";
 import { handleOAuth, jsonResponse } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
 import { findActiveAccessToken } from "./tokens";
+import { requestContext } from "../tenancy/request-context";
 
 /**
  * POST /api/oauth/introspect (RFC 7662). The caller authenticates as a client and may only learn
@@ -15,7 +15,7 @@ import { findActiveAccessToken } from "./tokens";
 export function handleIntrospectRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     const { token, client } = await readTokenManagementRequest(request);
-    const row = await findActiveAccessToken(db(), { token, issuer: issuerFor(request), now: clockNow() });
+    const row = await findActiveAccessToken(db(), { token, issuer: requestContext(request).origin, now: clockNow() });
     if (!row || row.clientId !== client.clientId) return jsonResponse({ active: false });
     return jsonResponse({
       active: true,

@@ -1,9 +1,9 @@
 import { db } from "../db/client";
 import { validBrandColor } from "../storefront/brand";
-import { requestSchool } from "../tenancy/request-context";
 import { AUTHORIZE_PATH } from "./authorize";
 import { findClient } from "./clients";
-import { hostSchool } from "./context";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 export interface LoginContext {
   /** The school the member signs in to, with its validated accent colour; null when not yet known. */
@@ -22,9 +22,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * endpoint owns every decision about the request.
  */
 export async function loginContext(options: { headers: Headers; callbackUrl: string }): Promise<LoginContext> {
+  const context = requestContext({ headers: options.headers });
   const callback = new URL(options.callbackUrl, "http://callback.invalid");
   if (callback.pathname !== AUTHORIZE_PATH) {
-    return { school: brandOf(await requestSchool({ headers: options.headers }).catch(() => null)), clientName: null };
+    return { school: brandOf(await context.school().catch(() => null)), clientName: null };
   }
   const client = await findClient(callback.searchParams.get("client_id")).catch(() => null);
   const schoolId = callback.searchParams.get("school_id");
@@ -33,7 +34,7 @@ export async function loginContext(options: { headers: Headers; callbackUrl: str
       ? UUID.test(schoolId)
         ? await db().school.findFirst({ where: { id: schoolId, disabledAt: null } })
         : null
-      : await hostSchool(options.headers).then(
+      : await authorizationServerSchool(context).then(
           (h) => h.school,
           () => null,
         );

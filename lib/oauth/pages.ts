@@ -10,9 +10,10 @@ import {
   validateAuthorization,
   type ValidatedAuthorization,
 } from "./authorize";
-import { hostSchool } from "./context";
 import { NotFoundError } from "./errors";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 export type PageState =
   | { kind: "redirect"; location: string }
@@ -27,7 +28,7 @@ export type PageState =
 export async function authorizationForPage(headers: Headers, params: URLSearchParams): Promise<PageState> {
   const backToAuthorize = { kind: "redirect" as const, location: `${AUTHORIZE_PATH}?${params.toString()}` };
   try {
-    const host = await hostSchool(headers);
+    const host = await authorizationServerSchool(requestContext({ headers }));
     const { client, redirectUri } = await resolveClientAndRedirect(params);
     const request = await validateAuthorization({ params, client, redirectUri, host });
     const session = await getMemberSession({ headers });

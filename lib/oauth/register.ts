@@ -3,10 +3,11 @@ import { randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
 import { db } from "../db/client";
 import { DEFAULT_SIGNING_ALG, SIGNING_ALGS } from "../oidc/key-store";
-import { hostSchool } from "./context";
 import { InvalidClientMetadataError, InvalidRedirectUriError } from "./errors";
 import { jsonProblem, jsonProblemMessage } from "../http/body";
 import { handleOAuth, jsonResponse, readOAuthBody } from "./http";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
@@ -31,7 +32,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) => JSON.stringify(s
  */
 export function handleRegisterRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
-    await hostSchool(request.headers);
+    await authorizationServerSchool(requestContext(request));
     const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") throw new InvalidClientMetadataError("The request body must be application/json");
     const text = await readOAuthBody(request, (m) => new InvalidClientMetadataError(m));

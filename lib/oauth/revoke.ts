@@ -4,7 +4,7 @@ import { db } from "../db/client";
 import { handleOAuth, jsonResponse } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
 import { issuedBy, revokeGrant } from "./tokens";
-import { issuerFor } from "./context";
+import { requestContext } from "../tenancy/request-context";
 
 type Hint = "access_token" | "refresh_token";
 
@@ -22,7 +22,7 @@ export function handleRevokeRequest(request: Request): Promise<Response> {
     const order: Hint[] = hint === "access_token" ? ["access_token", "refresh_token"] : ["refresh_token", "access_token"];
     const hash = hashSecret(token);
     const now = clockNow();
-    const issuer = issuerFor(request);
+    const issuer = requestContext(request).origin;
     for (const kind of order) {
       if (kind === "refresh_token") {
         const row = await db().oAuthRefreshToken.findUnique({ where: { tokenHash: hash }, include: { grant: { select: { issuer: true } } } });

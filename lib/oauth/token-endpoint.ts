@@ -1,10 +1,11 @@
 import { now as clockNow } from "../clock";
 import { authenticateClient } from "./client-auth";
-import { hostSchool, issuerFor } from "./context";
 import { InvalidRequestError, UnauthorizedClientError, UnsupportedGrantTypeError } from "./errors";
 import { exchangeAuthorizationCode } from "./grants/authorization-code";
 import { exchangeRefreshToken } from "./grants/refresh-token";
 import { handleOAuth, jsonResponse, clientCredentials, readForm } from "./http";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 const GRANTS = {
   authorization_code: exchangeAuthorizationCode,
@@ -14,7 +15,8 @@ const GRANTS = {
 /** POST /api/oauth/token. Every answer, success or error, is Cache-Control: no-store. */
 export function handleTokenRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
-    await hostSchool(request.headers);
+    const context = requestContext(request);
+    await authorizationServerSchool(context);
     const form = await readForm(request);
     const grantType = form.get("grant_type");
     if (!grantType) throw new InvalidRequestError("grant_type is required");
@@ -22,7 +24,7 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     const client = await authenticateClient(clientCredentials(request, form));
     if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
     // Codes and refresh tokens are redeemable only on the origin that issued them.
-    const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, issuer: issuerFor(request), now: clockNow() });
+    const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, issuer: context.origin, now: clockNow() });
     return jsonResponse(body);
   });
 }

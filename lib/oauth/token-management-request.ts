@@ -1,8 +1,9 @@
 import { authenticateClient } from "./client-auth";
 import type { OAuthClientInfo } from "./clients";
-import { hostSchool } from "./context";
 import { InvalidRequestError } from "./errors";
 import { clientCredentials, readForm } from "./http";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 export interface TokenManagementRequest {
   form: Map<string, string>;
@@ -15,7 +16,7 @@ export interface TokenManagementRequest {
  * form-encoded body with `token`, and an authenticated client. Anything wrong is an OAuth error.
  */
 export async function readTokenManagementRequest(request: Request): Promise<TokenManagementRequest> {
-  await hostSchool(request.headers);
+  await authorizationServerSchool(requestContext(request));
   const form = await readForm(request);
   const token = form.get("token");
   if (!token) throw new InvalidRequestError("token is required");

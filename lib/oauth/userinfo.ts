@@ -1,12 +1,13 @@
 import { now as clockNow } from "../clock";
 import { db } from "../db/client";
 import type { User } from "../db/generated/client";
-import { hostSchool, issuerFor } from "./context";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
 import { sortRoles } from "../core/roles";
 import { parseScope } from "./scopes";
 import { findActiveAccessToken } from "./tokens";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "./context";
 
 const realm = 'Bearer realm="schoolhouse"';
 
@@ -25,10 +26,11 @@ function bearer(request: Request): string | null {
  */
 export async function handleUserInfoRequest(request: Request): Promise<Response> {
   try {
-    await hostSchool(request.headers);
+    const context = requestContext(request);
+    await authorizationServerSchool(context);
     const token = bearer(request);
     if (!token) throw new InvalidTokenError("An access token is required (Authorization: Bearer <token>)");
-    const row = await findActiveAccessToken(db(), { token, issuer: issuerFor(request), now: clockNow() });
+    const row = await findActiveAccessToken(db(), { token, issuer: context.origin, now: clockNow() });
     if (!row) throw new InvalidTokenError();
     const scopes = new Set(parseScope(row.scope));
     if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);

@@ -5,12 +5,13 @@ import { getMemberSession } from "../auth/session";
 import { now as clockNow } from "../clock";
 import { safeEqual } from "../credentials/secret";
 import { asOAuthError, OAuthError } from "../oauth/errors";
-import { hostSchool, issuerFor } from "../oauth/context";
 import { htmlErrorPage, unavailablePage } from "../core/html-page";
 import { readOAuthBody } from "../oauth/http";
 import { TemporarilyUnavailableError } from "../oauth/errors";
 import { endMemberSession } from "./end-member-session";
 import { END_SESSION_CONFIRM_PATH, EndSessionError, validateEndSession } from "./end-session-request";
+import { requestContext } from "../tenancy/request-context";
+import { authorizationServerSchool } from "../oauth/context";
 
 /** The session cookies, cleared (the row is already revoked; this tidies the browser). */
 const CLEAR_COOKIES = [SESSION_COOKIE, SECURE_SESSION_COOKIE].map((name) => `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`);
@@ -44,7 +45,8 @@ export async function handleEndSessionRequest(request: Request): Promise<Respons
 
 async function endSession(request: Request): Promise<Response> {
   // Unknown hosts are a 404; the bare platform host has sessions (and an issuer) of its own too.
-  await hostSchool(request.headers);
+  const context = requestContext(request);
+  await authorizationServerSchool(context);
   let params: URLSearchParams;
   let decision: string | null = null;
   if (request.method === "POST") {
@@ -71,7 +73,7 @@ async function endSession(request: Request): Promise<Response> {
     params = new URL(request.url).searchParams;
   }
   const session = await getMemberSession(request);
-  const checked = await validateEndSession({ params, issuer: issuerFor(request), session });
+  const checked = await validateEndSession({ params, issuer: context.origin, session });
   const done = checked.redirectTo ?? `${END_SESSION_CONFIRM_PATH}?signed_out=1`;
   if (decision === "stay") return seeOther(checked.redirectTo ?? "/");
   if (!session) return seeOther(done, CLEAR_COOKIES);

@@ -1,8 +1,8 @@
 import { getMemberSession, type MemberSession } from "../auth/session";
 import { NotFoundError } from "../oauth/errors";
-import { hostSchool } from "../oauth/context";
 import { requestContext } from "../tenancy/request-context";
 import { EndSessionError, validateEndSession } from "./end-session-request";
+import { authorizationServerSchool } from "../oauth/context";
 
 type School = { name: string; brandColor: string | null };
 
@@ -17,13 +17,14 @@ export type EndSessionPageState =
  * /oauth/end-session, which validates again and decides.
  */
 export async function endSessionForPage(headers: Headers, params: URLSearchParams): Promise<EndSessionPageState> {
+  const context = requestContext({ headers });
   let school: School | null = null;
   try {
     // The bare platform host (the school picker's) has its own sessions: no school branding there.
-    school = (await hostSchool(headers)).school;
+    school = (await authorizationServerSchool(context)).school;
     const session = await getMemberSession({ headers });
     if (!session || params.get("signed_out")) return { kind: "signed_out", school };
-    const checked = await validateEndSession({ params, issuer: requestContext({ headers }).origin, session });
+    const checked = await validateEndSession({ params, issuer: context.origin, session });
     return { kind: "confirm", school, session, clientName: checked.client?.name ?? null, params: checked.params };
   } catch (error) {
     if (error instanceof NotFoundError) return { kind: "error", title: "Page not found", message: error.description, school: null };

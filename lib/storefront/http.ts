@@ -49,15 +49,6 @@ export function varyHeader(extra: string[] = []): string {
   return ["Accept", ...forwarded, ...extra].join(", ");
 }
 
-/** The origin HTML pages are built for. The proxy and the page must agree: it is part of the cache key. */
-export function pageOrigin(headers: Headers): string {
-  return requestContext({ headers }).origin;
-}
-
-export function originOf(request: Request): string {
-  return requestContext(request).origin;
-}
-
 export interface TextResponseOptions {
   request: Request;
   body: string;
@@ -95,7 +86,7 @@ export function textResponse(o: TextResponseOptions): Response {
 
 /** Markdown error body (lib/storefront/error-document.ts): agents parse the frontmatter like any other document. */
 export function markdownError(o: { request: Request; status: ErrorStatus; message: string; headers?: Record<string, string>; retryAfter?: number }): Response {
-  const body = errorMarkdown({ origin: originOf(o.request), status: o.status, message: o.message, retryAfter: o.retryAfter });
+  const body = errorMarkdown({ origin: requestContext(o.request).origin, status: o.status, message: o.message, retryAfter: o.retryAfter });
   return textResponse({ request: o.request, body, status: o.status, contentType: MARKDOWN_TYPE, cacheControl: "no-store", headers: o.headers });
 }
 

@@ -3,11 +3,11 @@
 import { now } from "../clock";
 import type { ContentResult } from "../db/content-cache";
 import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
-import { resolveSchoolState } from "../tenancy/resolve-school";
-import { cacheControlFor, originOf, STALE_HEADERS, textResponse } from "./http";
+import { cacheControlFor, STALE_HEADERS, textResponse } from "./http";
 import { cachedLlmsFull, cachedLlmsTxt, type TextPage } from "./cached";
 import { contentSignal } from "./discovery";
 import type { BuildContext } from "./build";
+import { requestContext } from "../tenancy/request-context";
 
 export const LLMS_TYPE = "text/plain; charset=utf-8";
 
@@ -30,9 +30,10 @@ export const notFound = (request: Request, message: string) =>
 
 function serve(request: Request, build: (ctx: BuildContext) => Promise<ContentResult<TextPage | null>>): Promise<Response> {
   return orUnavailable(request, "text", async () => {
-    const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+    const context = requestContext(request);
+    const { school, stale: staleSchool } = await context.schoolState();
     if (!school) return notFound(request, "No school is served at this address.");
-    const { value: page, stale } = await build({ school, origin: originOf(request), now: now() });
+    const { value: page, stale } = await build({ school, origin: context.origin, now: now() });
     if (!page) return notFound(request, "No such part of llms-full.txt; the parts are listed in /llms-full.txt.");
     return textResponse({
       request,

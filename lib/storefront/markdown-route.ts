@@ -2,7 +2,6 @@
 // text/markdown on the HTML pages).
 import { now } from "../clock";
 import { asDatabaseUnavailable } from "../db/unavailable";
-import { resolveSchoolState } from "../tenancy/resolve-school";
 import { cachedMarkdown } from "./cached";
 import { contentSignal } from "./discovery";
 import {
@@ -12,12 +11,12 @@ import {
   markdownOptions,
   markdownUnavailable,
   methodNotAllowed,
-  originOf,
   STALE_HEADERS,
   textResponse,
   varyHeader,
 } from "./http";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "./routes";
+import { requestContext } from "../tenancy/request-context";
 
 export interface MarkdownRequest {
   request: Request;
@@ -37,7 +36,8 @@ export async function serveMarkdown(options: MarkdownRequest): Promise<Response>
 
 async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<Response> {
   const route = routeOf(kind);
-  const { school, stale: staleSchool } = await resolveSchoolState(request.headers);
+  const context = requestContext(request);
+  const { school, stale: staleSchool } = await context.schoolState();
   if (!school) return markdownError({ request, status: 404, message: "No school is served at this address." });
   if (hasSlug(route) && (slug === undefined || !isValidSlug(slug))) {
     return markdownError({
@@ -46,7 +46,7 @@ async function markdownPage({ request, kind, slug }: MarkdownRequest): Promise<R
       message: "Malformed slug: slugs are lower-case letters and digits separated by single hyphens.",
     });
   }
-  const origin = originOf(request);
+  const { origin } = context;
   const { value: page, stale } = await cachedMarkdown({ school, origin, now: now() }, kind, slug);
   if (!page) {
     return markdownError({ request, status: 404, message: `No published ${route.noun} has the slug ${slug}.` });
@@ -89,13 +89,10 @@ const OTHER_METHODS = { POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DE
 export function unknownMarkdownPath() {
   const handler = async (request: Request) => {
     // The answer is a 404 either way; without the database, assume the address serves a school.
-    const school = await resolveSchoolState(request.headers).then(
-      (r) => r.school,
-      (err: unknown) => {
-        if (asDatabaseUnavailable(err)) return true;
-        throw err;
-      },
-    );
+    const school = await requestContext(request).school().catch((err: unknown) => {
+      if (asDatabaseUnavailable(err)) return true;
+      throw err;
+    });
     const message = school ? "No storefront document has this address. Every document is listed in llms.txt." : "No school is served at this address.";
     return markdownError({ request, status: 404, message });
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidHost, matchHost, normalizeHost, requestHost, requestOrigin } from "./host";
+import { isValidHost, matchHost, normalizeHost, requestHost } from "./host";
 
 const ctx = { platformDomain: "schoolhouse.app", trustProxy: false };
 
@@ -33,14 +33,6 @@ describe("requestHost", () => {
   it("ignores X-Forwarded-Host unless the proxy is trusted", () => {
     expect(requestHost(headers, { trustProxy: false })).toBe("proxy.internal");
     expect(requestHost(headers, { trustProxy: true })).toBe("demo.schoolhouse.app");
-  });
-});
-
-describe("requestOrigin", () => {
-  it("takes scheme and host from forwarded headers only behind a trusted proxy", () => {
-    const headers = new Headers({ host: "internal:3000", "x-forwarded-host": "demo.schoolhouse.app", "x-forwarded-proto": "https" });
-    expect(requestOrigin("http://internal:3000/x", headers, { trustProxy: false })).toBe("http://internal:3000");
-    expect(requestOrigin("http://internal:3000/x", headers, { trustProxy: true })).toBe("https://demo.schoolhouse.app");
   });
 });
 

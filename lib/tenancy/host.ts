@@ -83,9 +83,3 @@ export function requestScheme(headers: Headers, ctx: Pick<HostContext, "trustPro
   const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return proto === "https" ? "https" : "http";
 }
-
-/** Origin (scheme://host[:port]) the client used: forwarded headers only behind a trusted proxy. */
-export function requestOrigin(url: string, headers: Headers, ctx: Pick<HostContext, "trustProxy">): string {
-  const host = requestHost(headers, ctx) ?? new URL(url).host;
-  return `${requestScheme(headers, ctx)}://${host.trim().toLowerCase()}`;
-}

@@ -1,48 +1,72 @@
 import { env } from "../env";
 import { matchHost, requestHost, requestScheme, type HostMatch } from "./host";
-import { resolveSchool, type School } from "./resolve-school";
+import { cachedSchool, type School, type SchoolState } from "./resolve-school";
+
+export type { School, SchoolState };
 
 /**
- * Everything a request says about where it was sent, computed once per request and used by proxy,
- * pages, OAuth, storefront and auth alike. X-Forwarded-Host/-Proto count only with TRUST_PROXY.
+ * Who and where a request is: the one answer every transport uses (storefront pages and markdown,
+ * the Admin API, OAuth and OpenID Connect, MCP, member pages, cron). Built once per request by
+ * `requestContext`; X-Forwarded-Host/-Proto count only with TRUST_PROXY.
  */
 export interface RequestContext {
   /** scheme://host[:port] the client addressed: links, the OAuth issuer, session binding. */
-  origin: string;
-  scheme: "http" | "https";
+  readonly origin: string;
+  readonly scheme: "http" | "https";
   /** What the host names: a school's subdomain, a custom domain, the bare platform, or nothing valid. */
-  match: HostMatch;
+  readonly match: HostMatch;
+  /**
+   * The school the host names (the bare host: DEFAULT_SCHOOL, else the only school), null when none
+   * answers there or it is disabled. Looked up on first call only, through the school cache
+   * (lib/tenancy/resolve-school.ts); later calls share that answer. Rejects with
+   * DatabaseUnavailableError for a host never resolved before while the database is away.
+   */
+  school(): Promise<School | null>;
+  /** `school()`, saying whether the answer is the cached one served because the database is unavailable. */
+  schoolState(): Promise<SchoolState>;
 }
 
-// Keyed by the request's Headers object: one computation per request however many callers ask.
+// Keyed by the request's Headers object: one context per request however many callers ask.
 const contexts = new WeakMap<Headers, RequestContext>();
-const schools = new WeakMap<Headers, Promise<School | null>>();
 
+/** The request's context, built on first call and the same object for every later caller. */
 export function requestContext(request: { url?: string; headers: Headers }): RequestContext {
   const known = contexts.get(request.headers);
   if (known) return known;
   const e = env();
-  const ctx = { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY };
-  // Without a Host header (only in-process callers), the host of the request's URL.
-  const host = requestHost(request.headers, ctx) ?? (request.url ? new URL(request.url).host : null);
-  const match = matchHost(host, ctx);
-  const scheme = requestScheme(request.headers, ctx);
-  // A malformed Host is answered 400 at the edge (lib/edge/guard.ts, the same isValidHost rule);
-  // should one get this far, no URL is built from it.
-  const origin = match.kind === "invalid" ? `${scheme}://${e.PLATFORM_DOMAIN}` : `${scheme}://${host!.trim().toLowerCase()}`;
-  const context: RequestContext = { origin, scheme, match };
+  const rules = { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY };
+  const sent = requestHost(request.headers, rules);
+  // Without a Host header (only in-process callers and HTTP/1.0), the host of the request's URL
+  // makes the origin; the school is looked up from a sent host only.
+  const host = sent ?? (request.url ? new URL(request.url).host : null);
+  const context = contextOf({ scheme: requestScheme(request.headers, rules), host, schoolHost: sent, rules });
   contexts.set(request.headers, context);
   return context;
 }
 
-/** The school the request's host names (null when none answers there), looked up once per request. */
-export function requestSchool(request: { headers: Headers }): Promise<School | null> {
-  let school = schools.get(request.headers);
-  if (!school) {
-    school = resolveSchool(request.headers);
-    schools.set(request.headers, school);
-  }
-  return school;
+/**
+ * The context of a link made outside any request (the CLI's printed links): the same host rule and
+ * the same origin, from an explicit base URL, whose scheme is taken as given (no proxy to trust).
+ */
+export function baseUrlContext(baseUrl: string): RequestContext {
+  const url = new URL(baseUrl);
+  const e = env();
+  return contextOf({
+    scheme: url.protocol === "https:" ? "https" : "http",
+    host: url.host,
+    schoolHost: url.host,
+    rules: { platformDomain: e.PLATFORM_DOMAIN, trustProxy: false },
+  });
+}
+
+function contextOf(o: { scheme: "http" | "https"; host: string | null; schoolHost: string | null; rules: { platformDomain: string; trustProxy: boolean } }): RequestContext {
+  const match = matchHost(o.host, o.rules);
+  // A malformed Host is answered 400 at the edge (lib/edge/guard.ts, the same isValidHost rule);
+  // should one get this far, no URL is built from it.
+  const origin = match.kind === "invalid" ? `${o.scheme}://${o.rules.platformDomain}` : `${o.scheme}://${o.host!.trim().toLowerCase()}`;
+  let state: Promise<SchoolState> | undefined;
+  const schoolState = () => (state ??= cachedSchool(o.schoolHost, o.schoolHost === o.host ? match : matchHost(o.schoolHost, o.rules)));
+  return { origin, scheme: o.scheme, match, schoolState, school: () => schoolState().then((s) => s.school) };
 }
 
 /**

@@ -2,9 +2,15 @@ import { env } from "../env";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import type { School } from "../db/generated/client";
-import { matchHost, requestHost, type HostMatch } from "./host";
+import type { HostMatch } from "./host";
 
 export type { School };
+
+/** A host's school, and whether it is the last answer seen because the database is unavailable. */
+export interface SchoolState {
+  school: School | null;
+  stale: boolean;
+}
 
 // Schools change rarely and every request resolves one: a short cache saves a query per request.
 // While the database is unavailable an expired entry is still used (stale-if-error), so the
@@ -39,24 +45,18 @@ async function onlySchool(): Promise<School | null> {
   return schools.length === 1 ? schools[0]! : null;
 }
 
-/** The school a request addresses, from its host; null when no school answers there (or it is disabled). */
-export async function resolveSchool(headers: Headers): Promise<School | null> {
-  return (await resolveSchoolState(headers)).school;
-}
-
 /**
- * resolveSchool, saying whether the answer is the last one seen because the database is
- * unavailable (`stale`). Throws DatabaseUnavailableError for a host never resolved before.
+ * The school at a host (null when none answers there, or it is disabled), through the cache. Only
+ * the request context (./request-context.ts) asks: everything else reads `RequestContext.school()`.
+ * Throws DatabaseUnavailableError for a host never resolved before while the database is away.
  */
-export async function resolveSchoolState(headers: Headers): Promise<{ school: School | null; stale: boolean }> {
-  const e = env();
-  const host = requestHost(headers, { trustProxy: e.TRUST_PROXY });
+export async function cachedSchool(host: string | null, match: HostMatch): Promise<SchoolState> {
   const key = host ?? "";
   const hit = cache.get(key);
   if (hit && hit.expires > Date.now()) return { school: hit.school, stale: false };
   let school: School | null;
   try {
-    school = await lookup(matchHost(host, { platformDomain: e.PLATFORM_DOMAIN, trustProxy: e.TRUST_PROXY }));
+    school = await lookup(match);
   } catch (err) {
     const unavailable = asDatabaseUnavailable(err);
     if (!unavailable) throw err;
@@ -68,6 +68,7 @@ export async function resolveSchoolState(headers: Headers): Promise<{ school: Sc
   return { school, stale: false };
 }
 
+/** A school by id (the storefront's render route: the proxy named it in the render key). */
 export async function findSchoolById(id: string): Promise<School | null> {
   return db().school.findUnique({ where: { id, disabledAt: null } });
 }

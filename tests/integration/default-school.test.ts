@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { createSchool } from "@/lib/schools/create-school";
-import { clearSchoolCache, resolveSchool } from "@/lib/tenancy/resolve-school";
+import { requestContext } from "@/lib/tenancy/request-context";
+import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 
 let server: AppServer;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const bare = (h = "localhost:3001") => resolveSchool(new Headers({ host: h }));
+const bare = (h = "localhost:3001") => requestContext({ headers: new Headers({ host: h }) }).school();
 
 describe("the bare host without a DEFAULT_SCHOOL school", () => {
   it("serves the only school there is", async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
-import { clearSchoolCache, resolveSchool } from "@/lib/tenancy/resolve-school";
+import { requestContext } from "@/lib/tenancy/request-context";
+import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 
 let server: AppServer;
@@ -16,25 +17,28 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const host = (h: string, extra: Record<string, string> = {}) => new Headers({ host: h, ...extra });
+// A fresh Headers object each call: a new request, so a new context.
+const schoolAt = (headers: Headers) => requestContext({ headers }).school();
 
-describe("resolveSchool", () => {
+describe("RequestContext.school", () => {
   it("resolves subdomain, custom domain and bare host in that order", async () => {
-    expect((await resolveSchool(host("demo.localhost:3000")))?.subdomain).toBe("demo");
-    expect((await resolveSchool(host("acme-training.localhost")))?.subdomain).toBe("acme-training");
-    expect((await resolveSchool(host("learn.acme.test")))?.subdomain).toBe("acme-training");
-    expect((await resolveSchool(host("localhost:3000")))?.subdomain).toBe("demo");
-    expect(await resolveSchool(host("nope.localhost"))).toBeNull();
-    expect(await resolveSchool(host("unknown.example"))).toBeNull();
+    expect((await schoolAt(host("demo.localhost:3000")))?.subdomain).toBe("demo");
+    expect((await schoolAt(host("acme-training.localhost")))?.subdomain).toBe("acme-training");
+    expect((await schoolAt(host("learn.acme.test")))?.subdomain).toBe("acme-training");
+    expect((await schoolAt(host("localhost:3000")))?.subdomain).toBe("demo");
+    expect(await schoolAt(host("nope.localhost"))).toBeNull();
+    expect(await schoolAt(host("unknown.example"))).toBeNull();
   });
 
   it("honours X-Forwarded-Host only with TRUST_PROXY", async () => {
-    const h = host("localhost:3000", { "x-forwarded-host": "acme-training.localhost" });
-    expect((await resolveSchool(h))?.subdomain).toBe("demo");
+    // Two requests with the same headers: the context is per request, built when first asked.
+    const h = () => host("localhost:3000", { "x-forwarded-host": "acme-training.localhost" });
+    expect((await schoolAt(h()))?.subdomain).toBe("demo");
     process.env.TRUST_PROXY = "1";
     resetEnvCache();
     clearSchoolCache();
     try {
-      expect((await resolveSchool(h))?.subdomain).toBe("acme-training");
+      expect((await schoolAt(h()))?.subdomain).toBe("acme-training");
     } finally {
       delete process.env.TRUST_PROXY;
       resetEnvCache();

@@ -6,15 +6,14 @@ import { now } from "@/lib/clock";
 import { cachedDocument } from "@/lib/storefront/cached";
 import type { StorefrontDocument } from "@/lib/storefront/document";
 import { hasSlug, isValidSlug, routeOf, type DocumentKind } from "@/lib/storefront/routes";
-import { pageOrigin } from "@/lib/storefront/http";
-import { resolveSchool, type School } from "@/lib/tenancy/resolve-school";
+import { requestContext, type School } from "@/lib/tenancy/request-context";
 
 /** The school of this request, or the 404 page. Cached per request (layout and page both ask). */
 export const currentSchool = cache(async () => {
-  const h = await headers();
-  const school = await resolveSchool(h);
+  const context = requestContext({ headers: await headers() });
+  const school = await context.school();
   if (!school) notFound();
-  return { school, origin: pageOrigin(h) };
+  return { school, origin: context.origin };
 });
 
 /**

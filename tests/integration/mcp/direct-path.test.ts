@@ -15,7 +15,7 @@ import { ACME_API_KEY, DEFAULT_DEMO_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { TOOL_ACCESS } from "@/lib/mcp/access";
 import { createMcpHandler } from "@/lib/mcp/handler";
-import { issuerFor } from "@/lib/oauth/context";
+import { requestContext } from "@/lib/tenancy/request-context";
 import { ALL_SCOPES } from "./helpers";
 
 const direct = createMcpHandler();
@@ -26,7 +26,7 @@ const bearers: Record<string, string> = { full: DEFAULT_DEMO_API_KEY, none: DEFA
 
 /** An access token for /mcp as the token endpoint would issue it (demo-public-app, this origin). */
 async function accessToken(userId: string, scope: string): Promise<string> {
-  const issuer = issuerFor(new Request(URL_, { headers: { host: "localhost" } }));
+  const issuer = requestContext(new Request(URL_, { headers: { host: "localhost" } })).origin;
   const token = randomToken();
   const grant = await db().oAuthGrant.create({ data: { clientId: "demo-public-app", userId, schoolId: DEMO_IDS.school, scope, issuer } });
   await db().oAuthAccessToken.create({

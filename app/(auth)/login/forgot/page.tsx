@@ -6,7 +6,7 @@ import { FORGOT_PASSWORD_PATH } from "@/lib/auth/password-reset";
 import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { PASSWORD_RESET_TTL_HOURS } from "@/lib/mail/templates/password-reset";
 import { validBrandColor } from "@/lib/storefront/brand";
-import { requestSchool } from "@/lib/tenancy/request-context";
+import { requestContext } from "@/lib/tenancy/request-context";
 import { SchoolBrand } from "../../school-brand";
 
 export const dynamic = "force-dynamic";
@@ -33,7 +33,7 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
     const back = error ? `${FORGOT_PASSWORD_PATH}?${new URLSearchParams({ error: code })}` : FORGOT_PASSWORD_PATH;
     redirect(`/api/auth/csrf-cookie?${new URLSearchParams({ callbackUrl: back })}`);
   }
-  const found = await requestSchool({ headers: requestHeaders }).catch(() => null);
+  const found = await requestContext({ headers: requestHeaders }).school().catch(() => null);
   const school = found ? { name: found.name, brandColor: validBrandColor(found.brandColor) } : null;
   return (
     <section className="card">

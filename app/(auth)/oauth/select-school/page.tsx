@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { AUTHORIZE_PARAMS, AUTHORIZE_PATH } from "@/lib/oauth/authorize";
 import { authorizationForPage } from "@/lib/oauth/pages";
 import { brandStyle } from "@/lib/storefront/brand";
-import { requestSchool } from "@/lib/tenancy/request-context";
+import { requestContext } from "@/lib/tenancy/request-context";
 import { toSearchParams, type Search } from "../search-params";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +26,7 @@ export default async function SelectSchoolPage({ searchParams }: { searchParams:
   if (state.request.school) redirect(`${AUTHORIZE_PATH}?${state.request.params.toString()}`);
   const { request, session, schools } = state;
   // The school whose storefront this host shows (the flow started there) is chosen already.
-  const hostSchool = await requestSchool({ headers: requestHeaders }).catch(() => null);
+  const hostSchool = await requestContext({ headers: requestHeaders }).school().catch(() => null);
   const preselected = schools.find((s) => s.id === hostSchool?.id)?.id ?? schools[0]?.id;
   return (
     <section className="card">
