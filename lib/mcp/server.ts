@@ -13,6 +13,7 @@ import type { ToolRegistrar } from "./tool-registrar";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
+import { registerStaffReadTools } from "./tools/staff-reads";
 import { registerWebhookTools } from "./tools/webhooks";
 
 export { MCP_SERVER_INFO };
@@ -74,6 +75,7 @@ export function buildMcpServer(shape: McpServerShape): McpServer {
   registerCatalogTools(tool);
   registerMemberTools(tool);
   registerStaffTools(tool);
+  registerStaffReadTools(tool);
   registerWebhookTools(tool);
 
   server.registerResource(
