@@ -10,9 +10,10 @@ CREATE INDEX "Enrollment_schoolId_createdAt_id_idx" ON "Enrollment"("schoolId", 
 -- CreateIndex
 CREATE INDEX "Enrollment_courseId_createdAt_id_idx" ON "Enrollment"("courseId", "createdAt", "id");
 
--- Member search (lib/membership/list-members.ts): prefix LIKE on the email and the lower-cased name.
--- text_pattern_ops compares bytes, so the planner turns `LIKE 'abc%'` into an index range whatever
--- the database's collation (a default-opclass index serves LIKE only under the C collation).
--- Written by hand: schema.prisma cannot declare an operator class on a btree or an expression index.
-CREATE INDEX "User_email_prefix_idx" ON "User"("email" text_pattern_ops);
-CREATE INDEX "User_name_prefix_idx" ON "User"(lower("name") text_pattern_ops);
+-- Member search (lib/membership/list-members.ts): prefix LIKE on the email and on the lower-cased
+-- name, walked in the index's order so a page stops after its rows. COLLATE "C" (byte order) lets
+-- the planner turn `LIKE 'abc%'` into an index range whatever the database's collation, and is the
+-- order the pages follow; the name index ends with the id, the tie-breaker of equal names.
+-- Written by hand: schema.prisma cannot declare a collation or an expression in an index.
+CREATE INDEX "User_email_prefix_idx" ON "User"("email" COLLATE "C");
+CREATE INDEX "User_name_prefix_idx" ON "User"(lower("name") COLLATE "C", "id");

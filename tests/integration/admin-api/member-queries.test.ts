@@ -41,18 +41,33 @@ async function allPages(query: string, field: "members" | "enrollments", vars: R
 }
 
 let tagCounter = 0;
-/** Members made directly in the database: `count` people whose email and name start with a fresh tag, some joining at the same instant. */
+/**
+ * Members made directly in the database: `count` people whose name starts with a fresh tag; even
+ * ones' emails start with it too, odd ones' do not (found by name only). Names repeat (ties broken
+ * by id) and some join at the same instant (ties broken by membership id).
+ */
 async function seedMembers(count: number, options: { sameInstant?: boolean; school?: string } = {}) {
   const tag = `mq${Date.now().toString(36)}${tagCounter++}`;
   const base = new Date("2026-06-01T00:00:00Z").getTime();
   const made: { id: string; email: string; name: string; joinedAt: Date }[] = [];
   for (let i = 0; i < count; i++) {
-    const user = await db().user.create({ data: { email: `${tag}.${i}@example.com`, name: `${tag.toUpperCase()} Person ${i}` } });
+    const email = i % 2 === 0 ? `${tag}.${i}@example.com` : `p${i}.${tag}@example.com`;
+    const user = await db().user.create({ data: { email, name: `${tag.toUpperCase()} Person ${i % 3}` } });
     const joinedAt = new Date(base + (options.sameInstant ? 0 : (i % 3) * 1000));
     await db().schoolMembership.create({ data: { schoolId: options.school ?? DEMO_IDS.school, userId: user.id, roles: ["student"], createdAt: joinedAt } });
     made.push({ id: user.id, email: user.email, name: user.name, joinedAt });
   }
   return { tag, made };
+}
+
+/** The order of a search's pages: email matches by email, then name-only matches by (lower-cased name, id). */
+function searchOrder(made: { id: string; email: string; name: string }[], search: string): string[] {
+  const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const byEmail = made.filter((m) => m.email.startsWith(search)).sort((a, b) => byBytes(a.email, b.email));
+  const byName = made
+    .filter((m) => !m.email.startsWith(search) && m.name.toLowerCase().startsWith(search))
+    .sort((a, b) => byBytes(a.name.toLowerCase(), b.name.toLowerCase()) || byBytes(a.id, b.id));
+  return [...byEmail, ...byName].map((m) => m.id);
 }
 
 describe("members", () => {
@@ -81,13 +96,17 @@ describe("members", () => {
 
   it("searches by email or name prefix, case-insensitively; LIKE wildcards are literal", async () => {
     const { tag, made } = await seedMembers(3);
-    const byEmail = await allPages(MEMBERS, "members", { search: `${tag}.1@` });
-    expect(byEmail).toEqual([made[1]!.id]);
+    const byEmail = await allPages(MEMBERS, "members", { search: `${tag}.2@` });
+    expect(byEmail).toEqual([made[2]!.id]);
+    expect(await allPages(MEMBERS, "members", { search: `P1.${tag}` })).toEqual([made[1]!.id]);
     const byName = await allPages(MEMBERS, "members", { search: `  ${tag.toUpperCase()} person ` });
     expect(byName.sort()).toEqual(made.map((m) => m.id).sort());
+    // Email matches first (by email), then the member found by name only.
+    expect(await allPages(MEMBERS, "members", { search: tag })).toEqual([made[0]!.id, made[2]!.id, made[1]!.id]);
     expect(await allPages(MEMBERS, "members", { search: tag.toUpperCase() })).toHaveLength(3);
     // Only a prefix: the middle of a name or email matches nothing.
     expect(await allPages(MEMBERS, "members", { search: "Person 1" })).toEqual([]);
+    expect(await allPages(MEMBERS, "members", { search: "example.com" })).toEqual([]);
     for (const wildcard of ["%", "_", `${tag}%`, `${tag}_`, "\\"]) {
       expect(await allPages(MEMBERS, "members", { search: wildcard }), wildcard).toEqual([]);
     }
@@ -112,27 +131,36 @@ describe("members", () => {
     }
   });
 
-  it("pages forward to the end with no duplicates or gaps, ties on the join time included (property)", async () => {
+  it("pages forward to the end with no duplicates or gaps, in search order and in join order, ties included (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), async (count, first, sameInstant) => {
+      fc.asyncProperty(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.integer({ min: 0, max: 3 }), async (count, first, sameInstant, cut) => {
         const { tag, made } = await seedMembers(count, { sameInstant });
-        const ids = await allPages(MEMBERS, "members", { first, search: tag });
-        const expected = [...made].sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime()).map((m) => m.id);
+        // Search: a prefix of the tag (all of them), the tag with the name's space, or an email's start.
+        const search = [tag, `${tag} person`, `${tag}.`, `${tag.toUpperCase()} PERSON 1`][cut]!.toLowerCase();
+        const ids = await allPages(MEMBERS, "members", { first, search });
         expect(new Set(ids).size).toBe(ids.length);
-        expect([...ids].sort()).toEqual([...expected].sort());
-        // Oldest first: join times never go back.
+        expect(ids).toEqual(searchOrder(made, search));
+        // Without search: every member once, the new ones in join order.
+        const all = await allPages(MEMBERS, "members", { first: first * 25 });
+        expect(new Set(all).size).toBe(all.length);
+        const mine = all.filter((id) => made.some((m) => m.id === id));
+        expect(mine.sort()).toEqual(made.map((m) => m.id).sort());
         const joined = new Map(made.map((m) => [m.id, m.joinedAt.getTime()]));
-        for (let i = 1; i < ids.length; i++) expect(joined.get(ids[i]!)!).toBeGreaterThanOrEqual(joined.get(ids[i - 1]!)!);
+        const inOrder = all.filter((id) => joined.has(id));
+        for (let i = 1; i < inOrder.length; i++) expect(joined.get(inOrder[i]!)!).toBeGreaterThanOrEqual(joined.get(inOrder[i - 1]!)!);
       }),
       { seed: 2828, numRuns: 12 },
     );
-  }, 120_000);
+  }, 180_000);
 
   it("refuses bad arguments with BAD_USER_INPUT, like subscriptions", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ first: 0 }, "first must be between 1 and 100"],
       [{ first: 101 }, "first must be between 1 and 100"],
       [{ after: "garbage" }, "after is not a valid cursor"],
+      [{ after: Buffer.from(JSON.stringify({ k: "e", v: "a" })).toString("base64url") }, "after is not a valid cursor"],
+      [{ search: "a", after: Buffer.from(JSON.stringify({ c: "2026-01-01T00:00:00.000Z", i: DEMO_IDS.users.owner })).toString("base64url") }, "after is not a valid cursor"],
+      [{ search: "a", after: Buffer.from(JSON.stringify({ k: "n", v: "a", i: "x" })).toString("base64url") }, "after is not a valid cursor"],
       [{ after: Buffer.from(JSON.stringify({ c: "+275760-09-13T00:00:00.000Z", i: DEMO_IDS.users.owner })).toString("base64url") }, "after is not a valid cursor"],
       [{ state: "paused" }, "state must be one of: active, incomplete, incomplete_expired, trialing, past_due, canceled, expired"],
       [{ search: "x".repeat(255) }, "search must be at most 254 characters"],
