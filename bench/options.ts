@@ -13,6 +13,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --only <ids>         comma-separated workload ids (baseline always runs)
   --embedded-only      ignore DATABASE_URL / REDIS_URL
   --port <n>           first port for the bench servers (default: a free port)
+  --members <n>        members in the member-search dataset (default 200000, with 2 subscriptions each)
   --out <file>         JSON output (default bench/results/latest.json)
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
@@ -41,6 +42,8 @@ export interface BenchOptions {
   /** The workloads to measure, floors first. */
   selected: Workload[];
   wantFairness: boolean;
+  /** Members of the member-search dataset (bench/member-dataset.ts), prepared only when members-search runs. */
+  members: number;
 }
 
 /** Parses the arguments; prints the usage and exits on --help or a bad value. */
@@ -57,6 +60,7 @@ export function benchOptions(argv: string[]): BenchOptions {
       only: { type: "string" },
       "embedded-only": { type: "boolean", default: false },
       port: { type: "string" },
+      members: { type: "string" },
       out: { type: "string" },
       profile: { type: "string" },
       help: { type: "boolean", default: false },
@@ -115,5 +119,6 @@ export function benchOptions(argv: string[]): BenchOptions {
     outFile,
     selected,
     wantFairness,
+    members: Math.round(num(args.members, 200_000, "members")),
   };
 }

@@ -17,7 +17,9 @@
 //   token-code workloads. They expire in a day rather than a minute: the bench redeems them over
 //   several minutes of warm-up and segments, and expiry is not what it measures.
 //
-// Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>]
+// - The member-search dataset (bench/member-dataset.ts) when <members> is above 0.
+//
+// Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>] [<members>]
 import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../lib/db/client";
@@ -29,6 +31,7 @@ import { createApiKey } from "../lib/admin-api/api-keys";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
 import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
+import { generateMemberDataset } from "./member-dataset";
 
 export interface PreparedCredentials {
   /** Keys with enforceLimits=true. */
@@ -52,7 +55,7 @@ const BENCH_SCOPE = "openid profile email offline_access courses:read";
 const BENCH_PLAIN_SCOPE = "offline_access courses:read";
 const BENCH_REDIRECT_URI = "http://127.0.0.1/callback";
 
-const [out, keysArg, tokensArg, issuer, codesArg] = process.argv.slice(2);
+const [out, keysArg, tokensArg, issuer, codesArg, membersArg] = process.argv.slice(2);
 if (!out || !issuer) {
   console.error("usage: prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin>");
   process.exit(2);
@@ -60,6 +63,7 @@ if (!out || !issuer) {
 const keysPerKind = Number(keysArg ?? 8);
 const tokenCount = Number(tokensArg ?? 64);
 const codesPerKind = Number(codesArg ?? 20_000);
+const members = Number(membersArg ?? 0);
 
 await runCli(async () => {
   const handle = dbHandle();
@@ -143,6 +147,7 @@ await runCli(async () => {
       codeRedirectUri: BENCH_REDIRECT_URI,
       oauthClientId: BENCH_OAUTH_CLIENT,
     };
+    if (members > 0) await generateMemberDataset(prisma, { members });
     writeFileSync(out, JSON.stringify(result));
   } finally {
     await closeDbHandle(handle);

@@ -104,12 +104,21 @@ export function serverEnv(backend: Backend): Record<string, string> {
 // 20,000; a quick run's 1 s segments fewer than 6,000 (preparing them costs seconds).
 export const codesPerKind = (quick: boolean): number => (quick ? 6_000 : 20_000);
 
-export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, env: Record<string, string> = {}, codes = codesPerKind(false)): PreparedCredentials {
+export function prepareDatabase(
+  backend: Backend,
+  keysPerKind: number,
+  refreshTokens: number,
+  origin: string,
+  env: Record<string, string> = {},
+  codes = codesPerKind(false),
+  /** Members of the member-search dataset (bench/member-dataset.ts); 0: none. */
+  members = 0,
+): PreparedCredentials {
   const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-creds-"));
   const out = path.join(dir, "creds.json");
   try {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-    const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes)], {
+    const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes), String(members)], {
       env: { ...process.env, ...serverEnv(backend), ...env },
       encoding: "utf8",
     });
@@ -124,15 +133,15 @@ export function prepareDatabase(backend: Backend, keysPerKind: number, refreshTo
 // WASM start-up and seeding, copying 40 MB does not.
 // The refresh tokens in it are bound to the origin (port) they were prepared for, so a backend on
 // another port prepares a new template.
-let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string } | undefined;
+let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string; members: number } | undefined;
 
-export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = codesPerKind(false)): PreparedCredentials {
-  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin, {}, codes);
-  if (pgliteTemplate?.origin !== origin) {
+export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = codesPerKind(false), members = 0): PreparedCredentials {
+  if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin, {}, codes, members);
+  if (pgliteTemplate?.origin !== origin || pgliteTemplate.members !== members) {
     removePgliteTemplate();
     const dir = mkdtempSync(path.join(os.tmpdir(), "schoolhouse-bench-template-"));
-    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") }, codes);
-    pgliteTemplate = { dir, creds, origin };
+    const creds = prepareDatabase(backend, keysPerKind, refreshTokens, origin, { PGLITE_DATA_DIR: path.join(dir, "pglite") }, codes, members);
+    pgliteTemplate = { dir, creds, origin, members };
   }
   cpSync(path.join(pgliteTemplate.dir, "pglite"), backend.env.PGLITE_DATA_DIR!, { recursive: true });
   return pgliteTemplate.creds;

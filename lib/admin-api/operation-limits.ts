@@ -47,6 +47,8 @@ export const OPERATION_LIMITS = {
     subscriptions: { defaultFirst: 50, maxFirst: 100 },
     courses: { defaultFirst: 50, maxFirst: 100 },
     webhookDeliveries: { defaultFirst: 50, maxFirst: 100 },
+    members: { defaultFirst: 50, maxFirst: 100 },
+    enrollments: { defaultFirst: 50, maxFirst: 100 },
   } as Record<
     string,
     { defaultFirst: number; maxFirst: number }

@@ -87,6 +87,32 @@ export const PLAYGROUND_EXAMPLES: { title: string; query: string }[] = [
   courses(first: 50) { nodes { id slug title status price currency } }
 }`,
   },
+  {
+    title: "members",
+    query: `query Members {
+  # search: email or name prefix; planId and state: members with such a subscription
+  members(first: 50, search: "ada", state: "active") {
+    nodes { id email name roles joinedAt }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+  },
+  {
+    title: "member",
+    query: `query Member {
+  member(id: "<member id>") { id email name emailVerified roles joinedAt }
+}`,
+  },
+  {
+    title: "enrollments",
+    query: `query Enrollments {
+  # userId and/or courseId narrow the list; pass after: "<pageInfo.endCursor>" for the next page
+  enrollments(first: 50) {
+    nodes { id createdAt course { id title } user { id email name } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+  },
 ];
 
 /**

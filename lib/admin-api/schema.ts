@@ -1,6 +1,6 @@
-import { createGraphQLError, createSchema } from "graphql-yoga";
+import { createSchema } from "graphql-yoga";
 import { now as clockNow } from "../clock";
-import { UNAUTHORIZED, type AdminOperation } from "../credentials/permissions";
+import { UNAUTHORIZED } from "../credentials/permissions";
 import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
@@ -9,7 +9,6 @@ import { findSubscription } from "../membership/find-subscription";
 import { listCourses } from "../membership/list-courses";
 import { listMembershipPlans } from "../membership/list-membership-plans";
 import { listSubscriptionRows, type SubscriptionFilter } from "../membership/list-subscriptions";
-import { QueryInputError } from "../core/page";
 import {
   presentCourse,
   presentEnrollment,
@@ -35,6 +34,8 @@ import { rotateWebhookSecret } from "../webhooks/rotate-secret";
 import { updateWebhookEndpoint, type UpdateEndpointInput } from "../webhooks/update-endpoint";
 import type { AdminContext } from "./context";
 import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
+import { memberQueriesResolvers, memberQueriesTypeDefs } from "./member-queries";
+import { allowed, inputError, requireQueryPermission } from "./query-guards";
 import { adminLoaders } from "./loaders";
 
 // Every type, field, argument and input field carries a description (schema-descriptions.test.ts
@@ -551,22 +552,6 @@ function showOnce(ctx: AdminContext, secret: string | null | undefined): string 
   return secret;
 }
 
-function allowed(ctx: AdminContext, operation: AdminOperation): boolean {
-  return ctx.credential.permissions.includes(operation);
-}
-
-// Queries have no payload to carry "Unauthorized": the field is null with a FORBIDDEN error.
-function requireQueryPermission(ctx: AdminContext, operation: AdminOperation): void {
-  if (!allowed(ctx, operation)) throw createGraphQLError(UNAUTHORIZED, { extensions: { code: "FORBIDDEN" } });
-}
-
-function inputError<T>(fn: () => Promise<T>): Promise<T> {
-  return fn().catch((err: unknown) => {
-    if (err instanceof QueryInputError) throw createGraphQLError(err.message, { extensions: { code: "BAD_USER_INPUT" } });
-    throw err;
-  });
-}
-
 // The membership domain decides; these resolvers only check the key's permission and present.
 const subscriptionPayload = (p: Payload<SubscriptionRecord>) => ({
   errors: p.errors,
@@ -688,7 +673,10 @@ export const resolvers = {
   },
 };
 
-/** The whole SDL: the types above and the webhook event catalogue's (event-types.ts). */
-export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}`;
+/** The whole SDL: the types above, the webhook event catalogue's (event-types.ts) and the member reads (member-queries.ts). */
+export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}\n${memberQueriesTypeDefs}`;
 
-export const adminSchema = createSchema<AdminContext>({ typeDefs: adminTypeDefs, resolvers: [resolvers, eventTypesResolvers] });
+export const adminSchema = createSchema<AdminContext>({
+  typeDefs: adminTypeDefs,
+  resolvers: [resolvers, eventTypesResolvers, memberQueriesResolvers],
+});

@@ -25,6 +25,9 @@ export const TOOL_ACCESS = {
   list_my_subscriptions: { scope: "subscriptions:read", staff: false, apiKey: null, writes: false },
   list_my_enrollments: { scope: "courses:read", staff: false, apiKey: null, writes: false },
   list_subscriptions: { scope: "subscriptions:read", staff: true, apiKey: "subscriptions", writes: false },
+  list_members: { scope: "students:read", staff: true, apiKey: "members", writes: false },
+  get_member: { scope: "students:read", staff: true, apiKey: "member", writes: false },
+  list_enrollments: { scope: "students:read", staff: true, apiKey: "enrollments", writes: false },
   create_subscription: { scope: "subscriptions:write", staff: true, apiKey: "createSubscription", writes: true },
   update_subscription: { scope: "subscriptions:write", staff: true, apiKey: "updateSubscription", writes: true },
   cancel_subscription: { scope: "subscriptions:write", staff: true, apiKey: "cancelSubscription", writes: true },
@@ -43,4 +46,4 @@ export type ToolName = keyof typeof TOOL_ACCESS;
 export const isToolName = (name: unknown): name is ToolName => typeof name === "string" && Object.hasOwn(TOOL_ACCESS, name);
 
 /** Every scope a tool can need, plus what identifies the member: what /mcp asks clients to request. */
-export const MCP_SCOPES = ["openid", "profile", "email", "courses:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"];
+export const MCP_SCOPES = ["openid", "profile", "email", "courses:read", "students:read", "subscriptions:read", "subscriptions:write", "enrollments:write", "webhooks:manage"];

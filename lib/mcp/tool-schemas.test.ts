@@ -36,12 +36,17 @@ describe("MCP tool input schemas (issue 29)", () => {
   it("state every bound the API enforces", async () => {
     const tools = new Map((await listedTools()).map((t) => [t.name, new Map(properties(t))]));
     const prop = (tool: string, name: string) => tools.get(tool)!.get(name)!;
-    for (const [tool, name] of [["list_subscriptions", "first"], ["list_webhook_deliveries", "first"]]) {
+    for (const [tool, name] of [["list_subscriptions", "first"], ["list_webhook_deliveries", "first"], ["list_members", "first"], ["list_enrollments", "first"]]) {
       expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE });
     }
     expect(prop("search_catalog", "limit")).toMatchObject({ minimum: 1, maximum: 100 });
     expect(prop("list_webhook_deliveries", "status").enum).toEqual(["pending", "succeeded", "failed"]);
     expect(prop("list_subscriptions", "state").enum).toContain("past_due");
+    expect(prop("list_members", "state").enum).toContain("past_due");
+    expect(prop("list_members", "search").maxLength).toBe(254);
+    for (const [tool, name] of [["list_members", "planId"], ["list_members", "after"], ["get_member", "id"], ["list_enrollments", "userId"], ["list_enrollments", "courseId"]]) {
+      expect(prop(tool!, name!).maxLength, `${tool}.${name}`).toBeGreaterThan(0);
+    }
     for (const tool of ["create_webhook_endpoint", "update_webhook_endpoint"]) {
       expect(prop(tool, "url").maxLength).toBe(2048);
       expect(prop(tool, "description").maxLength).toBe(500);

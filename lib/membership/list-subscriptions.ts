@@ -1,37 +1,12 @@
 import { db } from "../db/client";
 import type { Prisma, Subscription } from "../db/generated/client";
 import { isUuid } from "../core/ids";
+import { decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
 import { QueryInputError, pageSize } from "../core/page";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";
 import { normalizeEmail } from "./users";
-
-interface Cursor {
-  c: string;
-  i: string;
-}
-const encodeCursor = (s: { createdAt: Date; id: string }) =>
-  Buffer.from(JSON.stringify({ c: s.createdAt.toISOString(), i: s.id } satisfies Cursor)).toString("base64url");
-
-// The form encodeCursor writes (Date#toISOString) for years 0001 to 9999. Anything else is not a
-// cursor of ours: JS dates reach ±275,760 years, beyond what the database can compare (a
-// "+275760-09-13…" or "-000001-…" cursor used to be an INTERNAL_SERVER_ERROR).
-const CURSOR_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function decodeCursor(raw: string): { createdAt: Date; id: string } {
-  try {
-    const v = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as Cursor;
-    const createdAt = typeof v.c === "string" && CURSOR_TIME.test(v.c) ? new Date(v.c) : null;
-    // Round trip: "2026-02-31T…" parses (as March 3) but is not a time we wrote.
-    if (typeof v.i === "string" && isUuid(v.i) && createdAt && !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === v.c) {
-      return { createdAt, id: v.i };
-    }
-  } catch {
-    // fall through
-  }
-  throw new QueryInputError("after is not a valid cursor");
-}
 
 export interface SubscriptionFilter {
   first?: number | null;
@@ -90,12 +65,12 @@ async function page<T extends { createdAt: Date; id: string }>(
     where.user = { email };
   }
   if (filter.after) {
-    const c = decodeCursor(filter.after);
+    const c = decodeTimeCursor(filter.after);
     where.OR = [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }];
   }
   await settleDueSubscriptions({ schoolId, now });
   const rows = await find({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });
   const nodes = rows.slice(0, take);
   const last = nodes[nodes.length - 1];
-  return { nodes, pageInfo: { hasNextPage: rows.length > take, endCursor: last ? encodeCursor(last) : null } };
+  return { nodes, pageInfo: { hasNextPage: rows.length > take, endCursor: last ? encodeTimeCursor(last) : null } };
 }

@@ -37,6 +37,7 @@ const PROMISES: Record<string, { has?: RegExp[]; hasNot?: RegExp[] }> = {
       /"updateSubscription":\{"errors":\[\],"subscription":\{"id":"[0-9a-f-]{36}","currentPeriodEnd":1893456000/,
       /"cancelSubscription":\{"errors":\[\],"subscription":\{"id":"[0-9a-f-]{36}","state":"[a-z_]+","isCanceling":true/,
       /"enrollStudentToCourse":\{"errors":\[\],"enrollment":\{"id":/,
+      /"members":\{"nodes":\[\{"id":"[0-9a-f-]{36}","email":"student@/,
       /"a":\{"errors":\[\],"subscription":\{"id":/,
       /"membershipPlans":\[\{"id":/,
       /"createWebhookEndpoint":\{"errors":\[\],"secret":"whsec_/,

@@ -189,6 +189,11 @@ const FIELDS = [
   (a: string) => `courses(first: ${a}) { nodes { id } }`,
   (a: string) => `courses(after: ${a}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
   () => `membershipPlans { id name price }`,
+  (a: string) => `members(first: ${a}, search: ${a}) { nodes { id email name roles joinedAt } pageInfo { hasNextPage endCursor } }`,
+  (a: string) => `members(after: ${a}, planId: ${a}, state: ${a}) { nodes { id } }`,
+  (a: string) => `member(id: ${a}) { id email roles }`,
+  (a: string) => `enrollments(first: ${a}, userId: ${a}) { nodes { id course { title } user { email } } pageInfo { endCursor } }`,
+  (a: string) => `enrollments(after: ${a}, courseId: ${a}) { nodes { id } }`,
   () => `eventTypes { type dataType fields { path type } }`,
 ];
 const MUTATIONS = [
@@ -366,8 +371,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
 // tools are sent as dry runs (they must change nothing) or by the key without permissions.
-const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student"];
-const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", "list_members", "get_member", "list_enrollments"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
 const mcpBody = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, ...(huge === undefined ? {} : { huge }), dry_run: true } } }),

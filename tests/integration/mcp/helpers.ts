@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client";
 import type { AppServer } from "../../helpers/app-server";
 import { tokensFor } from "../oauth/helpers";
 
-export const ALL_SCOPES = "openid profile email courses:read subscriptions:read subscriptions:write enrollments:write webhooks:manage";
+export const ALL_SCOPES = "openid profile email courses:read students:read subscriptions:read subscriptions:write enrollments:write webhooks:manage";
 
 /** An access token for demo-public-app, issued for `resource` (default: this app's /mcp) at `schoolId`. */
 export async function mcpToken(app: AppServer, cookie: string, o: { schoolId: string; scope?: string; resource?: string | null }): Promise<string> {

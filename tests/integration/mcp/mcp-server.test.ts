@@ -98,7 +98,7 @@ describe("discovery and authorization (RFC 9728, RFC 6750)", () => {
     expect(res.status).toBe(401);
     const challenge = res.headers.get("www-authenticate")!;
     expect(challenge).toContain(`resource_metadata="${app.url}/.well-known/oauth-protected-resource/mcp"`);
-    expect(challenge).toContain('scope="openid profile email courses:read subscriptions:read subscriptions:write enrollments:write webhooks:manage"');
+    expect(challenge).toContain('scope="openid profile email courses:read students:read subscriptions:read subscriptions:write enrollments:write webhooks:manage"');
     expect(res.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
     expect((await res.json()).error.code).toBe(-32001);
 
