@@ -91,6 +91,9 @@ async function page<T extends { createdAt: Date; id: string }>(
   }
   if (filter.after) {
     const c = decodeCursor(filter.after);
+    // The redundant lower bound turns the page into a range scan of (schoolId, createdAt): the OR
+    // alone is only a filter, so a deep page read and discarded every row before the cursor.
+    where.createdAt = { gte: c.createdAt };
     where.OR = [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }];
   }
   await settleDueSubscriptions({ schoolId, now });
