@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       missedTargets: [
         ...reports.flatMap((b) => b.workloads.filter((w) => w.targetMet === false).map((w) => `${b.name}/${w.id}`)),
         ...reports.filter((b) => b.fairness?.targetMet === false).map((b) => `${b.name}/${FAIRNESS}`),
-        ...(opts.largeScale ? largeRows(reports).filter((r) => !r.targetMet).map((r) => `large/small/${r.id}`) : []),
+        ...(opts.largeScale ? largeRows(reports).filter((r) => r.targetMet === false).map((r) => `large/small/${r.id}`) : []),
       ],
       unavailable: reports.flatMap((b) => b.workloads.filter((w) => w.status === "unavailable").map((w) => `${b.name}/${w.id}: ${w.reason}`)),
       errors: reports.flatMap((b) => b.workloads.filter((w) => w.status === "errors").map((w) => `${b.name}/${w.id}`)),
