@@ -7,11 +7,12 @@ export async function register() {
     // make one set). A failure here is not fatal: the first token or jwks_uri request makes them.
     const { ensureSigningKeys } = await import("./lib/oidc/key-store");
     await ensureSigningKeys(new Date()).catch((err: unknown) => console.error("oidc signing keys:", err));
-    // A long-running server delivers webhooks itself; on Vercel, after-response draining and the cron route do.
+    // A long-running server delivers webhooks and runs renewals itself; on Vercel, after-response
+    // draining and the cron routes do.
     const { env } = await import("./lib/env");
     if (env().WEBHOOKS_WORKER && !process.env.VERCEL) {
       const { startWebhookWorker } = await import("./lib/webhooks/worker");
-      startWebhookWorker();
+      startWebhookWorker({ renewals: true });
     }
   }
 }

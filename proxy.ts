@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { answerInProxy } from "@/app/_routes/table";
 import { getMemberSession } from "@/lib/auth/session";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
@@ -12,52 +13,41 @@ import { forbiddenHtml, forbiddenMarkdown, loginPath, storefrontAccess } from "@
 import { htmlUnavailable, markdownUnavailable, STALE_HEADERS } from "@/lib/storefront/http";
 import { preferredRepresentation } from "@/lib/storefront/negotiate";
 import { pageDocument } from "@/lib/storefront/page-check";
-import { MCP_PATH } from "@/lib/mcp/http";
-import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/path";
 import { isRenderPath, rememberSchool, renderPath } from "@/lib/storefront/page-cache";
-import { proxyServedHandler } from "@/lib/storefront/proxy-served";
 import { contentSignal, markdownAlternateLink } from "@/lib/storefront/discovery";
 import { htmlPathOf, matchMarkdownUrl, matchPage, type PageMatch } from "@/lib/storefront/routes";
 import { authSecret } from "@/lib/auth/auth-secret";
 import { requestContext } from "@/lib/tenancy/request-context";
 import { resolveSchoolState } from "@/lib/tenancy/resolve-school";
 
-// Every path first meets the edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid
-// Host are answered 400 here, before Next's route matcher or any `new URL` sees them. Then, for
-// storefront pages only (the paths of lib/storefront/routes.ts), the enterprise-training gate and
-// Accept negotiation; login, OAuth, API and assets pass straight through. Order matters: the gate
-// runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
-// database is unavailable, pages built before are served stale (marked with Warning) and others
-// answer 503 (lib/db/unavailable.ts).
-// Storefront HTML pages are served from Next's incremental cache through an internal route
-// (/_site/<render key>/…, lib/storefront/page-cache.ts): rendered once per school version, origin
-// and document, after the gate has let the request through. Outside requests for that route are
-// refused: only this proxy's rewrites, made after the gate, reach it.
-// GETs of the markdown twins (/api/md/…) and the llms files, which are not gated, are answered
-// here from the content cache by the same functions their route handlers export, and so is the
-// Admin API (GET, POST and OPTIONS of /admin/graphql: app/admin/graphql/handlers.ts).
+// What this proxy does, in order, for every request its `config.matcher` lets in:
+// 1. The edge guard (lib/edge/guard.ts): malformed percent-encoding and invalid Host are answered
+//    400 here, before Next's route matcher or any `new URL` sees them.
+// 2. Outside requests for the internal page route (/_site/…) are refused (404): only this proxy's
+//    rewrites, made after the gate, reach it.
+// 3. The endpoints the route table (app/_routes/table.ts) marks `proxy` are answered here by their
+//    table handler, the very function their app/**/route.ts exports, which saves Next's
+//    route-handler stage for them (docs/benchmarks.md): GET/HEAD of the markdown twins (well-formed
+//    slugs) and the llms files, GET/POST/OPTIONS of /admin/graphql, POST /mcp. Every other
+//    endpoint, and these paths with another method or a slug the table's check refuses, go on to
+//    Next's routes, which the same table answers (docs/architecture.md, "Route table").
+// 4. Storefront pages (the paths of lib/storefront/routes.ts): the enterprise-training gate, then
+//    Accept negotiation or a `<page>.md` URL (a rewrite to the /api/md twin), else a rewrite to the
+//    cached page route (/_site/<render key>/…, lib/storefront/page-cache.ts). Order matters: the gate
+//    runs before the markdown rewrite, so negotiation cannot be used to read a gated page. While the
+//    database is unavailable, pages built before are served stale (marked with Warning) and others
+//    answer 503 (lib/db/unavailable.ts); member pages answer 503.
+// Login, OAuth, the rest of the API and assets pass straight through.
 const MEMBER_PAGES = new Set([LOGIN_PATH, `${LOGIN_PATH}/signout`, PASSWORD_SETUP_PATH, CONSENT_PATH, SELECT_SCHOOL_PATH]);
 
 export async function proxy(request: NextRequest) {
   const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
   if (refused) return refused;
   if (isRenderPath(request.nextUrl.pathname)) return NextResponse.rewrite(internalUrl(request, NOT_FOUND_PATH));
-  // GET/HEAD of a markdown twin or an llms file: answered here by its route handler's function
-  // (lib/storefront/proxy-served.ts), which saves Next's second stage for these cached bytes.
-  const served = proxyServedHandler(request.method, request.nextUrl.pathname);
-  if (served) return served(request);
-  // GET, POST and OPTIONS of the Admin API: answered here by the route's own handlers, which saves
-  // Next's second stage (docs/benchmarks.md, 15admin3). Imported on first use, so a server that
-  // never serves the Admin API never loads yoga. HEAD and other methods still reach the route.
-  if (request.nextUrl.pathname === ADMIN_GRAPHQL_PATH) {
-    const answer = (await import("@/app/admin/graphql/handlers")).ADMIN_PROXY_METHODS.get(request.method);
-    if (answer) return answer(request);
-  }
-  // POST /mcp: answered here by the route's own handler, which saves Next's second stage (route
-  // resolution, the route module's request context, a second response pipe) and its copy of the
-  // request body (docs/benchmarks.md, 15mcp3). Imported on first use, so a server that never serves
-  // MCP never loads the SDK. OPTIONS, GET and DELETE still reach app/mcp/route.ts.
-  if (request.method === "POST" && request.nextUrl.pathname === MCP_PATH) return (await import("@/lib/mcp/handler")).handleMcpRequest(request);
+  // The endpoints the route table answers in the proxy (step 3 above); handlers load on first use,
+  // so a server that never serves the Admin API or MCP never loads yoga or the SDK.
+  const answered = answerInProxy(request, request.method, request.nextUrl.pathname);
+  if (answered) return answered;
   // `<page>.md` is the page's markdown twin at its own address, whatever the Accept header.
   const mdUrl = matchMarkdownUrl(request.nextUrl.pathname);
   const page = mdUrl ?? matchPage(request.nextUrl.pathname);

@@ -69,3 +69,29 @@ export async function floorRead(driver: Driver = dbHandle().driver): Promise<str
       : (await driver.pool.query<{ id: string }>(SELECT_COURSE, params)).rows;
   return rows[0]?.id ?? null;
 }
+
+const HEADERS = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" };
+
+/** GET /api/bench/floor-read: one indexed select through the raw driver; 404 unless BENCH_FLOOR_ROUTES=1. */
+export async function floorReadResponse(): Promise<Response> {
+  if (!floorRoutesEnabled()) return new Response("Not Found\n", { status: 404, headers: HEADERS });
+  try {
+    const id = await floorRead();
+    if (!id) return new Response("the demo course is missing (the floors need the demo seed)\n", { status: 409, headers: HEADERS });
+    return new Response(`${id}\n`, { headers: HEADERS });
+  } catch (err) {
+    console.error("bench floor-read failed", err);
+    return new Response("floor-read failed\n", { status: 500, headers: HEADERS });
+  }
+}
+
+/** POST /api/bench/floor-write: createSubscription's writes through the raw driver, one transaction; 404 unless BENCH_FLOOR_ROUTES=1. */
+export async function floorWriteResponse(): Promise<Response> {
+  if (!floorRoutesEnabled()) return new Response("Not Found\n", { status: 404, headers: HEADERS });
+  try {
+    return new Response(`${await floorWrite()}\n`, { headers: HEADERS });
+  } catch (err) {
+    console.error("bench floor-write failed", err);
+    return new Response("floor-write failed\n", { status: 500, headers: HEADERS });
+  }
+}

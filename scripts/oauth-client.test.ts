@@ -86,6 +86,19 @@ describe("npm run oauth-client", () => {
     await expect(tokenStatuses(clientId!, [newSecret!])).rejects.toThrow(/authorize answered 400/);
   }, 300_000);
 
+  it("--id-token-alg ES256 registers id_token_signed_response_alg; none and HS256 are refused", async () => {
+    const created = await cli("scripts/oauth-client.ts", ["create", "--school", "demo", "--name", "ES app", "--redirect-uri", CB, "--scope", "openid", "--public", "--id-token-alg", "ES256"]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("ID tokens signed with: ES256");
+    const plain = await cli("scripts/oauth-client.ts", ["create", "--school", "demo", "--name", "RS app", "--redirect-uri", CB, "--scope", "openid", "--public"]);
+    expect(plain.stdout).toContain("ID tokens signed with: RS256");
+    for (const alg of ["none", "HS256"]) {
+      const refused = await cli("scripts/oauth-client.ts", ["create", "--school", "demo", "--name", "x", "--redirect-uri", CB, "--scope", "openid", "--id-token-alg", alg]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe("oauth-client: --id-token-alg must be one of RS256, ES256");
+    }
+  }, 180_000);
+
   it("bad input is one line on stderr and exit code 1", async () => {
     const bad = await cli("scripts/oauth-client.ts", ["create", "--school", "demo", "--name", "x", "--redirect-uri", "http://evil.example/cb", "--scope", "openid"]);
     expect(bad.code).toBe(1);

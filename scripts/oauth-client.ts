@@ -16,13 +16,15 @@ const OVERLAP_HOURS = CLIENT_SECRET_OVERLAP_MS / 3_600_000;
 const USAGE = `usage:
   npm run oauth-client -- create --school <subdomain|id> --name <name> --redirect-uri <uri> [--redirect-uri <uri>…] --scope "<scopes>" [--public]
       [--jwks-uri <https uri> | --jwks-file <path>] [--post-logout-redirect-uri <uri>…] [--backchannel-logout-uri <https uri>]
+      [--id-token-alg RS256|ES256]
   npm run oauth-client -- list [--school <subdomain|id>]
   npm run oauth-client -- rotate <client_id> [--no-overlap]
   npm run oauth-client -- revoke <client_id>
 
 Clients are confidential (a generated secret, client_secret_basic or client_secret_post) unless --public
 (PKCE only). With --jwks-uri or --jwks-file (a JWK Set of public keys) the client authenticates with
-private_key_jwt (signed client assertions) and is issued no secret. rotate issues a new secret; the old one keeps working for ${OVERLAP_HOURS} hours, or stops at once
+private_key_jwt (signed client assertions) and is issued no secret. --id-token-alg chooses how its ID tokens
+are signed (id_token_signed_response_alg; RS256 unless ES256 is asked for). rotate issues a new secret; the old one keeps working for ${OVERLAP_HOURS} hours, or stops at once
 with --no-overlap. revoke disables the client and revokes its grants and tokens at once.
 scopes: ${SUPPORTED_SCOPES.join(" ")}`;
 
@@ -36,6 +38,7 @@ const FLAGS = {
   "jwks-file": { type: "string" },
   "post-logout-redirect-uri": { type: "string", multiple: true },
   "backchannel-logout-uri": { type: "string" },
+  "id-token-alg": { type: "string" },
   "no-overlap": { type: "boolean", default: false },
 } as const;
 
@@ -63,11 +66,13 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         jwks: values["jwks-file"] ? readJwksFile(values["jwks-file"]) : undefined,
         postLogoutRedirectUris: values["post-logout-redirect-uri"],
         backchannelLogoutUri: values["backchannel-logout-uri"],
+        idTokenSignedResponseAlg: values["id-token-alg"],
       });
       console.log(`created ${secret ? "confidential" : "public"} OAuth client ${JSON.stringify(client.name)} for ${school.subdomain}`);
       console.log(`client_id: ${client.clientId}`);
       console.log(`redirect URIs: ${client.redirectUris.join(" ")}`);
       console.log(`scopes: ${client.scope}`);
+      console.log(`ID tokens signed with: ${client.idTokenSignedResponseAlg}`);
       if (client.tokenEndpointAuthMethod === "private_key_jwt") {
         console.log("private_key_jwt: no secret; the client signs a client assertion with its own key (RFC 7523).");
       } else if (secret) {

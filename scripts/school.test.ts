@@ -82,4 +82,18 @@ describe("npm run school", () => {
     expect((await schoolCli(dir, ["export", out, "--school", "ceramics"])).stdout).toMatch(/wrote \d+ files of ceramics/);
     expect((await schoolCli(dir, ["import", out, "--school", "ceramics"])).stdout).toContain(`ceramics already matches ${out}: nothing to change`);
   }, 300_000);
+
+  // docs/decisions.md, "Billing", "Test clock": moves forward only; bad --to is one line.
+  it("test-clock advance moves a school's test clock forward and reports what ran", async () => {
+    const moved = await schoolCli(dir, ["test-clock", "advance", "--school", "ceramics", "--to", "+30d"]);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toMatch(/ceramics's test clock: \S+ -> \S+/);
+    expect(moved.stdout).toMatch(/payments succeeded=0 failed=0 unknown=0/);
+    const back = await schoolCli(dir, ["test-clock", "advance", "--school", "ceramics", "--to", "2020-01-01T00:00:00Z"]);
+    expect(back.code).toBe(1);
+    expect(back.stderr.trim()).toBe("school: A test clock only moves forward: pass a time after the clock's");
+    const bad = await schoolCli(dir, ["test-clock", "advance", "--school", "ceramics", "--to", "soon"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toMatch(/^school: --to must be an ISO time/);
+  }, 300_000);
 });

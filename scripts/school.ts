@@ -13,6 +13,8 @@ import { schoolOrigin } from "../lib/schools/links";
 import { findSchoolByRef } from "../lib/schools/find-school";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/manage-schools";
 import { runDbCommand, type CommandLine } from "./cli";
+import { advanceTestClock } from "../lib/billing/advance-test-clock";
+import { parseClockTarget } from "../lib/billing/clock-target";
 
 const USAGE = `usage:
   npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>] [--port <n>]
@@ -24,6 +26,7 @@ const USAGE = `usage:
   npm run school -- domain remove --school <subdomain|id>
   npm run school -- import <dir> --school <subdomain|id> [--dry-run]
   npm run school -- export <dir> --school <subdomain|id>
+  npm run school -- test-clock advance --school <subdomain|id> --to <ISO time|+<n>d|+<n>h>
 
 --port: the port the school is served on, for the printed links on localhost (default: PORT, else 3000)`;
 
@@ -43,6 +46,7 @@ const FLAGS = {
   role: { type: "string" },
   "dry-run": { type: "boolean", default: false },
   port: { type: "string" },
+  to: { type: "string" },
 } as const;
 
 /** `--port`, checked before anything is written: the port printed links name (else PORT, else 3000). */
@@ -136,6 +140,21 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       const school = await findSchoolByRef({ db, ref: values.school });
       const files = await exportContent({ db, schoolId: school.id, dir });
       console.log(`wrote ${files.length} files of ${school.subdomain} to ${dir}`);
+      return;
+    }
+    case "test-clock": {
+      const [verb] = positionals;
+      if (verb !== "advance" || !values.school || !values.to) throw new SchoolCommandError(`test-clock needs advance, --school and --to\n${USAGE}`);
+      const school = await findSchoolByRef({ db, ref: values.school });
+      const current = (await db.schoolBilling.findUnique({ where: { schoolId: school.id } }))?.testClockAt ?? now();
+      const to = parseClockTarget(values.to, current);
+      const r = await advanceTestClock({ schoolId: school.id, to, now: now() });
+      if ("error" in r) throw new SchoolCommandError(r.error);
+      console.log(`${school.subdomain}'s test clock: ${r.from.toISOString()} -> ${r.to.toISOString()}`);
+      console.log(
+        `payments succeeded=${r.succeeded} failed=${r.failed} unknown=${r.unknown}; renewed without a charge=${r.renewedWithoutCharge}; ` +
+          `canceled=${r.canceled} expired=${r.expired} incomplete_expired=${r.incompleteExpired}`,
+      );
       return;
     }
     default:

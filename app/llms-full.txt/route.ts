@@ -1,6 +1,4 @@
-import { serveLlmsFullTxt } from "@/lib/storefront/llms-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveLlmsFullTxt;
-export const HEAD = serveLlmsFullTxt;
+export const { GET, HEAD } = route("/llms-full.txt");

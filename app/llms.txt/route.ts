@@ -1,6 +1,4 @@
-import { serveLlmsTxt } from "@/lib/storefront/llms-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveLlmsTxt;
-export const HEAD = serveLlmsTxt;
+export const { GET, HEAD } = route("/llms.txt");

@@ -1,8 +1,4 @@
-import { handleMcpRequest } from "@/lib/mcp/handler";
+import { route } from "@/app/_routes/table";
 
-// The MCP server (Streamable HTTP, stateless): lib/mcp/handler.ts.
 export const dynamic = "force-dynamic";
-export const POST = handleMcpRequest;
-export const GET = handleMcpRequest;
-export const DELETE = handleMcpRequest;
-export const OPTIONS = handleMcpRequest;
+export const { GET, POST, DELETE, OPTIONS } = route("/mcp");

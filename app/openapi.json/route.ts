@@ -1,6 +1,4 @@
-import { serveOpenApi } from "@/lib/storefront/text-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveOpenApi;
-export const HEAD = serveOpenApi;
+export const { GET, HEAD } = route("/openapi.json");

@@ -1,6 +1,4 @@
-import { serveRobotsTxt } from "@/lib/storefront/text-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveRobotsTxt;
-export const HEAD = serveRobotsTxt;
+export const { GET, HEAD } = route("/robots.txt");

@@ -1,6 +1,4 @@
-import { serveSitemap } from "@/lib/storefront/text-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveSitemap;
-export const HEAD = serveSitemap;
+export const { GET, HEAD } = route("/sitemap.xml");

@@ -1,6 +1,11 @@
+import { now } from "../clock";
 import { safeEqual } from "../credentials/secret";
+import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { env } from "../env";
 import { purgeExpiredIdempotencyKeys } from "../idempotency/run-once";
 import { settleDueSubscriptions, type SettleResult } from "../membership/settle";
+import { drainWebhooks } from "../webhooks/deliver";
+import { renewDueSubscriptions, type RenewalRunResult } from "../billing/renew-due";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };
 
@@ -22,11 +27,48 @@ export function authorizeCron(options: { headers: Headers; secret: string | unde
 
 export interface ScheduledJobsResult extends SettleResult {
   idempotencyKeysPurged: number;
+  renewals: RenewalRunResult;
 }
 
-/** The periodic job: applies due cancellations and expiries for every school, drops stale idempotency records. */
+/**
+ * The periodic job: applies due cancellations and expiries for every school, then renews, charges and
+ * retries what is due (lib/billing; schools on a test clock move only with it), drops stale
+ * idempotency records.
+ */
 export async function runScheduledJobs(options: { now: Date }): Promise<ScheduledJobsResult> {
   const settled = await settleDueSubscriptions({ now: options.now });
+  const renewals = await renewDueSubscriptions({ now: options.now });
   const idempotencyKeysPurged = await purgeExpiredIdempotencyKeys({ now: options.now });
-  return { ...settled, idempotencyKeysPurged };
+  return { ...settled, renewals, idempotencyKeysPurged };
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+function refused(auth: Extract<CronAuth, { ok: false }>): Response {
+  return Response.json({ error: auth.error, message: auth.message }, { status: auth.status, headers: NO_STORE });
+}
+
+/** GET /api/cron/subscriptions (vercel.json crons): due cancellations and expiries, stale idempotency records. */
+export async function handleSubscriptionsCron(request: Request): Promise<Response> {
+  const auth = authorizeCron({ headers: request.headers, secret: env().CRON_SECRET });
+  if (!auth.ok) return refused(auth);
+  try {
+    const result = await runScheduledJobs({ now: now() });
+    return Response.json({ ok: true, ...result }, { headers: NO_STORE });
+  } catch (err) {
+    // The scheduler retries on 5xx; the jobs are idempotent, so a cut run is simply run again.
+    if (!asDatabaseUnavailable(err)) throw err;
+    return Response.json(
+      { error: "temporarily_unavailable", message: "The database is unavailable; the jobs will run on the next call" },
+      { status: 503, headers: { ...NO_STORE, ...retryAfterHeaders() } },
+    );
+  }
+}
+
+/** GET /api/cron/webhooks (vercel.json crons): delivers every due webhook, within 45 s, so nothing waits on a request to drain it. */
+export async function handleWebhooksCron(request: Request): Promise<Response> {
+  const auth = authorizeCron({ headers: request.headers, secret: env().CRON_SECRET });
+  if (!auth.ok) return refused(auth);
+  const result = await drainWebhooks({ now, budgetMs: 45_000 });
+  return Response.json({ ok: true, ...result }, { headers: NO_STORE });
 }

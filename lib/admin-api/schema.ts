@@ -59,7 +59,7 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
     startAt: Int
     "When access ends (Unix seconds): calculated or set for fixed_date and specific_length plans, the final termination time once canceled; null for lifetime plans and open-ended recurring ones."
     endAt: Int
-    "Next scheduled charge (Unix seconds); null for non-recurring plans, for inactive subscriptions and once a cancellation is scheduled."
+    "Next scheduled charge (Unix seconds): the renewal at the period end, or while past_due the next retry of the failed one; null for non-recurring plans, for inactive subscriptions and once a cancellation is scheduled."
     nextChargeDate: Int
     "Scheduled cancellation time (Unix seconds); null when none is scheduled (and once it has taken effect)."
     cancelAt: Int
@@ -77,6 +77,8 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
     state: String!
     "The member who owns the subscription."
     user: User!
+    "How the periods are paid: external (the school collects the money elsewhere; each period renews without a charge) or charge_automatically (the school's payment provider charges the saved payment method at each renewal)."
+    collectionMethod: String!
 `;
 
 export const typeDefs = /* GraphQL */ `
@@ -177,7 +179,7 @@ export const typeDefs = /* GraphQL */ `
   input CreateWebhookEndpointInput {
     "https URL on a public address, at most 2048 characters, without a fragment."
     url: String!
-    "Event types (subscription.created, subscription.updated, subscription.canceling, subscription.canceled, subscription.expired, enrollment.created, member.created), or the single value * for all."
+    "Event types (the eventTypes query lists them: subscription.created, subscription.renewed, payment.failed, …), or the single value * for all."
     events: [String!]!
     "A note for the school's staff, at most 500 characters."
     description: String
@@ -325,8 +327,12 @@ export const typeDefs = /* GraphQL */ `
     planId: String!
     "Access end (Unix seconds) of fixed_date and specific_length plans; refused for other plan types (Invalid plan type)."
     expireAt: Int
-    "recurring plans only: end of the first period and first charge (Unix seconds)."
+    "recurring plans only: end of the first period and first charge (Unix seconds). With charge_automatically the subscription is trialing until then."
     initialChargeAt: Int
+    "external (the default: the school takes the payments elsewhere and the subscription is active at once) or charge_automatically (the school's payment provider charges paymentMethod: now, incomplete until paid, or at initialChargeAt)."
+    collectionMethod: String
+    "charge_automatically only: the payment method to save and charge. In test mode a test card number (4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds, 4000000000000341 pays now and fails on renewals) or its Stripe token (pm_card_visa, …)."
+    paymentMethod: String
   }
 
   "A new end for a subscription's current period."
@@ -457,7 +463,7 @@ ${SUBSCRIPTION_FIELDS}
     name: String!
   }
 
-  "A charge of a subscription."
+  "One attempt to collect one period of a subscription: a retry of a failed period is a new payment with the next attempt number."
   type Payment {
     "The payment's id."
     id: String!
@@ -465,12 +471,38 @@ ${SUBSCRIPTION_FIELDS}
     amount: String!
     "ISO 4217 code."
     currency: String!
-    "pending, succeeded, failed or refunded."
+    "pending (sent to the provider, outcome not yet known), succeeded, failed or refunded (refunded in full; a partial refund keeps succeeded with refundedAmount above 0)."
     state: String!
     "When the payment succeeded (Unix seconds); null otherwise."
     paidAt: Int
     "When the payment was recorded (Unix seconds)."
     createdAt: Int!
+    "The subscription the payment is for."
+    subscriptionId: String!
+    "Start of the period the payment pays for (Unix seconds); null on payments recorded before billing existed."
+    periodStart: Int
+    "End of the period the payment pays for (Unix seconds); null for lifetime plans and on payments recorded before billing existed."
+    periodEnd: Int
+    "Why it was charged: subscription_create (the first charge at purchase) or subscription_cycle (a renewal or its retry); null on payments recorded before billing existed."
+    billingReason: String
+    "Who took the money: external (the school, outside Schoolhouse) or test (the test provider: no money moves)."
+    provider: String!
+    "The provider's id of the charge; null until the provider answered."
+    providerPaymentId: String
+    "The provider's reference of the payment method charged (e.g. pm_card_visa); null for external payments."
+    paymentMethodId: String
+    "1 for a period's first try, 2 and up for its retries."
+    attempt: Int!
+    "Why the provider refused (a decline code such as generic_decline or insufficient_funds); null unless failed."
+    failureCode: String
+    "The provider's message for the member about the refusal; null unless failed."
+    failureMessage: String
+    "When the payment failed (Unix seconds); null unless failed."
+    failedAt: Int
+    "Decimal amount refunded so far, as a string (0.00 when none)."
+    refundedAmount: String!
+    "When the last refund was made (Unix seconds); null when none."
+    refundedAt: Int
   }
 
   "A course of the school's catalog."

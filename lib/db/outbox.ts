@@ -14,6 +14,13 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.expired",
   "enrollment.created",
   "member.created",
+  // Billing (docs/decisions.md, "Billing"): lib/billing writes these with the change they report.
+  "payment.succeeded",
+  "payment.failed",
+  "subscription.renewed",
+  "subscription.past_due",
+  "subscription.activated",
+  "subscription.incomplete_expired",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -24,7 +31,7 @@ export const isWebhookEventType = (value: string): value is WebhookEventType =>
 export interface OutboxEvent {
   schoolId: string;
   type: WebhookEventType;
-  /** The subscription, enrollment or user the event is about. */
+  /** The subscription, enrollment, user or payment the event is about. */
   subjectId: string;
   /** The object in the Admin API's wire shape (lib/membership/presenter.ts). */
   data: unknown;

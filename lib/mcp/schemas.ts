@@ -45,6 +45,7 @@ export const subscriptionSchema = z.object({
   planId: z.string(),
   state: z.string(),
   user: userSchema,
+  collectionMethod: z.string(),
 });
 
 export const courseSchema = z.object({

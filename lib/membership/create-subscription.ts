@@ -11,6 +11,9 @@ import { forgetPlan, versionedPlan } from "./plan-cache";
 import type { MembershipPlan } from "../db/generated/client";
 import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, memberName, normalizeEmail } from "./users";
+import { subscriptionInclude } from "./record-types";
+import { chargeNow } from "../billing/charge-now";
+import { providerFor } from "../billing/test-provider";
 
 export interface CreateSubscriptionInput {
   email: string;
@@ -18,6 +21,10 @@ export interface CreateSubscriptionInput {
   planId: string;
   expireAt?: number | null;
   initialChargeAt?: number | null;
+  /** external (default, the spec's behaviour) or charge_automatically (docs/decisions.md, "Billing"). */
+  collectionMethod?: string | null;
+  /** charge_automatically only: a test card number or the provider's payment method reference. */
+  paymentMethod?: string | null;
 }
 
 export const PLAN_NOT_FOUND = "Plan not found";
@@ -26,6 +33,9 @@ export const INVALID_PLAN_TYPE = "Invalid plan type";
 export const EXPIRE_AT_NOT_IN_FUTURE = "expireAt must be in the future";
 export const INITIAL_CHARGE_NOT_IN_FUTURE = "initialChargeAt must be in the future";
 export const PLAN_ALREADY_ENDED = "Plan end date has already passed; pass a future expireAt";
+export const INVALID_COLLECTION_METHOD = "collectionMethod must be external or charge_automatically";
+export const PAYMENT_METHOD_REQUIRED = "paymentMethod is required when collectionMethod is charge_automatically";
+export const PAYMENT_METHOD_NOT_APPLICABLE = "paymentMethod applies only when collectionMethod is charge_automatically";
 
 const LIVE_INDEX = "Subscription_live_user_plan_key";
 
@@ -50,6 +60,24 @@ export async function createSubscription(options: {
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.planId)) return failure(PLAN_NOT_FOUND);
   const name = memberName(input.name);
+  const collection = input.collectionMethod ?? "external";
+  if (collection !== "external" && collection !== "charge_automatically") return failure(INVALID_COLLECTION_METHOD);
+  if (collection === "external" && input.paymentMethod !== null && input.paymentMethod !== undefined) return failure(PAYMENT_METHOD_NOT_APPLICABLE);
+  if (collection === "charge_automatically") {
+    if (!input.paymentMethod) return failure(PAYMENT_METHOD_REQUIRED);
+    const plan = await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } });
+    if (!plan) return failure(PLAN_NOT_FOUND);
+    // Saved with the provider first: a card it refuses creates nothing.
+    const attached = await providerFor({ schoolId }).attachPaymentMethod({ paymentMethod: input.paymentMethod });
+    if (!attached.ok) return failure(attached.failureMessage);
+    const paymentMethodId = attached.paymentMethodId;
+    const created = await subscribe({ ...options, email, name, plan, contentVersion: null, final: true, paymentMethodId });
+    if (!created?.record || dryRun || created.record.state !== "incomplete") return created!;
+    // The first charge, at purchase (the member is present): active when paid, incomplete otherwise.
+    await chargeNow({ subscriptionId: created.record.id, now: options.now });
+    const charged = await db().subscription.findUniqueOrThrow({ where: { id: created.record.id }, include: subscriptionInclude });
+    return success(charged);
+  }
   // The usual case, a new person with a name, is one guarded statement (subscribe-new-member.ts)
   // with the plan from the process cache (plan-cache.ts). Only a success counts from a cached plan:
   // a refusal, a stale plan or a known email start over from a fresh read.
@@ -87,6 +115,8 @@ async function subscribe(options: {
   now: Date;
   dryRun?: boolean;
   final: boolean;
+  /** Set: collected automatically with this saved payment method. */
+  paymentMethodId?: string | null;
 }): Promise<Payload<SubscriptionRecord> | null> {
   const { schoolId, input, email, plan, now, dryRun, final } = options;
   const refuse = (message: string) => (final ? failure<SubscriptionRecord>(message) : null);
@@ -122,6 +152,12 @@ async function subscribe(options: {
       break;
   }
 
+  // Collected automatically: a trial (initialChargeAt) until the first charge; otherwise the first
+  // charge is due now and the subscription is incomplete until it is paid (Stripe's rules).
+  const automatic = options.paymentMethodId ? { collectionMethod: "charge_automatically" as const, paymentMethodId: options.paymentMethodId } : null;
+  const state = !automatic ? "active" : hasInitialCharge ? "trialing" : "incomplete";
+  if (state === "incomplete") periods = { ...periods, nextChargeDate: now };
+
   if (options.name !== null && options.contentVersion !== null && !dryRun) {
     const record = await subscribeNewMember({ schoolId, email, name: options.name, plan, periods, now, contentVersion: options.contentVersion });
     if (record) return success(record);
@@ -138,7 +174,7 @@ async function subscribe(options: {
       if (!member.created) await settleDueSubscriptions({ tx, schoolId, userId: user.id, planId: plan.id, now });
       // No look-up for a live subscription first: the partial unique index refuses the insert.
       const created = await tx.subscription.create({
-        data: { schoolId, userId: user.id, planId: plan.id, state: "active", ...periods, createdAt: now, updatedAt: now },
+        data: { schoolId, userId: user.id, planId: plan.id, state, ...periods, ...automatic, createdAt: now, updatedAt: now },
       });
       const record: SubscriptionRecord = { ...created, plan, user };
       await recordEvent(tx, { event: { schoolId, type: "subscription.created", subjectId: created.id, data: presentSubscription(record) }, now });

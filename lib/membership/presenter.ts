@@ -52,17 +52,38 @@ export function presentSubscriptionRow(s: Subscription) {
     isCanceling: isCanceling(s),
     planId: s.planId,
     state: s.state,
+    collectionMethod: s.collectionMethod,
   };
 }
 
 export function presentSubscription(s: SubscriptionRecord) {
   // Key order as clients and stored webhook payloads have always seen it.
-  const { planId, state, ...head } = presentSubscriptionRow(s);
-  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user) };
+  const { planId, state, collectionMethod, ...head } = presentSubscriptionRow(s);
+  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user), collectionMethod };
 }
 
 export function presentPayment(p: Payment) {
-  return { id: p.id, amount: money(p.amount), currency: p.currency, state: p.state, paidAt: ts(p.paidAt), createdAt: ts(p.createdAt)! };
+  return {
+    id: p.id,
+    amount: money(p.amount),
+    currency: p.currency,
+    state: p.state,
+    paidAt: ts(p.paidAt),
+    createdAt: ts(p.createdAt)!,
+    subscriptionId: p.subscriptionId,
+    periodStart: ts(p.periodStart),
+    periodEnd: ts(p.periodEnd),
+    billingReason: p.billingReason,
+    provider: p.provider,
+    providerPaymentId: p.providerPaymentId,
+    paymentMethodId: p.paymentMethodId,
+    attempt: p.attempt,
+    failureCode: p.failureCode,
+    failureMessage: p.failureMessage,
+    failedAt: ts(p.failedAt),
+    refundedAmount: money(p.refundedAmount),
+    refundedAt: ts(p.refundedAt),
+  };
 }
 
 export function presentCourse(c: Course) {
@@ -84,4 +105,5 @@ export function presentEnrollment(e: EnrollmentRecord) {
 export type SubscriptionWire = ReturnType<typeof presentSubscription>;
 export type SubscriptionRowWire = ReturnType<typeof presentSubscriptionRow>;
 export type PlanWire = ReturnType<typeof presentPlan>;
+export type PaymentWire = ReturnType<typeof presentPayment>;
 export type EnrollmentWire = ReturnType<typeof presentEnrollment>;

@@ -74,6 +74,10 @@ export async function subscribeNewMember(options: {
     canceledAt: null,
     cancelReason: null,
     cancelType: null,
+    // The fast path is the spec's default collection (createSubscription sends the others elsewhere).
+    collectionMethod: "external",
+    paymentMethodId: null,
+    chargeLockedUntil: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -62,7 +62,14 @@ describe("parseClientMetadata", () => {
     });
   });
 
+  it("reads id_token_signed_response_alg: RS256 unless the document asks for ES256", () => {
+    expect(parseClientMetadata(id, JSON.stringify(ok)).idTokenSignedResponseAlg).toBe("RS256");
+    expect(parseClientMetadata(id, JSON.stringify({ ...ok, id_token_signed_response_alg: "ES256" })).idTokenSignedResponseAlg).toBe("ES256");
+  });
+
   it.each([
+    ["id_token_signed_response_alg none", { ...ok, id_token_signed_response_alg: "none" }, /id_token_signed_response_alg must be one of RS256, ES256/],
+    ["id_token_signed_response_alg HS256", { ...ok, id_token_signed_response_alg: "HS256" }, /id_token_signed_response_alg must be one of RS256, ES256/],
     ["client_id different from the URL", { ...ok, client_id: "https://meta.example/other.json" }, /does not equal/],
     ["a client_secret", { ...ok, client_secret: "s" }, /client_secret/],
     ["auth method other than none", { ...ok, token_endpoint_auth_method: "client_secret_post" }, /token_endpoint_auth_method/],

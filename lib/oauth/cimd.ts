@@ -2,6 +2,7 @@ import type { lookup as dnsLookup } from "node:dns/promises";
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { now } from "../clock";
+import { DEFAULT_SIGNING_ALG, SIGNING_ALGS, type SigningAlg } from "../oidc/key-store";
 import { isLoopbackTestUrl, safeRequest, SafeFetchError } from "../net/safe-fetch";
 import { BoundedTtlCache } from "./cimd-cache";
 import { InvalidClientError } from "./errors";
@@ -44,6 +45,8 @@ export interface ClientMetadata {
   clientUri: string | null;
   /** RP-Initiated Logout targets the document registers (same rules as redirect_uris). */
   postLogoutRedirectUris: string[];
+  /** id_token_signed_response_alg (RS256 unless the document asks for ES256). */
+  idTokenSignedResponseAlg: SigningAlg;
 }
 
 const documentSchema = z
@@ -57,6 +60,7 @@ const documentSchema = z
     response_types: z.array(z.literal("code")).optional(),
     post_logout_redirect_uris: z.array(z.string().url().refine(isAcceptableRedirectUri, "post_logout_redirect_uris must be https URLs or http on a loopback address")).max(20).optional(),
     token_endpoint_auth_method: z.literal("none").optional(),
+    id_token_signed_response_alg: z.enum(SIGNING_ALGS, { message: `must be one of ${SIGNING_ALGS.join(", ")}` }).optional(),
     scope: z.string().max(1000).optional(),
     logo_uri: z.string().url().optional(),
     client_uri: z.string().url().optional(),
@@ -187,6 +191,7 @@ export function parseClientMetadata(clientId: string, body: string): ClientMetad
     logoUri: doc.logo_uri ?? null,
     clientUri: doc.client_uri ?? null,
     postLogoutRedirectUris: doc.post_logout_redirect_uris ?? [],
+    idTokenSignedResponseAlg: doc.id_token_signed_response_alg ?? DEFAULT_SIGNING_ALG,
   };
 }
 

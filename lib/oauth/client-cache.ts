@@ -30,6 +30,7 @@ export interface OAuthClientRow {
   jwksUri: string | null;
   postLogoutRedirectUris: string[];
   backchannelLogoutUri: string | null;
+  idTokenSignedResponseAlg: string;
 }
 
 /** Clients kept per process; least recently used beyond it are dropped. */
@@ -40,6 +41,7 @@ const LOAD_CLIENT = `
 SELECT c."clientId", c."name", c."clientSecretHash", c."previousClientSecretHash", c."previousClientSecretExpiresAt",
        c."revokedAt", c."redirectUris", c."grantTypes", c."responseTypes", c."tokenEndpointAuthMethod", c."scope",
        c."schoolId"::text AS "schoolId", c."jwks", c."jwksUri", c."postLogoutRedirectUris", c."backchannelLogoutUri",
+       c."idTokenSignedResponseAlg",
        (SELECT "version"::text FROM "CredentialVersion" WHERE "id" = 1) AS "credentialVersion"
   FROM "OAuthClient" c
  WHERE c."clientId" = $1`;
@@ -68,6 +70,7 @@ async function loadClient(clientId: string): Promise<{ row: OAuthClientRow | nul
       jwksUri: (r.jwksUri as string | null) ?? null,
       postLogoutRedirectUris: (r.postLogoutRedirectUris as string[] | null) ?? [],
       backchannelLogoutUri: (r.backchannelLogoutUri as string | null) ?? null,
+      idTokenSignedResponseAlg: (r.idTokenSignedResponseAlg as string | null) ?? "RS256",
     },
   };
 }

@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { DEFAULT_SIGNING_ALG, isSigningAlg, type SigningAlg } from "../oidc/key-store";
 import { findClientRow } from "./client-cache";
 import { fetchClientMetadata, isMetadataDocumentClientId, type CimdPolicy } from "./cimd";
 import { SUPPORTED_SCOPES, formatScope } from "./scopes";
@@ -27,6 +28,8 @@ export interface OAuthClientInfo {
   postLogoutRedirectUris: string[];
   /** Back-Channel Logout: where logout tokens are posted. */
   backchannelLogoutUri: string | null;
+  /** id_token_signed_response_alg: how this client's ID tokens are signed (RS256 unless it registered ES256). */
+  idTokenSignedResponseAlg: SigningAlg;
 }
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"] as const;
@@ -64,6 +67,7 @@ export async function findClient(clientId: string | null | undefined): Promise<O
       jwksUri: null,
       postLogoutRedirectUris: doc.postLogoutRedirectUris,
       backchannelLogoutUri: null,
+      idTokenSignedResponseAlg: doc.idTokenSignedResponseAlg,
     };
   }
   const row = await findClientRow(clientId);
@@ -86,5 +90,7 @@ export async function findClient(clientId: string | null | undefined): Promise<O
     jwksUri: row.jwksUri,
     postLogoutRedirectUris: row.postLogoutRedirectUris,
     backchannelLogoutUri: row.backchannelLogoutUri,
+    // The column only ever holds a supported alg (registration refuses others); a stray value signs RS256.
+    idTokenSignedResponseAlg: isSigningAlg(row.idTokenSignedResponseAlg) ? row.idTokenSignedResponseAlg : DEFAULT_SIGNING_ALG,
   };
 }

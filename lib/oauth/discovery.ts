@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { SIGNING_ALGS } from "../oidc/key-store";
 import { PROMPT_VALUES } from "./authorize";
 import { CLIENT_ASSERTION_ALGS } from "./client-assertion";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "./clients";
@@ -38,8 +39,8 @@ export function authorizationServerMetadata(issuer: string) {
     // Back-Channel Logout 1.0 §2.1: logout tokens to registered backchannel_logout_uri, with sid.
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
-    // ID tokens are RS256, which every client accepts (Core §15.1); the ES256 key signs on request only.
-    id_token_signing_alg_values_supported: ["RS256"],
+    // RS256 for every client that registered no id_token_signed_response_alg (Core §15.1); ES256 for those that ask.
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
     claim_types_supported: ["normal"],
     // Discovery's defaults would claim request_uri support: say what is not supported.
     claims_parameter_supported: false,

@@ -28,6 +28,9 @@ introspection (RFC 7662), discovery (RFC 8414) and OpenID Connect UserInfo.
 - Introspect: ${m.introspection_endpoint}
 - UserInfo: ${m.userinfo_endpoint}
 - Registration (known vendor platforms only): ${m.registration_endpoint}
+- OpenID Connect: discovery at ${issuer}/.well-known/openid-configuration, keys at ${m.jwks_uri},
+  RP-Initiated Logout at ${m.end_session_endpoint}. ID tokens are signed ${m.id_token_signing_alg_values_supported[0]}, or
+  ${m.id_token_signing_alg_values_supported.slice(1).join(", ")} for a client registered with that \`id_token_signed_response_alg\`.
 - Pre-registered public client for MCP: \`${m.mcp_client_id}\`
 - Confidential clients get their client_id and a generated secret from the operator; after a secret
   rotation the previous secret keeps working for ${CLIENT_SECRET_OVERLAP_MS / 3_600_000} hours.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
 import { db } from "../db/client";
+import { DEFAULT_SIGNING_ALG, SIGNING_ALGS } from "../oidc/key-store";
 import { hostSchool } from "./context";
 import { InvalidClientMetadataError, InvalidRedirectUriError } from "./errors";
 import { jsonProblem, jsonProblemMessage } from "../http/body";
@@ -15,6 +16,8 @@ const bodySchema = z.object({
   grant_types: z.array(z.enum(GRANT_TYPES, { message: "grant_types may only contain authorization_code and refresh_token" })).min(1).optional(),
   response_types: z.array(z.literal("code", { message: "response_types may only contain code" })).min(1).optional(),
   token_endpoint_auth_method: z.literal("none", { message: "token_endpoint_auth_method must be none: registered clients are public" }).optional(),
+  // OpenID Connect Registration §2; `none` and HMAC are refused (an unsigned or shared-secret ID token).
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS, { message: `id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(", ")}` }).optional(),
 });
 
 const sorted = (a: readonly string[]) => [...new Set(a)].sort();
@@ -53,9 +56,10 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
     if (refused.length) throw new InvalidRedirectUriError(`redirect_uris not allowed for ${platform.name}: ${refused.join(" ")}`);
     const grantTypes = sorted(input.grant_types ?? GRANT_TYPES);
     const responseTypes = ["code"];
+    const idTokenSignedResponseAlg = input.id_token_signed_response_alg ?? DEFAULT_SIGNING_ALG;
 
     const candidates = await db().oAuthClient.findMany({ where: { vendorPlatformId: platform.id, revokedAt: null }, orderBy: { createdAt: "asc" } });
-    let client = candidates.find((c) => sameSet(c.redirectUris, redirectUris) && sameSet(c.grantTypes, grantTypes));
+    let client = candidates.find((c) => sameSet(c.redirectUris, redirectUris) && sameSet(c.grantTypes, grantTypes) && c.idTokenSignedResponseAlg === idTokenSignedResponseAlg);
     client ??= await db().oAuthClient.create({
       data: {
         clientId: `vp_${platform.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}_${randomToken(12)}`,
@@ -66,6 +70,7 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
         tokenEndpointAuthMethod: "none",
         scope: platform.scope,
         vendorPlatformId: platform.id,
+        idTokenSignedResponseAlg,
       },
     });
     return jsonResponse(
@@ -77,6 +82,7 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
         grant_types: client.grantTypes,
         response_types: client.responseTypes,
         token_endpoint_auth_method: "none",
+        id_token_signed_response_alg: client.idTokenSignedResponseAlg,
         scope: client.scope,
       },
       { status: 201 },

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { toUnixSeconds } from "../clock";
 import { db } from "../db/client";
 import { userInfoClaims } from "../oauth/userinfo";
-import { signJwt, MAX_SIGNED_TOKEN_TTL_SECONDS } from "./keys";
+import { signJwt, DEFAULT_SIGNING_ALG, MAX_SIGNED_TOKEN_TTL_SECONDS, type SigningAlg } from "./keys";
 
 /** ID tokens live an hour, the longest any signed token may (so a retired key's tokens have all expired). */
 export const ID_TOKEN_TTL_SECONDS = MAX_SIGNED_TOKEN_TTL_SECONDS;
@@ -55,12 +55,15 @@ export async function issueIdToken(options: {
   now: Date;
   /** The member, when the caller's own statement already read it (the refresh grant's does): no query then. */
   member?: IdTokenMember;
+  /** The client's id_token_signed_response_alg (RS256 when it registered none). */
+  alg?: SigningAlg;
 }): Promise<string> {
   const { grant, clientId, accessToken, nonce, now } = options;
   const member = options.member ?? (await loadMember(grant));
   const iat = toUnixSeconds(now)!;
   const claims = userInfoClaims({ user: member, schoolId: grant.schoolId, scopes: new Set(options.scope.split(" ")), roles: member.roles });
-  return signJwt({
+  return signJwt(
+    {
     iss: grant.issuer,
     ...claims,
     aud: clientId,
@@ -72,7 +75,9 @@ export async function issueIdToken(options: {
     at_hash: accessTokenHash(accessToken),
     ...(grant.sessionId ? { sid: grant.sessionId } : {}),
     amr: AMR,
-  });
+    },
+    { alg: options.alg ?? DEFAULT_SIGNING_ALG },
+  );
 }
 
 async function loadMember(grant: IdTokenGrant): Promise<IdTokenMember> {

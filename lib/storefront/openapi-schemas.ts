@@ -18,7 +18,7 @@ export const TokenResponse = z
     created_at: unix().describe("Creation timestamp"),
     school_id: z.string().uuid().describe("Authorized school"),
     school_subdomain: z.string().describe("Subdomain of the authorized school"),
-    id_token: z.string().optional().describe("OpenID Connect ID token (RS256 JWT, kid in the header) whenever openid was granted, on refresh too"),
+    id_token: z.string().optional().describe("OpenID Connect ID token (a JWT signed with the client's id_token_signed_response_alg, RS256 by default or ES256, kid in the header) whenever openid was granted, on refresh too"),
   })
   .strict();
 
@@ -122,7 +122,7 @@ export const DiscoveryMetadata = z
     mcp_client_id: z.string().describe("Pre-registered public client for MCP clients"),
     jwks_uri: z.string().describe("The JSON Web Key Set that signs ID tokens"),
     end_session_endpoint: z.string().describe("OpenID Connect RP-Initiated Logout"),
-    id_token_signing_alg_values_supported: z.array(z.string()),
+    id_token_signing_alg_values_supported: z.array(z.string()).describe("RS256 (the default) and ES256 (clients registering id_token_signed_response_alg ES256)"),
     claim_types_supported: z.array(z.string()),
     claims_parameter_supported: z.boolean(),
     request_parameter_supported: z.boolean(),
@@ -162,6 +162,7 @@ export const RegistrationRequest = z
     grant_types: z.array(z.string()).optional().describe("Default [authorization_code, refresh_token]"),
     response_types: z.array(z.string()).optional().describe("Default [code]"),
     token_endpoint_auth_method: z.string().optional().describe("Default none (public client)"),
+    id_token_signed_response_alg: z.enum(["RS256", "ES256"]).optional().describe("How ID tokens for this client are signed; default RS256. none and HMAC algorithms are refused (invalid_client_metadata)"),
   })
   ;
 
@@ -174,6 +175,7 @@ export const RegistrationResponse = z
     grant_types: z.array(z.string()),
     response_types: z.array(z.string()),
     token_endpoint_auth_method: z.string(),
+    id_token_signed_response_alg: z.enum(["RS256", "ES256"]).describe("How ID tokens for this client are signed"),
     scope: z.string().describe("Space-separated"),
   })
   .strict();

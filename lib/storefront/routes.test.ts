@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { isValidSlug, matchMarkdownApiPath, matchMarkdownUrl, matchPage, STOREFRONT_ROUTES } from "./routes";
+import { isValidSlug, matchMarkdownUrl, matchPage, STOREFRONT_ROUTES } from "./routes";
 
 describe("matchPage", () => {
   it.each([
@@ -62,47 +60,5 @@ describe("matchMarkdownUrl", () => {
 
   it.each(["/.md", "/courses/.md", "/faq/.md", "/courses/a/b.md", "/nope.md", "/courses/intro-to-sql", "/faq.mdx", "/api/md/faq.md", "/index"])("%s is no page's .md URL", (path) => {
     expect(matchMarkdownUrl(path)).toBeNull();
-  });
-});
-
-describe("matchMarkdownApiPath", () => {
-  it.each([
-    ["/api/md/home", "home", undefined],
-    ["/api/md/faq", "faq", undefined],
-    ["/api/md/courses", "course_index", undefined],
-    ["/api/md/courses/intro-to-sql", "course", "intro-to-sql"],
-    ["/api/md/lecturers", "lecturer_index", undefined],
-    ["/api/md/lecturers/ada-lovelace", "lecturer", "ada-lovelace"],
-    ["/api/md/digital-downloads/sql-cheatsheet", "digital_download", "sql-cheatsheet"],
-  ])("%s is %s", (p, kind, slug) => {
-    expect(matchMarkdownApiPath(p)).toEqual(slug === undefined ? { kind } : { kind, slug });
-  });
-
-  // Everything the proxy does not serve itself goes on to the route handlers: 400 for malformed
-  // slugs, decoded params for percent-encoding, the catch-all 404, Next's trailing-slash redirect.
-  it.each([
-    "/api/md",
-    "/api/md/",
-    "/api/md/home/",
-    "/api/md/courses/",
-    "/api/md/courses/Intro-To-SQL",
-    "/api/md/courses/intro--sql",
-    "/api/md/courses/intro%2Dto-sql",
-    "/api/md/courses/intro-to-sql/",
-    "/api/md/courses/intro-to-sql/extra",
-    "/api/md/nope",
-    "/api/md/coursesx",
-    `/api/md/courses/${"a".repeat(201)}`,
-    "/courses/intro-to-sql",
-  ])("%s is left to the route handlers", (p) => {
-    expect(matchMarkdownApiPath(p)).toBeNull();
-  });
-
-  // The proxy answers these paths with the same function the route handler would call: the
-  // handler of each markdown path must be markdownRoute of the same kind.
-  it.each(STOREFRONT_ROUTES.map((r) => [r.markdownPath, r.kind] as const))("the route handler of %s serves %s", (markdownPath, kind) => {
-    const dir = markdownPath.replace("{slug}", "[slug]");
-    const source = readFileSync(path.join(import.meta.dirname, "../../app", dir, "route.ts"), "utf8");
-    expect(source).toContain(`markdownRoute("${kind}")`);
   });
 });

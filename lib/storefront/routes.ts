@@ -116,19 +116,3 @@ export function matchMarkdownUrl(pathname: string): PageMatch | null {
   // "/index.md" is the homepage's; "/.md" or "/courses/.md" name nothing.
   return page && !m[1]!.endsWith("/") ? page : null;
 }
-
-/**
- * The document an /api/md path names when it is exactly a document route with a well-formed slug
- * (`/api/md/courses/intro-to-sql`, `/api/md/faq`); null for anything else (malformed or
- * percent-encoded slugs, extra segments, trailing slashes), which the route handlers answer. The
- * proxy serves the matches itself (proxy.ts), so a match must mean exactly what the route handler
- * of that path would do with it.
- */
-export function matchMarkdownApiPath(pathname: string): { kind: DocumentKind; slug?: string } | null {
-  if (!pathname.startsWith("/api/md/")) return null;
-  for (const route of STOREFRONT_ROUTES) {
-    const m = matchPattern(route.markdownPath, pathname);
-    if (m && (m.slug === undefined || isValidSlug(m.slug))) return { kind: route.kind, slug: m.slug };
-  }
-  return null;
-}

@@ -4,7 +4,7 @@ import type { WebhookEventType } from "../db/outbox";
  * What each event type means and which Admin API type its `data` is (docs/decisions.md, "Event
  * catalogue"). A Record over every type, so a new event type cannot ship undescribed.
  */
-export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: string; dataType: "Subscription" | "User" | "Enrollment" }> = {
+export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: string; dataType: "Subscription" | "User" | "Enrollment" | "Payment" }> = {
   "member.created": {
     description: "A person joined the school (createSubscription or enrollStudentToCourse for someone not yet a member).",
     dataType: "User",
@@ -13,11 +13,29 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
   "subscription.updated": { description: "updateSubscription moved the period end.", dataType: "Subscription" },
   "subscription.canceling": { description: "cancelSubscription scheduled a cancellation at the period end (isCanceling is true).", dataType: "Subscription" },
   "subscription.canceled": {
-    description: "cancelSubscription cancelled now, or a scheduled cancellation took effect as time passed.",
+    description: "cancelSubscription cancelled now, a scheduled cancellation took effect as time passed, or the last retry of a failed renewal failed (cancelType payment_failed).",
     dataType: "Subscription",
   },
   "subscription.expired": {
     description: "A fixed_date or specific_length subscription's end passed (or an update moved it into the past: updated, then expired).",
+    dataType: "Subscription",
+  },
+  "payment.succeeded": {
+    description: "The payment provider took a payment of a charge_automatically subscription (first charge, renewal or retry).",
+    dataType: "Payment",
+  },
+  "payment.failed": {
+    description: "The payment provider refused a charge (failureCode, failureMessage say why); a renewal is retried on the schedule of docs/decisions.md, \"Billing\".",
+    dataType: "Payment",
+  },
+  "subscription.renewed": {
+    description: "A recurring subscription's next period began: charged and paid (charge_automatically) or renewed without a charge (external collection).",
+    dataType: "Subscription",
+  },
+  "subscription.past_due": { description: "A renewal charge failed: the subscription is past_due until a retry succeeds or the last one fails.", dataType: "Subscription" },
+  "subscription.activated": { description: "The first charge of an incomplete subscription succeeded: it is active.", dataType: "Subscription" },
+  "subscription.incomplete_expired": {
+    description: "An incomplete subscription's first charge was not paid within 23 hours: it ended (incomplete_expired).",
     dataType: "Subscription",
   },
   "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },

@@ -1,7 +1,11 @@
 import { now as clockNow } from "../clock";
 import { unavailableReason } from "../db/unavailable";
 import { drainBackchannelLogouts } from "../oidc/deliver-backchannel-logouts";
+import { renewDueSubscriptions } from "../billing/renew-due";
 import { drainWebhooks } from "./deliver";
+
+/** How often the worker runs renewals (lib/billing), when asked to. */
+export const RENEWAL_INTERVAL_MS = 60_000;
 
 /** After a failed round (e.g. the database unavailable) the worker waits this long before the next. */
 export const ERROR_BACKOFF_MS = 5_000;
@@ -17,7 +21,15 @@ export interface WebhookWorker {
  * run it against one database: claims use row locks, so each delivery goes to one worker at a time.
  * Errors (e.g. the database briefly unavailable) are logged and the loop goes on.
  */
-export function startWebhookWorker(options: { intervalMs?: number; now?: () => Date; log?: (message: string) => void } = {}): WebhookWorker {
+export function startWebhookWorker(
+  options: {
+    intervalMs?: number;
+    now?: () => Date;
+    log?: (message: string) => void;
+    /** Also run due renewals, charges and retries (lib/billing/renew-due.ts) every RENEWAL_INTERVAL_MS. */
+    renewals?: boolean;
+  } = {},
+): WebhookWorker {
   const intervalMs = options.intervalMs ?? 500;
   const now = options.now ?? clockNow;
   const log = options.log ?? ((m: string) => console.error(m));
@@ -26,6 +38,7 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   let lastError: string | null = null;
+  let lastRenewal = 0;
   const loop = (async () => {
     while (running) {
       let failed = false;
@@ -33,6 +46,11 @@ export function startWebhookWorker(options: { intervalMs?: number; now?: () => D
         await drainWebhooks({ now, budgetMs: 10_000, shouldRecord: () => !abandoned, shouldContinue: () => running });
         // Back-Channel Logout tokens share the loop (issue 25): retries of those a logout could not deliver at once.
         await drainBackchannelLogouts({ now });
+        // Renewals share the loop too (their events are then delivered by the next round).
+        if (options.renewals && Date.now() - lastRenewal >= RENEWAL_INTERVAL_MS) {
+          lastRenewal = Date.now();
+          await renewDueSubscriptions({ now: now() });
+        }
         lastError = null;
       } catch (err) {
         failed = true;

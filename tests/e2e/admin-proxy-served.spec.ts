@@ -1,4 +1,4 @@
-// proxy.ts answers GET, POST and OPTIONS of /admin/graphql itself (app/admin/graphql/handlers.ts),
+// proxy.ts answers GET, POST and OPTIONS of /admin/graphql itself (app/_routes/table.ts),
 // so Next's route-handler stage no longer runs for the Admin API. Differential check: the same
 // requests go to the server (through the proxy) and to the route's handler run in this process on
 // a demo database of its own, and the answers must match: status, body and every header the handler
@@ -97,7 +97,7 @@ test.beforeAll(async () => {
   setDbHandle(handle);
   await migrate({ driver: handle.driver });
   await seedDemo({ prisma: handle.prisma, credentials: README_DEMO_CREDENTIALS });
-  // As the route composes it (app/admin/graphql/handlers.ts).
+  // As the route composes it (app/_routes/admin-graphql.ts).
   inProcess = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 });
 

@@ -30,7 +30,7 @@ function raw(method: string, path: string, headers: Record<string, string>): Pro
   });
 }
 
-const PREFIXES = ["/", "/courses/", "/posts/", "/events/", "/plans/", "/categories/", "/lecturers/", "/digital-downloads/", "/faq", "/login", "/oauth/consent", "/oauth/select-school", "/api/md/courses/", "/api/md/", "/admin/graphql/", "/api/oauth/", "/api/auth/", "/llms.txt", "/openapi.json", "/.well-known/", "/media/"];
+const PREFIXES = ["/", "/courses/", "/posts/", "/events/", "/plans/", "/categories/", "/lecturers/", "/digital-downloads/", "/faq", "/login", "/oauth/consent", "/oauth/select-school", "/oauth/logout", "/oauth/end-session", "/api/md/courses/", "/api/md/", "/admin/graphql/", "/api/oauth/", "/api/auth/", "/llms.txt", "/openapi.json", "/.well-known/", "/media/"];
 const PIECES = ["intro-to-rust", "%zz", "%", "%E0%A4%A", "%ED%A0%80", "%C0%AE%C0%AE", "%00", "%2F", "%2e%2e", "..", "constructor", "__proto__", "a%20b", "%F0%9F%98%80", "x".repeat(300), "?error=constructor", "?callbackUrl=%60x", "?x=%00", "#frag", ";jsessionid=1", "//evil.example", "\\", "?w=640&q=75", "?w=-1&q=1e9"];
 const HOSTS = [`localhost:${port}`, `demo.localhost:${port}`, "acme-training.localhost", "nope.localhost", "[zzz]", "localhost:abc", "a b", "127.0.0.1:99999", "[::1]", "xn--80ak6aa92e.com", "a".repeat(300)];
 const ACCEPTS = ["text/html", "text/markdown", "*/*", "application/json", ""];

@@ -3,6 +3,7 @@
 // group: a signal to an npx wrapper leaves next-server running, and a leftover server would answer
 // the next run's requests.
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 const NEXT = path.resolve(import.meta.dirname, "../../node_modules/next/dist/bin/next");
@@ -55,4 +56,19 @@ export function startNextServer(port: number, env: NodeJS.ProcessEnv): NextServe
       await exited;
     },
   };
+}
+
+/**
+ * A port nothing listens on now, chosen by the system: for a spec's own server when a fixed offset
+ * from E2E_PORT could be another run's port on a shared machine.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

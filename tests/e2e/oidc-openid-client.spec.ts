@@ -1,16 +1,28 @@
 // "Sign in with <school>" as a standard OpenID Connect relying party does it: openid-client 6 with
 // default OIDC discovery (/.well-known/openid-configuration), the code flow with PKCE, state and a
 // nonce, the member signing in and consenting in real Chromium, the ID token validated by the
-// library (claims, and its signature against jwks_uri), UserInfo with the subject check, refresh.
-import { expect, test } from "@playwright/test";
-import { signInAndAllow } from "./oauth-helpers";
+// library (claims, and its signature against jwks_uri), UserInfo with the subject check, refresh,
+// and RP-Initiated Logout through the library's end-session URL. Once on the suite's server
+// (embedded PGlite), once on a server this spec starts on a fresh Postgres database.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, test, type Browser } from "@playwright/test";
 import * as client from "openid-client";
+import pg from "pg";
+import { freePort, startNextServer, type NextServer } from "./next-server";
+import { signInAndAllow } from "./oauth-helpers";
 
 const REDIRECT = "http://127.0.0.1:49160/callback";
+// Registered for demo-public-app by the seed (exact match).
+const AFTER_LOGOUT = "http://127.0.0.1/signed-out";
 const DEMO_SCHOOL = "5c400000-0000-4000-8000-000100000001";
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
 
-test("openid-client 6: discovery, code + PKCE + nonce through a real login, ID token, UserInfo, refresh", async ({ browser, baseURL }) => {
-  const config = await client.discovery(new URL(baseURL!), "demo-public-app", undefined, client.None(), {
+async function openIdClientFlow(browser: Browser, baseURL: string, password = "schoolhouse-demo") {
+  const config = await client.discovery(new URL(baseURL), "demo-public-app", undefined, client.None(), {
     execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
   });
   expect(config.serverMetadata().issuer).toBe(baseURL);
@@ -31,12 +43,12 @@ test("openid-client 6: discovery, code + PKCE + nonce through a real login, ID t
 
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.route("http://127.0.0.1:49160/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "relying party callback" }));
+  // The relying party's own pages (callback, signed-out) on 127.0.0.1.
+  await context.route((u) => u.hostname === "127.0.0.1", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "relying party page" }));
   await page.goto(url.href);
-  await signInAndAllow(page, "student@schoolhouse.test");
+  await signInAndAllow(page, "student@schoolhouse.test", password);
   await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:49160\/callback\?/);
   const callback = new URL(page.url());
-  await context.close();
 
   // The library checks state, iss, PKCE, the ID token's iss/aud/azp/exp/iat/nonce, and (non-repudiation) its signature.
   const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
@@ -54,4 +66,76 @@ test("openid-client 6: discovery, code + PKCE + nonce through a real login, ID t
   expect(refreshed.id_token).not.toBe(tokens.id_token);
   expect(again).toMatchObject({ iss: baseURL, sub: claims.sub, aud: "demo-public-app", auth_time: claims.auth_time, sid: claims.sid });
   expect(again.nonce).toBeUndefined();
+
+  // RP-Initiated Logout: the library builds the end_session_endpoint URL; the app sends the member
+  // there from its own page. A hint for this session signs them out at once and returns with state.
+  const logout = client.buildEndSessionUrl(config, { id_token_hint: refreshed.id_token!, post_logout_redirect_uri: AFTER_LOGOUT, state: "bye-oc" });
+  expect(logout.href.startsWith(`${baseURL}/oauth/end-session?`)).toBe(true);
+  await page.evaluate((href) => window.location.assign(href), logout.href);
+  await expect(page).toHaveURL(`${AFTER_LOGOUT}?state=bye-oc`);
+  await page.goto(`${baseURL}/login/signout`);
+  await expect(page.getByText("You are not signed in.")).toBeVisible();
+  await context.close();
+}
+
+test("openid-client 6 on the embedded database: discovery, code + PKCE + nonce through a real login, ID token, UserInfo, refresh, logout", async ({ browser, baseURL }) => {
+  await openIdClientFlow(browser, baseURL!);
+});
+
+test.describe("openid-client 6 on Postgres", () => {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  test.skip(!adminUrl, "needs TEST_DATABASE_URL: the server this spec starts gets a fresh Postgres database");
+  test.describe.configure({ timeout: 240_000 });
+  let port = 0;
+  const dbName = `sh_e2e_oidc_${randomBytes(4).toString("hex")}`;
+  // Production mode refuses the README's demo password on DATABASE_URL: a fresh one.
+  const password = `e2e-${randomBytes(9).toString("base64url")}`;
+  let server: NextServer | undefined;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    // A free port of the system's choosing: E2E_PORT is the suite's server, and neighbouring ports
+    // may be other runs' on a shared machine.
+    port = await freePort();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${dbName}"`);
+    await admin.end();
+    const url = new URL(adminUrl!);
+    url.pathname = `/${dbName}`;
+    // As a deployment does: `npm run db:migrate` on the direct URL (a production start only checks),
+    // then the start seeds the demo schools into the empty database (SEED_ON_START).
+    const authSecret = randomBytes(32).toString("base64");
+    await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), DIRECT_DATABASE_URL: url.toString(), AUTH_SECRET: authSecret, PGLITE_DATA_DIR: "" },
+    });
+    server = startNextServer(port, {
+      NODE_ENV: "production",
+      DATABASE_URL: url.toString(),
+      DIRECT_DATABASE_URL: url.toString(),
+      AUTH_SECRET: authSecret,
+      PLATFORM_DOMAIN: "localhost",
+      DEFAULT_SCHOOL: "demo",
+      REDIS_URL: "",
+      KV_REST_API_URL: "",
+      KV_REST_API_TOKEN: "",
+      SEED_ON_START: "1",
+      DEMO_PASSWORD: password,
+    });
+    await server.healthy();
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  test("the same flow: discovery, login in Chromium, ID token, UserInfo, refresh, logout", async ({ browser }) => {
+    test.setTimeout(120_000);
+    await openIdClientFlow(browser, `http://localhost:${port}`, password);
+  });
 });

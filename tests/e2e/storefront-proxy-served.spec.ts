@@ -1,5 +1,5 @@
-// proxy.ts answers GET/HEAD of the markdown twins and the llms files itself (lib/storefront/
-// proxy-served.ts). What it serves must be what the route handlers serve: the negotiated markdown
+// proxy.ts answers GET/HEAD of the markdown twins and the llms files itself (the route table's
+// `proxy` entries, app/_routes/table.ts). What it serves must be what the route handlers serve: the negotiated markdown
 // of an HTML page still goes through the proxy's rewrite to the /api/md route handler, so the two
 // are compared header by header; everything the proxy leaves alone still reaches the handlers.
 import { expect, test } from "@playwright/test";

@@ -86,6 +86,10 @@ describe("schema.prisma and the migrations agree", () => {
       data: { schoolId: school.id, userId: user.id, planId: plan.id, state: "active", startAt: now, currentPeriodStart: now, currentPeriodEnd: new Date(now.getTime() + 1000) },
     });
     const payment = await p.payment.create({ data: { schoolId: school.id, subscriptionId: sub.id, amount: "9.99", currency: "EUR", state: "succeeded", paidAt: now } });
+    const schoolBilling = await p.schoolBilling.create({ data: { schoolId: school.id, testClockAt: now } });
+    const testProviderCharge = await p.testProviderCharge.create({
+      data: { id: "ch_test_mig", idempotencyKey: "mig-key", paymentMethodId: "pm_card_visa", amount: "9.99", currency: "EUR", status: "succeeded" },
+    });
     const category = await p.category.create({ data: { schoolId: school.id, slug: "c", name: "Cat" } });
     const lecturer = await p.lecturer.create({ data: { schoolId: school.id, slug: "l", name: "Lec", userId: user.id } });
     const course = await p.course.create({ data: { schoolId: school.id, slug: "co", title: "Course", categoryId: category.id, price: "10.00", currency: "USD" } });
@@ -144,7 +148,7 @@ describe("schema.prisma and the migrations agree", () => {
       ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
-      OidcSigningKey: signingKey,
+      OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -169,6 +173,8 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.memberSession.count()).toBe(0);
     await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
     await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
+    expect(await p.schoolBilling.count()).toBe(0);
+    await p.testProviderCharge.delete({ where: { id: testProviderCharge.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

@@ -63,7 +63,7 @@ describe("layer rules", { timeout: 60_000 }, () => {
       "app/handlers.ts": leaf,
       "lib/webhooks/a.ts": `import type { B } from "./b";\nexport type A = { b?: B };\n`,
       "lib/webhooks/b.ts": `import type { A } from "./a";\nexport type B = { a?: A };\n`,
-      "lib/billing/charge.ts": uses("../db/client"),
+      "lib/invoicing/charge.ts": uses("../db/client"),
     });
     expect(r.status).not.toBe(0);
     const expected: [rule: string, from: string, to: string][] = [
@@ -75,7 +75,7 @@ describe("layer rules", { timeout: 60_000 }, () => {
       ["startup-is-the-top", "lib/auth/login.ts", "lib/startup/seed.ts"],
       ["lib-below-app", "lib/storefront/page.ts", "app/handlers.ts"],
       ["no-circular", "lib/webhooks/a.ts", "lib/webhooks/b.ts"],
-      ["lib-has-layers", "lib/billing/charge.ts", "lib/db/client.ts"],
+      ["lib-has-layers", "lib/invoicing/charge.ts", "lib/db/client.ts"],
     ];
     for (const [rule, from, to] of expected) {
       expect(r.output, rule).toMatch(new RegExp(`error ${rule}: ${from.replace(/\./g, "\\.")} → (\\s*)${to.replace(/\./g, "\\.")}`));

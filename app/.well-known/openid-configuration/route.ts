@@ -1,7 +1,4 @@
-import { handleDiscoveryRequest } from "@/lib/oauth/discovery";
-import { preflight } from "@/lib/oauth/http";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleDiscoveryRequest(request);
-export const OPTIONS = () => preflight();
+export const { GET, OPTIONS } = route("/.well-known/openid-configuration");

@@ -1,5 +1,4 @@
-// The Admin API. proxy.ts answers GET, POST and OPTIONS of this path with these same handlers
-// (./handlers.ts); the route serves whatever reaches it past the proxy.
-export { GET, OPTIONS, POST } from "./handlers";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
+export const { GET, POST, OPTIONS } = route("/admin/graphql");

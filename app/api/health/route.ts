@@ -1,6 +1,4 @@
-import { healthResponse } from "@/lib/health/health";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-/** ok / degraded / unavailable (lib/health/health.ts), for operators and monitoring. */
-export const GET = () => healthResponse();
+export const { GET } = route("/api/health");

@@ -1,9 +1,4 @@
-import { serveLlmsFullPart } from "@/lib/storefront/llms-routes";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-type Context = { params: Promise<{ part: string }> };
-
-const handler = async (request: Request, { params }: Context) => serveLlmsFullPart(request, (await params).part);
-export const GET = handler;
-export const HEAD = handler;
+export const { GET, HEAD } = route("/llms-full/[part]");

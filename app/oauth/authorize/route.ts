@@ -1,6 +1,4 @@
-import { handleAuthorizeGet, handleAuthorizePost } from "@/lib/oauth/authorize-endpoint";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleAuthorizeGet(request);
-export const POST = (request: Request) => handleAuthorizePost(request);
+export const { GET, POST } = route("/oauth/authorize");

@@ -1,5 +1,4 @@
-import { handleDocsRequest } from "@/lib/oauth/docs";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleDocsRequest(request);
+export const { GET } = route("/oauth/docs");

@@ -131,13 +131,30 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
         planId: z.string().max(64).describe("The plan's id (from list_membership_plans)"),
         expireAt: unixSeconds.optional().describe("Access end (Unix seconds): fixed_date and specific_length plans only"),
         initialChargeAt: unixSeconds.optional().describe("End of the first period and first charge (Unix seconds): recurring plans only"),
+        collectionMethod: z
+          .enum(["external", "charge_automatically"])
+          .optional()
+          .describe("external (default: the school collects payments elsewhere) or charge_automatically (the payment provider charges paymentMethod)"),
+        paymentMethod: z
+          .string()
+          .max(64)
+          .optional()
+          .describe("charge_automatically only: in test mode a test card number (4242424242424242 succeeds, 4000000000000002 is declined) or its pm_card_* token"),
         ...writeOptions,
       },
       outputSchema: subscriptionOutput,
       annotations: writeAnnotations("Create a subscription", false, false),
     },
     async (args, ctx) => {
-      const input = { email: args.email, name: args.name, planId: args.planId, expireAt: args.expireAt, initialChargeAt: args.initialChargeAt };
+      const input = {
+        email: args.email,
+        name: args.name,
+        planId: args.planId,
+        expireAt: args.expireAt,
+        initialChargeAt: args.initialChargeAt,
+        collectionMethod: args.collectionMethod,
+        paymentMethod: args.paymentMethod,
+      };
       return write(ctx, "create_subscription", args, async (dryRun) =>
         payloadResult(await createSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );

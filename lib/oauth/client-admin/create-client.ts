@@ -7,6 +7,7 @@ import { checkJwks } from "../client-jwks";
 import { isAcceptableRedirectUri } from "../redirect-uri";
 import { checkOutboundUrl, SafeFetchError } from "../../net/safe-fetch";
 import type { Prisma } from "../../db/generated/client";
+import { DEFAULT_SIGNING_ALG, isSigningAlg, SIGNING_ALGS } from "../../oidc/key-store";
 import { formatScope, parseScope, unknownScopes, SUPPORTED_SCOPES } from "../scopes";
 import { OAuthClientCommandError } from "./errors";
 
@@ -30,6 +31,8 @@ export interface CreateOAuthClientOptions {
   postLogoutRedirectUris?: string[];
   /** Back-Channel Logout: the https URL logout tokens are posted to. */
   backchannelLogoutUri?: string;
+  /** id_token_signed_response_alg: RS256 (the default) or ES256. */
+  idTokenSignedResponseAlg?: string;
 }
 
 /** An https URL the server will call (jwks_uri, backchannel_logout_uri): checked by the safe fetch's own rules. */
@@ -91,6 +94,8 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
   if (keyAuth && !options.confidential) throw new OAuthClientCommandError("a public client cannot use private_key_jwt");
   const postLogoutRedirectUris = options.postLogoutRedirectUris?.length ? checkRedirectUris(options.postLogoutRedirectUris) : [];
   const backchannelLogoutUri = options.backchannelLogoutUri !== undefined ? checkOutbound("--backchannel-logout-uri", options.backchannelLogoutUri, loopback) : null;
+  const idTokenSignedResponseAlg = options.idTokenSignedResponseAlg ?? DEFAULT_SIGNING_ALG;
+  if (!isSigningAlg(idTokenSignedResponseAlg)) throw new OAuthClientCommandError(`--id-token-alg must be one of ${SIGNING_ALGS.join(", ")}`);
   const secret = options.confidential && !keyAuth ? generateClientSecret() : null;
   const row = await options.db.oAuthClient.create({
     data: {
@@ -105,6 +110,7 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
       jwksUri,
       postLogoutRedirectUris,
       backchannelLogoutUri,
+      idTokenSignedResponseAlg,
     },
   });
   return { client: row, school, secret };

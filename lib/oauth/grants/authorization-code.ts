@@ -70,6 +70,7 @@ export async function exchangeAuthorizationCode(options: {
         accessToken: result.accessToken,
         nonce: row.nonce,
         now,
+        alg: client.idTokenSignedResponseAlg,
         member: { ...row.grant.user, roles: row.grant.user.memberships.find((m) => m.schoolId === row.grant.schoolId)?.roles ?? [] },
       })
     : null;

@@ -160,7 +160,7 @@ export async function exchangeRefreshToken(options: {
   // OpenID Connect Core §12.2: a new ID token while the (possibly narrowed) scope includes openid,
   // for the same member, client and original sign-in, without a nonce.
   const idToken = parseScope(scope).includes("openid")
-    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now, member: row.member })
+    ? await issueIdToken({ grant: row.grant, clientId: client.clientId, scope, accessToken: issued.accessToken, nonce: null, now, member: row.member, alg: client.idTokenSignedResponseAlg })
     : null;
   return tokenResponseBody(issued, { scope, school: row.grant.school }, idToken);
 }

@@ -185,6 +185,7 @@ const FIELDS = [
   (a: string) => `subscriptions(after: ${a}) { nodes { id } }`,
   (a: string) => `subscriptions(email: ${a}, state: ${a}) { nodes { id state } }`,
   (a: string) => `subscription(id: ${a}) { id state currentPeriodEnd }`,
+  (a: string) => `subscription(id: ${a}) { id collectionMethod payments { id state amount periodStart periodEnd attempt failureCode refundedAmount provider } }`,
   (a: string) => `courses(first: ${a}) { nodes { id } }`,
   (a: string) => `courses(after: ${a}) { nodes { id } pageInfo { hasNextPage endCursor } }`,
   () => `membershipPlans { id name price }`,
@@ -196,6 +197,11 @@ const MUTATIONS = [
   (a: string, b: string) => `updateSubscription(input: { id: ${a}, currentPeriodEnd: ${b} }) { errors subscription { id } }`,
   (a: string, b: string) => `cancelSubscription(input: { id: ${a}, cancelType: ${b} }) { errors subscription { id } }`,
   (a: string, b: string) => `enrollStudentToCourse(input: { email: ${a}, courseId: ${b} }) { errors }`,
+  // Billing: the collection method and payment method (a test card, a token or hostile text).
+  (a: string, b: string) =>
+    `createSubscription(input: { email: ${a}, name: "Fuzz", planId: "${DEMO_IDS.plans.monthly}", collectionMethod: ${b}, paymentMethod: ${b} }) { errors subscription { id state collectionMethod } }`,
+  (a: string, b: string) =>
+    `createSubscription(input: { email: ${a}, name: ${b}, planId: "${DEMO_IDS.plans.monthly}", collectionMethod: "charge_automatically", paymentMethod: "4000000000000002" }) { errors subscription { id state } }`,
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),
@@ -269,7 +275,7 @@ const oauthRequest: fc.Arbitrary<Req> = fc.oneof(
     headers: {},
     body,
   })),
-  fc.dictionary(fc.constantFrom("client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "scope"), jsonValue, { maxKeys: 6 }).map((o) => ({
+  fc.dictionary(fc.constantFrom("client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "id_token_signed_response_alg", "scope"), jsonValue, { maxKeys: 7 }).map((o) => ({
     method: "POST",
     path: "/api/oauth/register",
     headers: { "content-type": "application/json" },

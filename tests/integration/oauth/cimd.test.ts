@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createLocalJWKSet, jwtVerify, type JWK } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/startup/seed/seed";
@@ -99,6 +100,18 @@ describe("Client ID Metadata Documents", () => {
     expect(grant.clientId).toBe(clientId);
     // Cached for the document's max-age: three uses, one fetch.
     expect(hits.get(path)).toBe(1);
+  });
+
+  it("a document's id_token_signed_response_alg ES256: its ID tokens are ES256, signed by a published key", async () => {
+    const path = "/es256.json";
+    const clientId = serve(path, { body: doc(path, { id_token_signed_response_alg: "ES256" }) });
+    const { code } = await getCode(app, cookie, { client_id: clientId, redirect_uri: "http://127.0.0.1:7777/callback", scope: "openid" });
+    const res = await exchangeCode(app, code, { client_id: clientId, redirect_uri: "http://127.0.0.1:7777/callback" });
+    const { id_token } = (await res.json()) as { id_token: string };
+    const { keys } = (await (await app.fetch("/api/oauth/jwks")).json()) as { keys: JWK[] };
+    const { payload, protectedHeader } = await jwtVerify(id_token, createLocalJWKSet({ keys }), { audience: clientId, algorithms: ["ES256"] });
+    expect(protectedHeader.alg).toBe("ES256");
+    expect(payload.azp).toBe(clientId);
   });
 
   it("redirect_uris match exactly (loopback any port)", async () => {

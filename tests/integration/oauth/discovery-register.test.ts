@@ -43,7 +43,7 @@ describe("discovery (RFC 8414)", () => {
       end_session_endpoint: `${o}/oauth/end-session`,
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
-      id_token_signing_alg_values_supported: ["RS256"],
+      id_token_signing_alg_values_supported: ["RS256", "ES256"],
       claim_types_supported: ["normal"],
       claims_parameter_supported: false,
       request_parameter_supported: false,
@@ -135,6 +135,8 @@ describe("discovery (RFC 8414)", () => {
     // Issue 12: the issuer binding and the prompt values, as the server does them.
     expect(docs).toContain("Codes and tokens work only at the address that issued them (http://demo.localhost:3000)");
     expect(docs).toContain("`prompt` at the authorize endpoint: `none`");
+    expect(docs).toContain("discovery at http://demo.localhost:3000/.well-known/openid-configuration, keys at http://demo.localhost:3000/api/oauth/jwks");
+    expect(docs).toContain("ID tokens are signed RS256, or\n  ES256 for a client registered with that `id_token_signed_response_alg`.");
   });
 });
 
@@ -153,6 +155,7 @@ describe("registration (known vendor platforms only)", () => {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "RS256",
       scope: "openid profile email offline_access courses:read students:read",
     });
     expect(typeof body.client_id).toBe("string");

@@ -16,6 +16,8 @@ const app = appForSuite();
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const client: oauth.Client = { client_id: "demo-public-app" };
 const redirectUri = "http://127.0.0.1:53690/callback";
+const defaultClient = client;
+const defaultRedirectUri = redirectUri;
 let as: oauth.AuthorizationServer;
 let cookie: string;
 
@@ -32,7 +34,11 @@ async function sessionOf(c: string) {
   return db().memberSession.findFirstOrThrow({ where: { userId, revokedAt: null }, orderBy: { createdAt: "desc" } });
 }
 
-async function codeFlow(options: { scope?: string; nonce?: string; extra?: Record<string, string>; schoolId?: string; member?: string } = {}) {
+async function codeFlow(
+  options: { scope?: string; nonce?: string; extra?: Record<string, string>; schoolId?: string; member?: string; client?: oauth.Client; redirectUri?: string } = {},
+) {
+  const client = options.client ?? defaultClient;
+  const redirectUri = options.redirectUri ?? defaultRedirectUri;
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
@@ -67,7 +73,7 @@ describe("OpenID Connect discovery", () => {
       end_session_endpoint: `${o}/oauth/end-session`,
       response_types_supported: ["code"],
       subject_types_supported: ["public"],
-      id_token_signing_alg_values_supported: ["RS256"],
+      id_token_signing_alg_values_supported: ["RS256", "ES256"],
       scopes_supported: expect.arrayContaining(["openid", "profile", "email", "offline_access"]),
       claims_supported: expect.arrayContaining(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "at_hash", "sid", "amr", "name", "email", "org_id", "roles"]),
       request_uri_parameter_supported: false,
@@ -175,6 +181,58 @@ describe("ID tokens on the authorization code grant", () => {
     ).json()) as Record<string, unknown>;
     expect(narrowed.access_token).toBeTruthy();
     expect(narrowed).not.toHaveProperty("id_token");
+  });
+});
+
+describe("id_token_signed_response_alg (ES256 on request, RS256 by default)", () => {
+  const zapierRedirect = "https://zapier.com/dashboard/auth/oauth/return/SchoolhouseCLIAPI/";
+  const register = (body: unknown) =>
+    app.fetch("/api/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("a client registered over HTTP with ES256 gets ES256 ID tokens (code and refresh) that oauth4webapi validates against jwks_uri", async () => {
+    const res = await register({ client_name: "Zapier", id_token_signed_response_alg: "ES256" });
+    expect(res.status).toBe(201);
+    const registered = (await res.json()) as { client_id: string; id_token_signed_response_alg: string };
+    expect(registered.id_token_signed_response_alg).toBe("ES256");
+    // The library is told what the client registered, so it refuses any other alg.
+    const es: oauth.Client = { client_id: registered.client_id, id_token_signed_response_alg: "ES256" };
+    const nonce = oauth.generateRandomNonce();
+    const response = await codeFlow({ client: es, redirectUri: zapierRedirect, nonce });
+    const tokens = await oauth.processAuthorizationCodeResponse(as, es, response, { expectedNonce: nonce, requireIdToken: true });
+    await oauth.validateApplicationLevelSignature(as, response, insecure);
+    const header = decodeProtectedHeader(tokens.id_token!);
+    expect(header.alg).toBe("ES256");
+    const { keys } = (await (await app.fetch("/api/oauth/jwks")).json()) as { keys: { kid: string; alg: string; kty: string }[] };
+    expect(keys.find((k) => k.kid === header.kid)).toMatchObject({ alg: "ES256", kty: "EC" });
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims).toMatchObject({ aud: registered.client_id, azp: registered.client_id, nonce, iss: app.url });
+    // at_hash is SHA-256 based for ES256 too.
+    expect(claims.at_hash).toBe(createHash("sha256").update(tokens.access_token).digest().subarray(0, 16).toString("base64url"));
+
+    const refreshResponse = await oauth.refreshTokenGrantRequest(as, es, oauth.None(), tokens.refresh_token!, insecure);
+    const refreshed = await oauth.processRefreshTokenResponse(as, es, refreshResponse);
+    await oauth.validateApplicationLevelSignature(as, refreshResponse, insecure);
+    expect(decodeProtectedHeader(refreshed.id_token!).alg).toBe("ES256");
+
+    // A client that expects RS256 (the default) refuses this ID token: the alg really is per client.
+    const rsExpecting: oauth.Client = { client_id: registered.client_id, id_token_signed_response_alg: "RS256" };
+    await expect(oauth.processAuthorizationCodeResponse(as, rsExpecting, await codeFlow({ client: es, redirectUri: zapierRedirect }))).rejects.toThrow(/alg/);
+  });
+
+  it("the default stays RS256; the same configuration with another alg is another client", async () => {
+    const plain = (await (await register({ client_name: "Zapier" })).json()) as { client_id: string; id_token_signed_response_alg: string };
+    expect(plain.id_token_signed_response_alg).toBe("RS256");
+    const es = (await (await register({ client_name: "Zapier", id_token_signed_response_alg: "ES256" })).json()) as { client_id: string };
+    expect(es.client_id).not.toBe(plain.client_id);
+    const rs: oauth.Client = { client_id: plain.client_id };
+    const tokens = await oauth.processAuthorizationCodeResponse(as, rs, await codeFlow({ client: rs, redirectUri: zapierRedirect }), { requireIdToken: true });
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe("RS256");
+  });
+
+  it.each(["none", "HS256", "RS512", "", 256])("id_token_signed_response_alg %j → 400 invalid_client_metadata (RFC 7591 §3.2.2)", async (alg) => {
+    const res = await register({ client_name: "Zapier", id_token_signed_response_alg: alg });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "invalid_client_metadata", error_description: "id_token_signed_response_alg must be one of RS256, ES256" });
   });
 });
 

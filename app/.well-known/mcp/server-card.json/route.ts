@@ -1,6 +1,4 @@
-import { handleServerCardRequest } from "@/lib/mcp/server-card";
+import { route } from "@/app/_routes/table";
 
-// MCP Server Card (SEP-2127) of this school's /mcp.
 export const dynamic = "force-dynamic";
-export const GET = handleServerCardRequest;
-export const OPTIONS = handleServerCardRequest;
+export const { GET, OPTIONS } = route("/.well-known/mcp/server-card.json");

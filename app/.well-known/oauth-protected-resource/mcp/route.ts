@@ -1,6 +1,4 @@
-import { handleResourceMetadataRequest } from "@/lib/mcp/resource-metadata";
+import { route } from "@/app/_routes/table";
 
-// RFC 9728 metadata of /mcp (path-suffixed form, what MCP clients ask first).
 export const dynamic = "force-dynamic";
-export const GET = handleResourceMetadataRequest;
-export const OPTIONS = handleResourceMetadataRequest;
+export const { GET, OPTIONS } = route("/.well-known/oauth-protected-resource/mcp");

@@ -1,6 +1,4 @@
-import { serveAdminSdl } from "@/lib/admin-api/sdl";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveAdminSdl;
-export const HEAD = serveAdminSdl;
+export const { GET, HEAD } = route("/admin/graphql/schema.graphql");

@@ -1,5 +1,4 @@
-import { handleSetPasswordPost } from "@/lib/auth/set-password-request";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const POST = (request: Request) => handleSetPasswordPost(request);
+export const { POST } = route("/api/account/set-password");

@@ -1,6 +1,4 @@
-import { handleAuthRequest } from "@/lib/auth/handler";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleAuthRequest(request);
-export const POST = (request: Request) => handleAuthRequest(request);
+export const { GET, POST } = route("/api/auth/[...auth]");

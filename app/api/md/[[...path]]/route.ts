@@ -1,6 +1,4 @@
-import { unknownMarkdownPath } from "@/lib/storefront/markdown-route";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-// /api/md itself and every path under it that no document route matches: a markdown 404.
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = unknownMarkdownPath();
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route("/api/md/[[...path]]");

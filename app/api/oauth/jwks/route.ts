@@ -1,7 +1,4 @@
-import { preflight } from "@/lib/oauth/http";
-import { handleJwksRequest } from "@/lib/oidc/jwks-endpoint";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleJwksRequest(request);
-export const OPTIONS = () => preflight();
+export const { GET, OPTIONS } = route("/api/oauth/jwks");

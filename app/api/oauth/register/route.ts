@@ -1,7 +1,4 @@
-import { preflight } from "@/lib/oauth/http";
-import { handleRegisterRequest } from "@/lib/oauth/register";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const POST = (request: Request) => handleRegisterRequest(request);
-export const OPTIONS = () => preflight();
+export const { POST, OPTIONS } = route("/api/oauth/register");

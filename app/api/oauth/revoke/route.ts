@@ -1,7 +1,4 @@
-import { preflight } from "@/lib/oauth/http";
-import { handleRevokeRequest } from "@/lib/oauth/revoke";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const POST = (request: Request) => handleRevokeRequest(request);
-export const OPTIONS = () => preflight();
+export const { POST, OPTIONS } = route("/api/oauth/revoke");

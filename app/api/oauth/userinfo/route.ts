@@ -1,8 +1,4 @@
-import { preflight } from "@/lib/oauth/http";
-import { handleUserInfoRequest } from "@/lib/oauth/userinfo";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = (request: Request) => handleUserInfoRequest(request);
-export const POST = (request: Request) => handleUserInfoRequest(request);
-export const OPTIONS = () => preflight();
+export const { GET, POST, OPTIONS } = route("/api/oauth/userinfo");

@@ -1,6 +1,4 @@
-import { serveContentImage } from "@/lib/content/serve-image";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const GET = serveContentImage;
-export const HEAD = serveContentImage;
+export const { GET, HEAD } = route("/media/[hash]/[name]");

@@ -1,9 +1,4 @@
-// The Admin playground's GraphiQL assets: content-hashed names, immutable (lib/admin-api/playground.ts).
-import { playgroundAssetResponse } from "@/lib/admin-api/playground";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-type Params = { params: Promise<{ file: string }> };
-
-export const GET = async (request: Request, { params }: Params) => playgroundAssetResponse(request, (await params).file);
-export const HEAD = GET;
+export const { GET, HEAD } = route("/admin/graphql/assets/[file]");

@@ -1,5 +1,4 @@
-import { markdownRoute } from "@/lib/storefront/markdown-route";
+import { route } from "@/app/_routes/table";
 
 export const dynamic = "force-dynamic";
-
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = markdownRoute("event");
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route("/api/md/events/[slug]");

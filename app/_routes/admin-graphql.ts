@@ -1,8 +1,8 @@
-// The /admin/graphql request handlers, used by the route (./route.ts) and by proxy.ts, which answers
-// the Admin API's GET, POST and OPTIONS itself: after the proxy, Next's own handling of a route
-// handler (route resolution, the app-route module's request context and work store, a second
-// response pipe) cost about as much CPU as the bare route does in all (docs/benchmarks.md,
-// 15admin3). Both call these same functions, so both answer alike.
+// The /admin/graphql handlers of the route table (./table.ts), which proxy.ts answers itself for
+// GET, POST and OPTIONS: after the proxy, Next's own handling of a route handler (route resolution,
+// the app-route module's request context and work store, a second response pipe) cost about as
+// much CPU as the bare route does in all (docs/benchmarks.md, 15admin3). Here, not in lib/, because
+// the Vercel delivery hook is Next's after(). Imported on first use (the table's lazy()).
 import { after } from "next/server";
 import { now } from "@/lib/clock";
 import { createAdminHandler } from "@/lib/admin-api/handler";
@@ -25,10 +25,3 @@ export const POST = async (request: Request) => {
   return response;
 };
 export const OPTIONS = (request: Request) => handle(request);
-
-/** The methods proxy.ts answers at ADMIN_GRAPHQL_PATH: the ones this route exports. */
-export const ADMIN_PROXY_METHODS: ReadonlyMap<string, (request: Request) => Promise<Response>> = new Map([
-  ["GET", GET],
-  ["POST", POST],
-  ["OPTIONS", OPTIONS],
-]);

@@ -1,0 +1,55 @@
+// The pieces the route table (./table.ts) is written with: what an endpoint is, lazy handlers, and
+// the proxy's matcher over the table's paths. Kept apart from the table so the table reads as a list.
+
+export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = (typeof METHODS)[number];
+
+export type Params = Record<string, string | string[] | undefined>;
+/** What Next passes a route handler as its second argument (nothing for routes without dynamic segments). */
+export type RouteContext = { params: Promise<Params> | undefined } | undefined;
+/** A route handler as Next calls it; proxy.ts calls the same function with the params it matched. */
+export type Handler = (request: Request, ctx?: RouteContext) => Response | Promise<Response>;
+
+export interface Endpoint {
+  /** Every method the endpoint answers, each with its one handler: exactly what its route.ts exports. */
+  methods: Partial<Record<Method, Handler>>;
+  /**
+   * The methods proxy.ts answers itself (a subset of `methods`), which saves Next's route-handler
+   * stage for hot, cheap requests. `params` says, per dynamic segment, which raw (still
+   * percent-encoded) values the proxy takes; any other value goes on to the route, which Next
+   * gives the decoded value, and the same handler answers it.
+   */
+  proxy?: { methods: readonly Method[]; params?: Record<string, (raw: string) => boolean> };
+  /** Route segment config `maxDuration` (seconds), repeated as a literal in the route file (Next reads it there). */
+  maxDuration?: number;
+}
+
+/**
+ * A handler whose module is imported on its first request: a route module (and proxy.ts) holds
+ * only the table, so a server that never serves MCP never loads the MCP SDK, and one that never
+ * serves the Admin API never loads yoga. After the first call it is one function call more.
+ */
+export function lazy(load: () => Promise<Handler>): Handler {
+  let loaded: Handler | undefined;
+  return (request, ctx) => (loaded ? loaded(request, ctx) : load().then((handler) => (loaded = handler)(request, ctx)));
+}
+
+/** One dynamic segment of a route path: its value, decoded by Next (or matched raw by the proxy). */
+export async function param(ctx: RouteContext, name: string): Promise<string | undefined> {
+  const value = (await ctx?.params)?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A route path (`/api/md/courses/[slug]`) as the proxy matches it: fixed, or a prefix and one `[name]` segment. */
+export type ProxyPattern = { kind: "fixed"; path: string } | { kind: "segment"; prefix: string; name: string; accepts: (raw: string) => boolean };
+
+export function proxyPattern(path: string, endpoint: Endpoint): ProxyPattern {
+  const m = /^(\/.*\/)\[(\w+)\]$/.exec(path);
+  if (!m) {
+    if (path.includes("[")) throw new Error(`route table: the proxy matches fixed paths and one last [segment] only: ${path}`);
+    return { kind: "fixed", path };
+  }
+  const accepts = endpoint.proxy?.params?.[m[2]!];
+  if (!accepts) throw new Error(`route table: ${path} is answered in the proxy without a check of its [${m[2]}] segment`);
+  return { kind: "segment", prefix: m[1]!, name: m[2]!, accepts };
+}

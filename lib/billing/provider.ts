@@ -1,0 +1,41 @@
+// The payment provider port: what billing asks of any provider (the test provider now, Stripe
+// later), in the provider's own terms of Stripe's API: a saved payment method, a charge sent with
+// an idempotency key, and the charge found again by that key.
+
+export type ChargeResult =
+  | { status: "succeeded"; providerPaymentId: string }
+  | { status: "failed"; providerPaymentId: string; failureCode: string; failureMessage: string };
+
+export interface ChargeRequest {
+  /** The same key is the same charge: a repeated request returns the first answer, never a second charge. */
+  idempotencyKey: string;
+  /** Decimal string, e.g. "29.00". */
+  amount: string;
+  currency: string;
+  paymentMethodId: string;
+  /** true for renewals and retries (the member is not present), false at purchase. */
+  offSession: boolean;
+}
+
+export type AttachResult = { ok: true; paymentMethodId: string } | { ok: false; failureCode: string; failureMessage: string };
+
+export interface PaymentProviderPort {
+  readonly name: "test";
+  /** Checks and saves a payment method (a test card number or a provider reference) for later charges. */
+  attachPaymentMethod(options: { paymentMethod: string }): Promise<AttachResult>;
+  /** Charges once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** The charge made with this key, or null when the provider never made one (reconciliation). */
+  findCharge(options: { idempotencyKey: string }): Promise<ChargeResult | null>;
+}
+
+/**
+ * The provider did not answer (time-out, network, 5xx): the charge may or may not have happened.
+ * The payment stays pending and is reconciled with findCharge before anything else is tried.
+ */
+export class ProviderUnavailableError extends Error {
+  constructor(message = "The payment provider did not answer") {
+    super(message);
+    this.name = "ProviderUnavailableError";
+  }
+}

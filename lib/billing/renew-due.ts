@@ -1,0 +1,103 @@
+import { db } from "../db/client";
+import { recordEvents } from "../db/outbox";
+import { TX_OPTIONS } from "../db/write-transaction";
+import { presentSubscription } from "../membership/presenter";
+import { subscriptionInclude } from "../membership/record-types";
+import { collectSubscription, type CollectOutcome } from "./collect-subscription";
+import { CHARGE_LEASE_MS, INCOMPLETE_EXPIRY_MS } from "./schedule";
+
+export interface RenewalRunResult {
+  /** Subscriptions whose step ran, by outcome. */
+  outcomes: Record<CollectOutcome, number>;
+  /** Incomplete subscriptions that ended unpaid (incomplete_expired). */
+  incompleteExpired: number;
+}
+
+/**
+ * Claims up to `limit` subscriptions with billing work due at `now`, as the webhook worker claims
+ * deliveries: rows locked FOR UPDATE SKIP LOCKED (concurrent workers never pick the same row) get a
+ * lease (chargeLockedUntil), and no other worker claims them until it passes. Due: a live
+ * subscription, not canceling, whose nextChargeDate has come (a recurring renewal or retry, or an
+ * incomplete one's first charge); or any subscription with a pending payment (an outcome to
+ * reconcile). schoolId: only that school's (its test clock); without it, every school without a test
+ * clock (a school with one moves only with its clock).
+ */
+export async function claimDueSubscriptions(options: {
+  now: Date;
+  limit: number;
+  schoolId?: string;
+  /** Subscriptions this run already took a step with. */
+  exclude?: readonly string[];
+}): Promise<{ ids: string[]; lease: Date }> {
+  const { now, limit } = options;
+  const exclude = [...(options.exclude ?? [])];
+  const school = options.schoolId ?? null;
+  const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    UPDATE "Subscription" s SET "chargeLockedUntil" = ${lease}
+     WHERE s."id" IN (
+       SELECT c."id" FROM "Subscription" c
+         JOIN "MembershipPlan" p ON p."id" = c."planId"
+         LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
+        WHERE (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
+          AND NOT (c."id"::text = ANY(${exclude}::text[]))
+          AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
+          AND ((c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+                AND c."cancelAt" IS NULL
+                AND c."nextChargeDate" IS NOT NULL AND c."nextChargeDate" <= ${now}
+                AND (c."state" = 'incomplete' OR p."planType" = 'recurring'))
+               OR EXISTS (SELECT 1 FROM "Payment" x WHERE x."subscriptionId" = c."id" AND x."state" = 'pending'))
+        ORDER BY c."nextChargeDate" NULLS FIRST, c."id"
+        LIMIT ${limit}
+        FOR UPDATE OF c SKIP LOCKED)
+    RETURNING s."id"::text AS "id"`;
+  return { ids: rows.map((r) => r.id), lease };
+}
+
+/**
+ * One renewal run (the cron route, the in-process worker, a test clock): claims due subscriptions a
+ * batch at a time and takes each one step (collect-subscription.ts), until none is due at `now`;
+ * then ends incomplete subscriptions unpaid for 23 hours. Each subscription takes at most one step
+ * per run (a renewed one is due again only at its next period end; several missed periods are
+ * caught up by the runs that follow, one period each). Safe to run on several instances at once.
+ */
+export async function renewDueSubscriptions(options: { now: Date; schoolId?: string; batchSize?: number }): Promise<RenewalRunResult> {
+  const { now, schoolId } = options;
+  const outcomes: Record<CollectOutcome, number> = { renewed_without_charge: 0, succeeded: 0, failed: 0, unknown: 0, skipped: 0 };
+  const seen = new Set<string>();
+  for (;;) {
+    const { ids, lease } = await claimDueSubscriptions({ now, limit: options.batchSize ?? 50, schoolId, exclude: [...seen] });
+    if (!ids.length) break;
+    for (const id of ids) {
+      seen.add(id);
+      outcomes[await collectSubscription({ subscriptionId: id, lease, now })] += 1;
+    }
+  }
+  const incompleteExpired = await expireIncomplete({ now, schoolId });
+  return { outcomes, incompleteExpired };
+}
+
+/** Incomplete subscriptions (first charge refused) unpaid 23 hours after they were created end: incomplete_expired. */
+async function expireIncomplete(options: { now: Date; schoolId?: string }): Promise<number> {
+  const { now } = options;
+  const school = options.schoolId ?? null;
+  const cutoff = new Date(now.getTime() - INCOMPLETE_EXPIRY_MS);
+  return db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "Subscription" s SET "state" = 'incomplete_expired', "nextChargeDate" = NULL, "endAt" = ${now}, "updatedAt" = ${now}
+        FROM "Subscription" c LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
+       WHERE s."id" = c."id" AND c."state" = 'incomplete' AND c."collectionMethod" = 'charge_automatically'
+         AND c."createdAt" <= ${cutoff}
+         AND (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
+         AND NOT EXISTS (SELECT 1 FROM "Payment" x WHERE x."subscriptionId" = c."id" AND x."state" = 'pending')
+         AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
+      RETURNING s."id"::text AS "id"`;
+    if (!rows.length) return 0;
+    const records = await tx.subscription.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: subscriptionInclude });
+    await recordEvents(tx, {
+      events: records.map((r) => ({ schoolId: r.schoolId, type: "subscription.incomplete_expired" as const, subjectId: r.id, data: presentSubscription(r) })),
+      now,
+    });
+    return rows.length;
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,151 @@
+// The route table (app/_routes/table.ts) is the one declaration of every endpoint: each
+// app/**/route.ts is its one-liner and exports exactly the table's handlers, and proxy.ts answers
+// only what the table marks `proxy`, with the same handler objects. This walks app/ and the table
+// and fails on an endpoint in one but not the other, or on a path and method with two handlers.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { METHODS, type Endpoint, type Method } from "@/app/_routes/endpoint";
+import { proxyMatch, ROUTES, type RoutePath } from "@/app/_routes/table";
+import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/path";
+import { MCP_PATH } from "@/lib/mcp/http";
+import { STOREFRONT_ROUTES } from "@/lib/storefront/routes";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const APP = path.join(ROOT, "app");
+const TABLE = ROUTES as Record<RoutePath, Endpoint>;
+const PATHS = Object.keys(ROUTES) as RoutePath[];
+
+/** Every route file under app/ with the path Next serves it at (route groups dropped, private `_` folders skipped). */
+function routeFiles(dir = APP, segments: string[] = []): { file: string; path: string }[] {
+  const found: { file: string; path: string }[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (entry.name.startsWith("_")) continue;
+      const next = /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name];
+      found.push(...routeFiles(path.join(dir, entry.name), next));
+    } else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) {
+      found.push({ file: path.join(dir, entry.name), path: `/${segments.join("/")}` });
+    }
+  }
+  return found;
+}
+
+const methodsOf = (p: RoutePath) => METHODS.filter((m) => TABLE[p].methods[m]);
+
+/** The one route file the table allows for a path: its segment config and the table's handlers. */
+function expectedRouteFile(p: RoutePath): string {
+  const maxDuration = TABLE[p].maxDuration;
+  return [
+    `import { route } from "@/app/_routes/table";`,
+    ``,
+    `export const dynamic = "force-dynamic";`,
+    ...(maxDuration === undefined ? [] : [`export const maxDuration = ${maxDuration};`]),
+    `export const { ${methodsOf(p).join(", ")} } = route("${p}");`,
+    ``,
+  ].join("\n");
+}
+
+describe("the route table and app/", () => {
+  const files = routeFiles();
+
+  it("every route file under app/ is an entry of the table, and every entry has its route file", () => {
+    expect(files.map((f) => f.path).sort()).toEqual([...PATHS].sort());
+  });
+
+  it.each(files.map((f) => [f.path, f.file] as const))("%s: the route file is the table's one-liner", (p, file) => {
+    expect(readFileSync(file, "utf8"), `${path.relative(ROOT, file)} must be exactly this (add handlers to app/_routes/table.ts)`).toBe(
+      expectedRouteFile(p as RoutePath),
+    );
+  });
+
+  it.each(files.map((f) => [f.path, f.file] as const))("%s: the route exports the table's handler objects, nothing else", async (p, file) => {
+    const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+    const exported = METHODS.filter((m) => m in mod);
+    expect(exported).toEqual(methodsOf(p as RoutePath));
+    for (const m of exported) expect(mod[m], m).toBe(TABLE[p as RoutePath].methods[m]);
+  });
+
+  it("no two entries are the same route (Next would answer one path with two handlers)", () => {
+    const shape = (p: string) => p.replace(/\[\[\.\.\.\w+\]\]|\[\.\.\.\w+\]|\[\w+\]/g, (s) => (s.startsWith("[[") ? "[[...]]" : s.startsWith("[...") ? "[...]" : "[]"));
+    const shapes = PATHS.map(shape);
+    expect(new Set(shapes).size).toBe(shapes.length);
+  });
+
+  it("every handler is a function, and a method's handler is declared once per path", () => {
+    for (const p of PATHS) {
+      const methods = Object.keys(TABLE[p].methods);
+      expect(methods.every((m) => (METHODS as readonly string[]).includes(m)), p).toBe(true);
+      for (const m of methodsOf(p)) expect(typeof TABLE[p].methods[m], `${p} ${m}`).toBe("function");
+    }
+  });
+
+  it("the lib/ path constants name table entries", () => {
+    expect(PATHS).toContain(ADMIN_GRAPHQL_PATH);
+    expect(PATHS).toContain(MCP_PATH);
+    // Each storefront twin of lib/storefront/routes.ts is an endpoint, and the table has no other twin.
+    const twins = STOREFRONT_ROUTES.map((r) => r.markdownPath.replace("{slug}", "[slug]")).sort();
+    expect(PATHS.filter((p) => p.startsWith("/api/md/") && !p.includes("...")).sort()).toEqual(twins);
+  });
+});
+
+describe("what proxy.ts answers", () => {
+  const proxied = PATHS.flatMap((p) => (TABLE[p].proxy?.methods ?? []).map((m) => [p, m] as const));
+
+  it("only methods the route answers too, with the same handler", () => {
+    expect(proxied.length).toBeGreaterThan(0);
+    for (const [p, m] of proxied) expect(TABLE[p].methods[m], `${p} ${m}`).toBeTypeOf("function");
+  });
+
+  // A sample request path of each proxied entry; its method is answered by the table's own handler.
+  const sample = (p: string) => p.replace("[slug]", "intro-to-sql");
+  it.each(proxied.map(([p, m]) => [m, p] as const))("%s %s: the proxy answers with the table's handler", (m, p) => {
+    const match = proxyMatch(m, sample(p));
+    expect(match?.path).toBe(p);
+    expect(match?.handler).toBe(TABLE[p].methods[m]);
+  });
+
+  it.each(PATHS.flatMap((p) => METHODS.filter((m) => !TABLE[p].proxy?.methods.includes(m)).map((m) => [m, p] as const)))(
+    "%s %s goes on to the route",
+    (m, p) => {
+      expect(proxyMatch(m as Method, sample(p))).toBeNull();
+    },
+  );
+
+  it("passes a twin's raw slug as the route's param", async () => {
+    expect(await proxyMatch("GET", "/api/md/courses/intro-to-sql")?.ctx?.params).toEqual({ slug: "intro-to-sql" });
+    expect(await proxyMatch("HEAD", "/api/md/digital-downloads/sql-cheatsheet")?.ctx?.params).toEqual({ slug: "sql-cheatsheet" });
+    expect(proxyMatch("GET", "/api/md/faq")?.path).toBe("/api/md/faq");
+  });
+
+  // Everything the proxy does not serve itself goes on to the route handlers: 400 for malformed
+  // slugs, decoded params for percent-encoding, the catch-all 404, Next's trailing-slash redirect.
+  it.each([
+    "/api/md",
+    "/api/md/",
+    "/api/md/home/",
+    "/api/md/courses/",
+    "/api/md/courses/Intro-To-SQL",
+    "/api/md/courses/intro--sql",
+    "/api/md/courses/intro%2Dto-sql",
+    "/api/md/courses/intro-to-sql/",
+    "/api/md/courses/intro-to-sql/extra",
+    "/api/md/nope",
+    "/api/md/coursesx",
+    `/api/md/courses/${"a".repeat(201)}`,
+    "/courses/intro-to-sql",
+    "/llms.txt/",
+    "/llms-full/part-1.txt",
+    "/admin/graphql/",
+    "/mcp/",
+  ])("GET %s is left to the route handlers", (p) => {
+    expect(proxyMatch("GET", p)).toBeNull();
+  });
+
+  it("proxy.ts reaches handlers only through the table (no handler import of its own)", () => {
+    const source = readFileSync(path.join(ROOT, "proxy.ts"), "utf8");
+    expect(source).toContain("answerInProxy(");
+    expect(source).not.toMatch(/\bimport\(/);
+    expect(source).not.toMatch(/from "@\/app\/(?!_routes\/table")/);
+  });
+});
