@@ -15,6 +15,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --port <n>           first port for the bench servers (default: a free port)
   --members <n>        members in the member-search dataset (default 200000, with 2 subscriptions each)
   --out <file>         JSON output (default bench/results/latest.json)
+  --large <scale>      also run the Postgres backend on the large-school dataset (bench/large-dataset.ts;
+                       1 = 200,000 members, 400,000 subscriptions …) and report large/small ratios
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
 Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
@@ -44,6 +46,8 @@ export interface BenchOptions {
   wantFairness: boolean;
   /** Members of the member-search dataset (bench/member-dataset.ts), prepared only when members-search runs. */
   members: number;
+  /** Scale of the large-school dataset for the extra Postgres backend; undefined: not run. */
+  largeScale?: number;
 }
 
 /** Parses the arguments; prints the usage and exits on --help or a bad value. */
@@ -63,6 +67,7 @@ export function benchOptions(argv: string[]): BenchOptions {
       members: { type: "string" },
       out: { type: "string" },
       profile: { type: "string" },
+      large: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -109,6 +114,11 @@ export function benchOptions(argv: string[]): BenchOptions {
   }
   const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
   const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
+  const largeScale = args.large === undefined ? undefined : num(args.large, 1, "large");
+  if (largeScale !== undefined && !process.env.DATABASE_URL) {
+    console.error(`--large needs DATABASE_URL (the dataset is generated on Postgres)\n\n${USAGE}`);
+    process.exit(2);
+  }
   return {
     quick,
     noBuild: args["no-build"],
@@ -120,5 +130,6 @@ export function benchOptions(argv: string[]): BenchOptions {
     selected,
     wantFairness,
     members: Math.round(num(args.members, 200_000, "members")),
+    largeScale,
   };
 }

@@ -19,6 +19,10 @@
 //
 // - The member-search dataset (bench/member-dataset.ts) when <members> is above 0.
 //
+// - With BENCH_LARGE_SCALE (npm run bench -- --large <scale>, Postgres only): the large-school
+//   dataset of bench/large-dataset.ts on top of the demo seed, written last so the generator's
+//   ANALYZE sees every row.
+//
 // Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>] [<members>]
 import { createHash, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -32,6 +36,7 @@ import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
 import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
 import { generateMemberDataset } from "./member-dataset";
+import { generateLargeDataset } from "./large-dataset";
 
 export interface PreparedCredentials {
   /** Keys with enforceLimits=true. */
@@ -148,6 +153,18 @@ await runCli(async () => {
       oauthClientId: BENCH_OAUTH_CLIENT,
     };
     if (members > 0) await generateMemberDataset(prisma, { members });
+    const largeScale = Number(process.env.BENCH_LARGE_SCALE || 0);
+    if (largeScale > 0) {
+      if (handle.driver.kind !== "pg") throw new Error("the large dataset needs Postgres (DATABASE_URL)");
+      const client = await handle.driver.pool.connect();
+      try {
+        const started = Date.now();
+        await generateLargeDataset((sql) => client.query(sql), { schoolId: DEMO_IDS.school, scale: largeScale, clientId: BENCH_OAUTH_CLIENT });
+        console.log(`large dataset at scale ${largeScale} written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      } finally {
+        client.release();
+      }
+    }
     writeFileSync(out, JSON.stringify(result));
   } finally {
     await closeDbHandle(handle);

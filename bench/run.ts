@@ -11,12 +11,17 @@ import { benchPids, gitInfo, machineInfo, OtherLoad } from "./machine";
 import { measureBackend, type BackendReport } from "./measure";
 import { benchOptions, FAIRNESS } from "./options";
 import { profileWorkload } from "./profile-workload";
+import { largeVsSmall, largeVsSmallTable } from "./large-ratios";
 import { markdown, table } from "./report";
 import { backends, removePgliteTemplate } from "./scratch-db";
 import { buildApp, buildIsFresh, freePort } from "./server";
 import { round } from "./stats";
 
 const opts = benchOptions(process.argv.slice(2));
+const largeRows = (reports: BackendReport[]) => {
+  const r = largeVsSmall(reports);
+  return "rows" in r ? r.rows : [];
+};
 const { quick, settings, outFile } = opts;
 const startedAt = new Date();
 
@@ -36,7 +41,7 @@ async function main(): Promise<void> {
 
   const loadAtStart = os.loadavg();
   const otherLoad = new OtherLoad(benchPids());
-  const list = await backends({ embeddedOnly: opts.embeddedOnly, profiling: false });
+  const list = await backends({ embeddedOnly: opts.embeddedOnly, profiling: false, largeScale: opts.largeScale });
   const reports: BackendReport[] = [];
   try {
     for (const backend of list) {
@@ -66,10 +71,12 @@ async function main(): Promise<void> {
       loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)),
     },
     backends: reports,
+    largeVsSmall: opts.largeScale ? { scale: opts.largeScale, ...largeVsSmall(reports) } : null,
     summary: {
       missedTargets: [
         ...reports.flatMap((b) => b.workloads.filter((w) => w.targetMet === false).map((w) => `${b.name}/${w.id}`)),
         ...reports.filter((b) => b.fairness?.targetMet === false).map((b) => `${b.name}/${FAIRNESS}`),
+        ...(opts.largeScale ? largeRows(reports).filter((r) => r.targetMet === false).map((r) => `large/small/${r.id}`) : []),
       ],
       unavailable: reports.flatMap((b) => b.workloads.filter((w) => w.status === "unavailable").map((w) => `${b.name}/${w.id}: ${w.reason}`)),
       errors: reports.flatMap((b) => b.workloads.filter((w) => w.status === "errors").map((w) => `${b.name}/${w.id}`)),
@@ -77,9 +84,11 @@ async function main(): Promise<void> {
   };
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, JSON.stringify(result, null, 2) + "\n");
-  writeFileSync(outFile.replace(/\.json$/, "") + ".md", markdown(result, reports));
+  const largeMd = result.largeVsSmall ? `${largeVsSmallTable(result.largeVsSmall)}\n` : "";
+  writeFileSync(outFile.replace(/\.json$/, "") + ".md", markdown(result, reports) + largeMd);
   console.log(JSON.stringify(result, null, 2));
   console.log(table(reports));
+  if (result.largeVsSmall) console.log(largeVsSmallTable(result.largeVsSmall));
   console.log(
     `\n${result.mode} run, ${result.wallSeconds} s; other processes used ${otherCpu}% of the machine's CPU while measuring${result.conditions.underLoad ? " (numbers taken under load)" : ""}; written to ${path.relative(process.cwd(), outFile)} (and .md)`,
   );

@@ -15,8 +15,13 @@ export interface Backend {
   limiterStore: "memory" | "redis";
   env: Record<string, string>;
   redisUrl?: string;
+  /** The large-school dataset's scale (bench/large-dataset.ts) on top of the demo seed; none: the demo seed only. */
+  largeScale?: number;
   cleanup: () => Promise<void>;
 }
+
+/** Name prefix of the backend that runs on the large-school dataset. */
+export const LARGE_PREFIX = "large-";
 
 // Generated per run: a fixed literal would be a session-signing secret anyone could read.
 const BENCH_AUTH_SECRET = randomBytes(32).toString("base64url");
@@ -56,7 +61,7 @@ export async function scratchPostgres(url: string): Promise<{ env: Record<string
 }
 
 /** The embedded backend, and Postgres and/or Redis when DATABASE_URL / REDIS_URL are set. */
-export async function backends(opts: { embeddedOnly: boolean; profiling: boolean }): Promise<Backend[]> {
+export async function backends(opts: { embeddedOnly: boolean; profiling: boolean; largeScale?: number }): Promise<Backend[]> {
   const list: Backend[] = [];
   const embedded = scratchPglite();
   list.push({ name: "embedded", database: "pglite", limiterStore: "memory", env: { ...embedded.env, REDIS_URL: "" }, cleanup: embedded.cleanup });
@@ -70,6 +75,20 @@ export async function backends(opts: { embeddedOnly: boolean; profiling: boolean
       limiterStore: redisUrl ? "redis" : "memory",
       env: { ...db.env, REDIS_URL: redisUrl ?? "" },
       redisUrl,
+      cleanup: db.cleanup,
+    });
+  }
+  // The same Postgres backend again, on the large-school dataset: each workload's large/small
+  // ratio is read against the one above (docs/benchmarks.md, "Flat cost as data grows").
+  if (!opts.embeddedOnly && !opts.profiling && databaseUrl && opts.largeScale) {
+    const db = await scratchPostgres(databaseUrl);
+    list.push({
+      name: [LARGE_PREFIX + "postgres", redisUrl ? "redis" : "memory"].join("+"),
+      database: "postgres",
+      limiterStore: redisUrl ? "redis" : "memory",
+      env: { ...db.env, REDIS_URL: redisUrl ?? "" },
+      redisUrl,
+      largeScale: opts.largeScale,
       cleanup: db.cleanup,
     });
   }
@@ -119,7 +138,7 @@ export function prepareDatabase(
   try {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
     const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes), String(members)], {
-      env: { ...process.env, ...serverEnv(backend), ...env },
+      env: { ...process.env, ...serverEnv(backend), ...(backend.largeScale ? { BENCH_LARGE_SCALE: String(backend.largeScale) } : {}), ...env },
       encoding: "utf8",
     });
     if (r.status !== 0) throw new Error(`preparing the ${backend.name} database failed:\n${r.stdout}${r.stderr}`);

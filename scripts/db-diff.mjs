@@ -92,7 +92,7 @@ if (res.status !== 0) {
 }
 let sql = res.stdout;
 for (const [index, where] of partials) {
-  const re = new RegExp(`(CREATE UNIQUE INDEX "${index}" ON [^;]+);`);
+  const re = new RegExp(`(CREATE (?:UNIQUE )?INDEX "${index}" ON [^;]+);`);
   sql = sql.replace(re, `$1 WHERE ${where};`);
 }
 for (const [index, where] of partials) {

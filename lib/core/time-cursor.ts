@@ -36,3 +36,15 @@ export function decodeTimeCursor(raw: string): TimeCursor {
   }
   throw new QueryInputError("after is not a valid cursor");
 }
+
+/**
+ * The rows after a cursor, as a Prisma `where` fragment for a (createdAt, id) order. The OR alone is
+ * only a filter, so a deep page read and discarded every row before the cursor; the redundant lower
+ * bound on createdAt makes it a range scan of the (…, createdAt, id) index (tests/pg/hot-plans.test.ts).
+ */
+export function afterTimeCursor(c: TimeCursor) {
+  return {
+    createdAt: { gte: c.createdAt },
+    OR: [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }],
+  };
+}

@@ -15,15 +15,15 @@ import type { FairGate, Release } from "./fair-gate";
 import { currentDbLane, SHARED_LANE } from "./lane";
 
 /** Seen for each statement sent (tests count statements with it). */
-export type StatementListener = (statement: { lane: string; sql: string; inTransaction: boolean }) => void;
+export type StatementListener = (statement: { lane: string; sql: string; args: unknown[]; inTransaction: boolean }) => void;
 
 export interface GateHooks {
   gate: FairGate;
   listeners: Set<StatementListener>;
 }
 
-function notify(hooks: GateHooks, sql: string, inTransaction: boolean, lane = currentDbLane()?.key ?? SHARED_LANE): void {
-  for (const listener of hooks.listeners) listener({ lane, sql, inTransaction });
+function notify(hooks: GateHooks, query: SqlQuery, inTransaction: boolean, lane = currentDbLane()?.key ?? SHARED_LANE): void {
+  for (const listener of hooks.listeners) listener({ lane, sql: query.sql, args: query.args, inTransaction });
 }
 
 async function gated<T>(hooks: GateHooks, fn: () => Promise<T>): Promise<T> {
@@ -57,11 +57,11 @@ class GatedTransaction implements Transaction {
     return this.inner.options;
   }
   queryRaw(query: SqlQuery): Promise<SqlResultSet> {
-    notify(this.hooks, query.sql, true, this.lane);
+    notify(this.hooks, query, true, this.lane);
     return this.inner.queryRaw(query);
   }
   executeRaw(query: SqlQuery): Promise<number> {
-    notify(this.hooks, query.sql, true, this.lane);
+    notify(this.hooks, query, true, this.lane);
     return this.inner.executeRaw(query);
   }
   async commit(): Promise<void> {
@@ -93,13 +93,13 @@ class GatedAdapter implements SqlDriverAdapter {
   }
   queryRaw(query: SqlQuery): Promise<SqlResultSet> {
     return gated(this.hooks, () => {
-      notify(this.hooks, query.sql, false);
+      notify(this.hooks, query, false);
       return this.inner.queryRaw(query);
     });
   }
   executeRaw(query: SqlQuery): Promise<number> {
     return gated(this.hooks, () => {
-      notify(this.hooks, query.sql, false);
+      notify(this.hooks, query, false);
       return this.inner.executeRaw(query);
     });
   }

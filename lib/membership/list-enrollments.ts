@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { pageSize } from "../core/page";
-import { decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
+import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
 import type { EnrollmentRecord } from "./record-types";
 
 export interface EnrollmentFilter {
@@ -34,8 +34,7 @@ export async function listEnrollments(options: { schoolId: string; filter: Enrol
     where[key] = value;
   }
   if (filter.after) {
-    const c = decodeTimeCursor(filter.after);
-    where.OR = [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }];
+    Object.assign(where, afterTimeCursor(decodeTimeCursor(filter.after)));
   }
   const rows = await db().enrollment.findMany({ where, include: { course: true, user: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });
   const nodes = rows.slice(0, take);

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import type { Prisma, Subscription } from "../db/generated/client";
 import { isUuid } from "../core/ids";
-import { decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
+import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
 import { QueryInputError, pageSize } from "../core/page";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
@@ -65,8 +65,7 @@ async function page<T extends { createdAt: Date; id: string }>(
     where.user = { email };
   }
   if (filter.after) {
-    const c = decodeTimeCursor(filter.after);
-    where.OR = [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }];
+    Object.assign(where, afterTimeCursor(decodeTimeCursor(filter.after)));
   }
   await settleDueSubscriptions({ schoolId, now });
   const rows = await find({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });

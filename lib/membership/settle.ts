@@ -43,6 +43,9 @@ export async function settleDueSubscriptions(options: {
  * Whether settle() would change a row, with its predicates (the same indexes: cancelAt, endAt). A
  * row that becomes due after this read is settled by the next call; `now` is the caller's, so what
  * this call owes is decided by rows as of the read, as it would be inside the transaction.
+ * Expiry asks for the earliest live end rather than whether one has passed: that walks the partial
+ * index on live endAt from its first entry, where `EXISTS (… endAt <= now)` made the planner scan
+ * the whole table once history piled up (docs/benchmarks.md, "Flat cost as data grows").
  */
 async function anythingDue(q: Tx, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<boolean> {
   const { now } = options;
@@ -57,14 +60,14 @@ async function anythingDue(q: Tx, options: { now: Date; schoolId?: string; userI
                 AND (${school}::uuid IS NULL OR "schoolId" = ${school}::uuid)
                 AND (${user}::uuid IS NULL OR "userId" = ${user}::uuid)
                 AND (${plan}::uuid IS NULL OR "planId" = ${plan}::uuid))
-        OR EXISTS (
-             SELECT 1 FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId"
-              WHERE p."planType" IN ('fixed_date', 'specific_length')
-                AND s."endAt" IS NOT NULL AND s."endAt" <= ${now}
-                AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
-                AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
-                AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
-                AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)) AS "due"`;
+        OR (SELECT s."endAt" FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId"
+             WHERE p."planType" IN ('fixed_date', 'specific_length')
+               AND s."endAt" IS NOT NULL
+               AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+               AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
+               AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
+               AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)
+             ORDER BY s."endAt" LIMIT 1) <= ${now} AS "due"`;
   return row?.due === true;
 }
 

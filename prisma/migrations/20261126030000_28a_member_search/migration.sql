@@ -18,8 +18,5 @@ CREATE INDEX "Enrollment_courseId_createdAt_id_idx" ON "Enrollment"("courseId", 
 CREATE INDEX "User_email_prefix_idx" ON "User"("email" COLLATE "C");
 CREATE INDEX "User_name_prefix_idx" ON "User"(lower("name") COLLATE "C", "id");
 
--- settleDueSubscriptions' "anything due?" read (lib/membership/settle.ts) looks for live subscriptions
--- whose endAt has passed. On the plain endAt index it stepped over every ended subscription too
--- (400,000 rows in the member-search bench: ~100 ms per members(state:) or subscriptions page);
--- this one holds live rows only, what that read and the expiring UPDATE ask for.
-CREATE INDEX "Subscription_live_endAt_idx" ON "Subscription"("endAt") WHERE "state" IN ('active', 'trialing', 'past_due', 'incomplete');
+-- Live subscriptions by end date (settle's "anything due?" read) are indexed by the earlier
+-- migration 30_flat_cost_indexes (Subscription_live_endAt_idx).

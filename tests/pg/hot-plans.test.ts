@@ -1,0 +1,202 @@
+// Flat cost as data grows (docs/benchmarks.md): on a scaled-down copy of the large-school dataset
+// (bench/large-dataset.ts), the statements the hot paths really send (captured from the client,
+// with their parameters) are explained by Postgres, and none may scan a large table sequentially
+// or read a large table's worth of rows only to discard them. A missing index, or a query written
+// so that the planner cannot use one, shows up here long before anyone feels it.
+import { beforeAll, describe, expect, it } from "vitest";
+import type pg from "pg";
+import { generateLargeDataset, shapeAt } from "@/bench/large-dataset";
+import { hashSecret, randomToken } from "@/lib/credentials/secret";
+import { db, dbHandle } from "@/lib/db/client";
+import { cancelSubscription } from "@/lib/membership/cancel-subscription";
+import { listSubscriptionRows, listSubscriptions } from "@/lib/membership/list-subscriptions";
+import { settleDueSubscriptions } from "@/lib/membership/settle";
+import { updateSubscription } from "@/lib/membership/update-subscription";
+import { findClient } from "@/lib/oauth/clients";
+import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
+import { findActiveAccessToken } from "@/lib/oauth/tokens";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { seedDemo } from "@/lib/startup/seed/seed";
+
+// 10,000 members, 20,000 subscriptions (15 due), 50,000 payments, 100,000 token rows: small enough
+// to generate in seconds, large enough that without an index the planner scans (dropping
+// Subscription_userId_idx or Subscription_live_endAt_idx, or the keyset's lower bound, fails here).
+const SCALE = 0.05;
+// A table with at least this many rows must not be read by a sequential scan on a hot path.
+const LARGE_TABLE_ROWS = 5_000;
+const ISSUER = "http://demo.localhost";
+const SCHOOL = DEMO_IDS.school;
+const shape = shapeAt(SCALE);
+
+interface Captured {
+  sql: string;
+  args: unknown[];
+}
+
+let pool: pg.Pool;
+let largeTables: Set<string>;
+let now: Date;
+
+/** The statements `fn` sends. */
+async function capture(fn: () => Promise<unknown>): Promise<Captured[]> {
+  const seen: Captured[] = [];
+  const stop = dbHandle().onStatement((s) => seen.push({ sql: s.sql, args: s.args }));
+  try {
+    await fn();
+  } finally {
+    stop();
+  }
+  return seen.filter((s) => /^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s.sql));
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+}
+
+/** What a plan does that grows with the data: a large table scanned, or rows read to be thrown away. */
+function waste(node: PlanNode, out: string[] = []): string[] {
+  const table = node["Relation Name"];
+  if (node["Node Type"] === "Seq Scan" && table && largeTables.has(table)) out.push(`Seq Scan on ${table}`);
+  const discarded = (node["Rows Removed by Filter"] ?? 0) * (node["Actual Loops"] ?? 1);
+  // An index that only narrows to the school (the keyset page without its lower bound) reads and
+  // discards every row before the cursor: no Seq Scan, and as slow.
+  if (discarded >= LARGE_TABLE_ROWS) out.push(`${node["Node Type"]}${table ? ` on ${table}` : ""} discards ${discarded} rows`);
+  for (const child of node.Plans ?? []) waste(child, out);
+  return out;
+}
+
+/**
+ * Each statement whose plan scans a large table sequentially or discards a large table's worth of
+ * rows. Reads are run (EXPLAIN ANALYZE, to count discarded rows); writes are only planned.
+ */
+async function wastefulPlans(statements: Captured[]): Promise<{ sql: string; waste: string[] }[]> {
+  const found: { sql: string; waste: string[] }[] = [];
+  for (const s of statements) {
+    const read = /^\s*(SELECT|WITH)\b/i.test(s.sql) && !/\b(UPDATE|INSERT|DELETE)\b/i.test(s.sql);
+    // An unnamed statement with its parameters, as the driver sends it: planned for these values.
+    const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+      `EXPLAIN (${read ? "ANALYZE, " : ""}FORMAT JSON) ${s.sql}`,
+      s.args as unknown[],
+    );
+    const w = waste(rows[0]!["QUERY PLAN"][0]!.Plan);
+    if (w.length) found.push({ sql: s.sql, waste: w });
+  }
+  return found;
+}
+
+const cursorOf = (row: { createdAt: Date; id: string }) =>
+  Buffer.from(JSON.stringify({ c: row.createdAt.toISOString(), i: row.id })).toString("base64url");
+
+/** Subscription number k of the generator (its ids are md5-derived), with its createdAt. */
+async function generatedSubscription(k: number): Promise<{ id: string; createdAt: Date; planType: string }> {
+  const { rows } = await pool.query<{ id: string; createdAt: Date; planType: string }>(
+    `SELECT s."id"::text AS "id", s."createdAt", p."planType"::text AS "planType"
+       FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId" WHERE s."id" = md5('large-sub-' || $1::int)::uuid`,
+    [k],
+  );
+  return rows[0]!;
+}
+
+beforeAll(async () => {
+  const driver = dbHandle().driver;
+  if (driver.kind !== "pg") throw new Error("tests/pg runs on Postgres only");
+  pool = driver.pool;
+  await seedDemo({ prisma: db() });
+  const client = await pool.connect();
+  try {
+    await generateLargeDataset((sql) => client.query(sql), { schoolId: SCHOOL, scale: SCALE, clientId: "demo-public-app" });
+  } finally {
+    client.release();
+  }
+  const { rows } = await pool.query<{ relname: string }>(
+    `SELECT relname FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND reltuples >= $1`,
+    [LARGE_TABLE_ROWS],
+  );
+  largeTables = new Set(rows.map((r) => r.relname));
+  now = new Date();
+}, 300_000);
+
+
+describe("hot statements on the large dataset (Postgres): no sequential scan of a large table", () => {
+  it("the dataset is large where it matters", () => {
+    for (const t of ["Subscription", "User", "SchoolMembership", "Payment", "OAuthAccessToken", "OAuthRefreshToken", "WebhookDelivery"]) {
+      expect(largeTables, t).toContain(t);
+    }
+  });
+
+  it("the lazy settle's due check, for a school and for a user's plan; the due rows are settled", async () => {
+    let settled = 0;
+    const first = await capture(async () => {
+      settled = (await settleDueSubscriptions({ now, schoolId: SCHOOL })).expired;
+    });
+    expect(settled).toBe(shape.dueSubscriptions);
+    const idle = await capture(() => settleDueSubscriptions({ now, schoolId: SCHOOL }));
+    const all = await capture(() => settleDueSubscriptions({ now }));
+    const sub = await generatedSubscription(7);
+    const { rows } = await pool.query<{ userId: string; planId: string }>(`SELECT "userId"::text, "planId"::text FROM "Subscription" WHERE "id" = $1::uuid`, [sub.id]);
+    const forUser = await capture(() => settleDueSubscriptions({ now, schoolId: SCHOOL, userId: rows[0]!.userId, planId: rows[0]!.planId }));
+    expect(idle.length).toBe(1);
+    expect(await wastefulPlans([...first, ...idle, ...all, ...forUser])).toEqual([]);
+  });
+
+  it("subscriptions(email:), the first page, a deep keyset page and state/plan filters", async () => {
+    const deep = await generatedSubscription(Math.floor(shape.subscriptions * 0.85));
+    const pages = await capture(async () => {
+      const byEmail = await listSubscriptionRows({ schoolId: SCHOOL, filter: { email: "large-member-42@large.bench.test" }, now });
+      expect(byEmail.nodes.length).toBeGreaterThan(0);
+      await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50 }, now });
+      const page = await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep) }, now });
+      expect(page.nodes[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(deep.createdAt.getTime());
+      await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50, state: "trialing", after: cursorOf(deep) }, now });
+    });
+    expect(pages.length).toBeGreaterThanOrEqual(8);
+    expect(await wastefulPlans(pages)).toEqual([]);
+  });
+
+  it("MCP list_subscriptions' query (with plan and user)", async () => {
+    const deep = await generatedSubscription(Math.floor(shape.subscriptions * 0.6));
+    const statements = await capture(async () => {
+      await listSubscriptions({ schoolId: SCHOOL, filter: { first: 50 }, now });
+      await listSubscriptions({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep) }, now });
+      await listSubscriptions({ schoolId: SCHOOL, filter: { email: "large-member-7@large.bench.test", state: "active" }, now });
+    });
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+
+  it("updateSubscription and cancelSubscription: their reads and writes", async () => {
+    // k % 10 = 7: a live subscription with no cancellation scheduled.
+    const [a, b] = [await generatedSubscription(17), await generatedSubscription(27)];
+    const statements = await capture(async () => {
+      const end = Math.floor(now.getTime() / 1000) + 60 * 86_400;
+      const updated = await updateSubscription({ schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
+      expect(updated.errors).toEqual([]);
+      const canceled = await cancelSubscription({ schoolId: SCHOOL, input: { id: b.id, cancelAtPeriodEnd: true }, now });
+      expect(canceled.errors).toEqual([]);
+    });
+    expect(statements.filter((s) => s.sql.includes('"Subscription"')).length).toBeGreaterThanOrEqual(6);
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+
+  it("token refresh and introspection reads", async () => {
+    const client = (await findClient("demo-public-app"))!;
+    const token = `shr_${randomToken(32)}`;
+    const grant = await db().oAuthGrant.create({
+      data: { clientId: client.clientId, userId: DEMO_IDS.users.student, schoolId: SCHOOL, scope: "offline_access courses:read", issuer: ISSUER },
+    });
+    await db().oAuthRefreshToken.create({
+      data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: client.clientId, scope: grant.scope, expiresAt: new Date(now.getTime() + 3_600_000) },
+    });
+    let access = "";
+    const statements = await capture(async () => {
+      const body = await exchangeRefreshToken({ client, form: new Map([["refresh_token", token]]), issuer: ISSUER, now });
+      access = body.access_token;
+      expect(await findActiveAccessToken(db(), { token: access, issuer: ISSUER, now })).not.toBeNull();
+    });
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+});
