@@ -81,83 +81,37 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
       contentSignalAiTrain: school.contentSignalAiTrain,
     }),
   );
+  // One file per row of a kind, `<folder>/<slug>.md`: the frontmatter the import reads, then the body.
+  const put = <T extends { slug: string }>(folder: string, rows: T[], front: (row: T) => Record<string, unknown>, body: (row: T) => string) => {
+    for (const row of rows) files.set(`${folder}/${row.slug}.md`, markdownFile(front(row), body(row)));
+  };
   if (home) files.set("home.md", markdownFile({ title: home.title, tagline: home.tagline }, home.body));
   if (faq.length) files.set("faq.md", faq.map((f) => `## ${f.question}\n\n${f.answer}\n`).join("\n"));
-  for (const c of categories) {
-    files.set(`categories/${c.slug}.md`, markdownFile({ id: c.id, name: c.name, status: c.status, position: c.position }, c.description));
-  }
-  for (const l of lecturers) {
-    files.set(
-      `lecturers/${l.slug}.md`,
-      markdownFile(
-        { id: l.id, name: l.name, headline: l.headline, avatarUrl: img(l.avatarUrl), user: l.user?.email ?? null, status: l.status, position: l.position },
-        l.bio,
-      ),
-    );
-  }
-  for (const c of courses) {
-    files.set(
-      `courses/${c.slug}.md`,
-      markdownFile(
-        {
-          id: c.id, title: c.title, summary: c.summary, level: c.level, durationMinutes: c.durationMinutes, price: money(c.price),
-          currency: c.currency, imageUrl: img(c.imageUrl), category: cat(c.categoryId),
-          lecturers: c.lecturers.map((x) => lecturerSlug.get(x.lecturerId)).filter(Boolean), status: c.status, position: c.position,
-          publishedAt: iso(c.publishedAt),
-        },
-        c.body,
-      ),
-    );
-  }
-  for (const p of posts) {
-    files.set(
-      `posts/${p.slug}.md`,
-      markdownFile(
-        {
-          id: p.id, title: p.title, excerpt: p.excerpt, imageUrl: img(p.imageUrl), author: p.authorId ? (lecturerSlug.get(p.authorId) ?? null) : null,
-          category: cat(p.categoryId), status: p.status, publishedAt: iso(p.publishedAt),
-        },
-        p.body,
-      ),
-    );
-  }
-  for (const e of events) {
-    files.set(
-      `events/${e.slug}.md`,
-      markdownFile(
-        {
-          id: e.id, title: e.title, summary: e.summary, startsAt: iso(e.startsAt), endsAt: iso(e.endsAt), timezone: e.timezone,
-          location: e.location, onlineUrl: e.onlineUrl, imageUrl: img(e.imageUrl), price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
-        },
-        e.body,
-      ),
-    );
-  }
-  for (const d of downloads) {
-    files.set(
-      `digital-downloads/${d.slug}.md`,
-      markdownFile(
-        {
-          id: d.id, title: d.title, summary: d.summary, price: money(d.price), currency: d.currency, fileName: d.fileName,
-          fileSizeBytes: d.fileSizeBytes, category: cat(d.categoryId), status: d.status,
-        },
-        d.body,
-      ),
-    );
-  }
-  for (const p of plans) {
-    files.set(
-      `plans/${p.slug}.md`,
-      markdownFile(
-        {
-          id: p.id, name: p.name, planType: p.planType, interval: p.interval, intervalCount: p.intervalCount, price: money(p.price),
-          currency: p.currency, lengthCount: p.lengthCount, lengthInterval: p.lengthInterval, fixedEndAt: iso(p.fixedEndAt),
-          status: p.status, position: p.position,
-        },
-        p.description,
-      ),
-    );
-  }
+  put("categories", categories, (c) => ({ id: c.id, name: c.name, status: c.status, position: c.position }), (c) => c.description);
+  put("lecturers", lecturers, (l) => ({ id: l.id, name: l.name, headline: l.headline, avatarUrl: img(l.avatarUrl), user: l.user?.email ?? null, status: l.status, position: l.position }), (l) => l.bio);
+  put("courses", courses, (c) => ({
+    id: c.id, title: c.title, summary: c.summary, level: c.level, durationMinutes: c.durationMinutes, price: money(c.price),
+    currency: c.currency, imageUrl: img(c.imageUrl), category: cat(c.categoryId),
+    lecturers: c.lecturers.map((x) => lecturerSlug.get(x.lecturerId)).filter(Boolean), status: c.status, position: c.position,
+    publishedAt: iso(c.publishedAt),
+  }), (c) => c.body);
+  put("posts", posts, (p) => ({
+    id: p.id, title: p.title, excerpt: p.excerpt, imageUrl: img(p.imageUrl), author: p.authorId ? (lecturerSlug.get(p.authorId) ?? null) : null,
+    category: cat(p.categoryId), status: p.status, publishedAt: iso(p.publishedAt),
+  }), (p) => p.body);
+  put("events", events, (e) => ({
+    id: e.id, title: e.title, summary: e.summary, startsAt: iso(e.startsAt), endsAt: iso(e.endsAt), timezone: e.timezone,
+    location: e.location, onlineUrl: e.onlineUrl, imageUrl: img(e.imageUrl), price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
+  }), (e) => e.body);
+  put("digital-downloads", downloads, (d) => ({
+    id: d.id, title: d.title, summary: d.summary, price: money(d.price), currency: d.currency, fileName: d.fileName,
+    fileSizeBytes: d.fileSizeBytes, category: cat(d.categoryId), status: d.status,
+  }), (d) => d.body);
+  put("plans", plans, (p) => ({
+    id: p.id, name: p.name, planType: p.planType, interval: p.interval, intervalCount: p.intervalCount, price: money(p.price),
+    currency: p.currency, lengthCount: p.lengthCount, lengthInterval: p.lengthInterval, fixedEndAt: iso(p.fixedEndAt),
+    status: p.status, position: p.position,
+  }), (p) => p.description);
   for (const [name, bytes] of [...imageFiles].sort(([a], [b]) => a.localeCompare(b))) files.set(`images/${name}`, bytes);
   return files;
 }

@@ -1,6 +1,6 @@
 import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
-import type { OAuthClientInfo } from "../clients";
+import type { GrantRequest } from "./grant-request";
 import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
 import { isValidCodeVerifier, verifyPkce } from "../pkce";
 import { parseScope } from "../scopes";
@@ -9,13 +9,7 @@ import { securityEvent } from "../../security/events";
 import { issuedBy, issueTokens, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /** authorization_code grant (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.6). */
-export async function exchangeAuthorizationCode(options: {
-  client: OAuthClientInfo;
-  form: Map<string, string>;
-  /** The origin the token request came to: the code must have been issued there. */
-  issuer: string;
-  now: Date;
-}): Promise<TokenResponseBody> {
+export async function exchangeAuthorizationCode(options: GrantRequest): Promise<TokenResponseBody> {
   const { client, form, issuer, now } = options;
   const code = form.get("code");
   const redirectUri = form.get("redirect_uri");

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
 import { rawQuery } from "../../db/raw";
-import type { OAuthClientInfo } from "../clients";
+import type { GrantRequest } from "./grant-request";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
@@ -109,13 +109,7 @@ async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null>
 }
 
 /** refresh_token grant (RFC 6749 §6) with rotation: each success replaces the refresh token, atomically. */
-export async function exchangeRefreshToken(options: {
-  client: OAuthClientInfo;
-  form: Map<string, string>;
-  /** The origin the token request came to: the refresh token must have been issued there. */
-  issuer: string;
-  now: Date;
-}): Promise<TokenResponseBody> {
+export async function exchangeRefreshToken(options: GrantRequest): Promise<TokenResponseBody> {
   const { client, form, issuer, now } = options;
   const presented = form.get("refresh_token");
   if (!presented) throw new InvalidRequestError("refresh_token is required");
