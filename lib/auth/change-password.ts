@@ -2,15 +2,17 @@ import { db } from "../db/client";
 import { deliverBackchannelLogoutsSoon } from "../oidc/deliver-backchannel-logouts";
 import { enqueueBackchannelLogouts } from "../oidc/enqueue-backchannel-logouts";
 import { securityEvent } from "../security/events";
+import { recordFailure, throttledFor, type ThrottleKey } from "./login-throttle";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-setup";
 import { hashPassword, verifyPassword } from "./password";
 
-export type ChangePasswordResult = { ok: true; changed: boolean } | { ok: false; reason: "wrong_password" | "weak_password" | "mismatch" };
+export type ChangePasswordResult = { ok: true; changed: boolean } | { ok: false; reason: "wrong_password" | "weak_password" | "mismatch" | "throttled" };
 
 export const CHANGE_PASSWORD_MESSAGES: Record<Extract<ChangePasswordResult, { ok: false }>["reason"], string> = {
   wrong_password: "Your current password was not correct. Nothing was changed.",
   weak_password: `Choose a new password of at least ${MIN_PASSWORD_LENGTH} characters (at most ${MAX_PASSWORD_LENGTH}). Nothing was changed.`,
   mismatch: "The two new passwords did not match. Nothing was changed.",
+  throttled: "Too many wrong passwords for this account. Wait a minute, then try again. Nothing was changed.",
 };
 
 /**
@@ -18,6 +20,8 @@ export const CHANGE_PASSWORD_MESSAGES: Record<Extract<ChangePasswordResult, { ok
  * other session of the member (on every school's host, with Back-Channel Logout to the apps they
  * signed in to), keeping the one making the change. Submitting the same form twice is not an error:
  * the second "current password" no longer matches, but the new one does, so nothing more happens.
+ * Wrong current passwords count against the account in the login throttle (lib/auth/login-throttle.ts):
+ * a stolen session must not become a way to guess the password faster than the login page allows.
  */
 export async function changeMemberPassword(options: {
   userId: string;
@@ -28,13 +32,16 @@ export async function changeMemberPassword(options: {
   now: Date;
 }): Promise<ChangePasswordResult> {
   const { userId, keepSessionId, current, password, confirm, now } = options;
-  const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true, email: true } });
   const stored = user?.passwordHash ?? null;
+  const keys: ThrottleKey[] = user ? [{ kind: "account", value: user.email }] : [];
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return { ok: false, reason: "weak_password" };
   if (password !== confirm) return { ok: false, reason: "mismatch" };
+  if (await throttledFor(keys, now)) return { ok: false, reason: "throttled" };
   if (!stored || current.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current, stored))) {
     // The double submit: the first request already set this password.
     if (stored && (await verifyPassword(password, stored))) return { ok: true, changed: false };
+    await recordFailure(keys, now);
     return { ok: false, reason: "wrong_password" };
   }
   const passwordHash = await hashPassword(password);

@@ -87,6 +87,16 @@ describe("profile", () => {
 });
 
 describe("password", () => {
+  it("counts wrong current passwords in the login throttle: past five, even the right one waits (nothing changed)", async () => {
+    setNow(new Date("2026-12-01T10:00:00Z"));
+    const before = (await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole } })).passwordHash;
+    const attempt = (current: string) => post("password", multi, { csrfToken: multiCsrf, current, password: "a-brand-new-password", confirm: "a-brand-new-password" });
+    for (let i = 0; i < 5; i++) expect((await attempt(`guess-${i}`)).headers.get("location")).toBe("/account?error=wrong_password");
+    expect((await attempt("schoolhouse-demo")).headers.get("location")).toBe("/account?error=throttled");
+    expect((await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole } })).passwordHash).toBe(before);
+    await db().loginThrottle.deleteMany({ where: { key: "account:multi@schoolhouse.test" } });
+  });
+
   it("needs the current password; a new one ends the other sessions only; a double submit is not an error", async () => {
     const other = await signIn(app, "student@schoolhouse.test");
     const before = (await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.student } })).passwordHash;
