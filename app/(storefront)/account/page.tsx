@@ -37,9 +37,12 @@ export default async function ProfilePage({ searchParams }: { searchParams: Sear
             Your email is your sign-in name at every school on this platform. A new one must be confirmed with the link we mail to it.
           </p>
           <label>
-            Current password
-            <input type="password" name="current" autoComplete="current-password" required />
+            Your password
+            <input type="password" name="current" autoComplete="current-password" required aria-describedby="email-password-note" />
           </label>
+          <p id="email-password-note" className="meta">
+            Your current password, to confirm it is you.
+          </p>
           <div>
             <button className="button" type="submit">
               Change email
