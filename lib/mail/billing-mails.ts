@@ -12,7 +12,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * payment.succeeded → purchase-receipt (the subscription's first collected payment, a trial's
  * end included) or renewal-receipt (a later one, retries included),
  * payment.failed → payment-failed (unless the same transition ended the subscription: its
- * subscription-canceled mail says why), subscription.canceled → subscription-canceled.
+ * subscription-canceled mail says why), subscription.canceled → subscription-canceled,
+ * payment.refunded → payment-refunded.
  * Every place that records those events calls this with the same list, after writing the
  * transition (the mail says the subscription's state and next attempt as the transition left them).
  */
@@ -20,11 +21,30 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
   const { events, now } = options;
   const ended = new Set(events.filter((e) => e.type === "subscription.canceled").map((e) => e.subjectId));
   for (const event of events) {
-    if (event.type === "payment.succeeded" || event.type === "payment.failed") {
-      const payment = await tx.payment.findUnique({
-        where: { id: event.subjectId },
-        include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } } },
+    // A string: the refund verb adds "payment.refunded" to the event catalogue; its mail is ready here.
+    const type: string = event.type;
+    if (type === "payment.refunded") {
+      const payment = await paymentOf(tx, event.subjectId);
+      if (!payment) continue;
+      const s = payment.subscription;
+      await enqueueMail(tx, {
+        schoolId: payment.schoolId,
+        kind: "payment-refunded",
+        to: s.user.email,
+        userId: s.user.id,
+        params: {
+          paymentId: payment.id,
+          subscriptionId: s.id,
+          plan: s.plan.name,
+          amount: payment.amount.toFixed(2),
+          refundedAmount: payment.refundedAmount.toFixed(2),
+          currency: payment.currency,
+          refundedAt: iso(payment.refundedAt ?? now),
+        },
+        now,
       });
+    } else if (event.type === "payment.succeeded" || event.type === "payment.failed") {
+      const payment = await paymentOf(tx, event.subjectId);
       if (!payment) continue;
       const s = payment.subscription;
       if (event.type === "payment.failed" && ended.has(s.id)) continue;
@@ -72,3 +92,6 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
   }
 }
 
+
+const paymentOf = (tx: Tx, id: string) =>
+  tx.payment.findUnique({ where: { id }, include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } } } });

@@ -2,6 +2,7 @@ import type { MailKind } from "../enqueue";
 import type { MailTemplate } from "../template";
 import { passwordReset } from "./password-reset";
 import { paymentFailed } from "./payment-failed";
+import { paymentRefunded } from "./payment-refunded";
 import { purchaseReceipt } from "./purchase-receipt";
 import { renewalReceipt } from "./renewal-receipt";
 import { subscriptionCanceled } from "./subscription-canceled";
@@ -16,5 +17,6 @@ export const MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
   "purchase-receipt": purchaseReceipt,
   "renewal-receipt": renewalReceipt,
   "payment-failed": paymentFailed,
+  "payment-refunded": paymentRefunded,
   "subscription-canceled": subscriptionCanceled,
 };

@@ -6,6 +6,8 @@ import { setNow, toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { renewDueSubscriptions } from "@/lib/billing/renew-due";
 import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
+import type { WebhookEventType } from "@/lib/db/outbox";
+import { enqueueBillingMails } from "@/lib/mail/billing-mails";
 import { renderMail } from "@/lib/mail/render";
 import { MAIL_TEMPLATES } from "@/lib/mail/templates";
 import type { MailKind } from "@/lib/mail/enqueue";
@@ -20,7 +22,7 @@ const T = toUnixSeconds(TEST_NOW)!;
 const DAY = 86_400;
 const at = (unix: number) => new Date(unix * 1000);
 const DEC_21 = toUnixSeconds(new Date("2026-12-21T12:00:00Z"))!;
-const BILLING_KINDS = ["purchase-receipt", "renewal-receipt", "payment-failed", "subscription-canceled"];
+const BILLING_KINDS = ["purchase-receipt", "renewal-receipt", "payment-failed", "payment-refunded", "subscription-canceled"];
 
 afterEach(async () => {
   setNow(TEST_NOW);
@@ -141,5 +143,23 @@ describe("billing mails", () => {
     expect(await billingMailsOf(s.id)).toEqual([]);
     await runAt(DEC_21);
     expect((await billingMailsOf(s.id)).map((m) => m.kind)).toEqual(["renewal-receipt"]);
+  });
+});
+
+describe("refund mail (for the refund verb)", () => {
+  it("a payment.refunded event writes payment-refunded with the refunded amount; it renders full and partial refunds", async () => {
+    const s = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
+    const paymentId = s.payments[0].id as string;
+    await db().payment.update({ where: { id: paymentId }, data: { refundedAmount: "10.00", refundedAt: at(T + DAY) } });
+    const event = { schoolId: DEMO_IDS.school, type: "payment.refunded" as WebhookEventType, subjectId: paymentId, data: {} };
+    await db().$transaction((tx) => enqueueBillingMails(tx, { events: [event], now: at(T + DAY) }));
+    const mail = (await billingMailsOf(s.id)).at(-1)!;
+    expect(mail).toMatchObject({ kind: "payment-refunded", params: expect.objectContaining({ amount: "29.00", refundedAmount: "10.00", currency: "USD", refundedAt: at(T + DAY).toISOString() }) });
+    const partial = (await rendered("payment-refunded", mail.params)).mail;
+    expect(partial.subject).toMatch(/^Your refund from /);
+    expect(partial.text).toContain("refunded $10.00 of your payment of $29.00");
+    expect(partial.text).toContain("Part of your payment is refunded");
+    const full = (await rendered("payment-refunded", { ...mail.params, refundedAmount: "29.00" })).mail;
+    expect(full.text).toContain("Your payment is refunded");
   });
 });
