@@ -1,4 +1,5 @@
 import { authSecret } from "../auth/auth-secret";
+import { changeMemberEmail } from "../auth/change-email";
 import { changeMemberPassword } from "../auth/change-password";
 import { csrfTokenFromCookies } from "../auth/csrf";
 import { endOwnSessions } from "../auth/end-own-sessions";
@@ -53,6 +54,10 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     if (!name || name.length > MAX_NAME_LENGTH) return { page: ACCOUNT_PAGES.profile, error: "name" };
     await db().user.update({ where: { id: m.userId }, data: { name } });
     return { page: ACCOUNT_PAGES.profile, done: "name" };
+  },
+  email: async (m, form, now) => {
+    const result = await changeMemberEmail({ schoolId: m.schoolId, userId: m.userId, current: field(form, "current"), email: field(form, "email").slice(0, 1024), now });
+    return result.ok ? { page: ACCOUNT_PAGES.profile, done: "email" } : { page: ACCOUNT_PAGES.profile, error: result.reason };
   },
   password: async (m, form, now) => {
     const result = await changeMemberPassword({

@@ -1,5 +1,6 @@
 // What the account pages say after a form, by code: the forms redirect with `?done=` or `?error=`
 // and a code from these tables, never a text from the URL (a link cannot make the page say anything).
+import { CHANGE_EMAIL_MESSAGES } from "../auth/change-email";
 import { CHANGE_PASSWORD_MESSAGES } from "../auth/change-password";
 import { ALREADY_CANCELLED, NOT_CANCELLABLE } from "../membership/cancel-subscription";
 import { SUBSCRIPTION_NOT_FOUND } from "../membership/change-subscription";
@@ -7,6 +8,7 @@ import { NOT_CANCELING } from "../membership/undo-cancellation";
 
 export const DONE_MESSAGES: Record<string, string> = {
   name: "Your name is saved.",
+  email: "Your email is changed. We sent a link to the new address: open it to confirm the address.",
   password: "Your password is changed. Your other sessions were signed out.",
   canceling: "Your membership will end at the end of the current period. You can undo this until then.",
   kept: "Your membership continues: the cancellation is undone.",
@@ -25,6 +27,7 @@ export const MEMBERSHIP_ERRORS: Record<string, string> = {
 
 export const ERROR_MESSAGES: Record<string, string> = {
   ...CHANGE_PASSWORD_MESSAGES,
+  ...CHANGE_EMAIL_MESSAGES,
   ...MEMBERSHIP_ERRORS,
   name: "Enter a name of 1 to 200 characters. Nothing was changed.",
 };

@@ -2,6 +2,7 @@ import { db } from "../db/client";
 import type { Payment, Prisma } from "../db/generated/client";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
+import { enqueueBillingMails } from "../mail/billing-mails";
 import { presentPayment, presentSubscription } from "../membership/presenter";
 import { subscriptionInclude, type SubscriptionRecord } from "../membership/record-types";
 import { LIVE_STATES } from "../membership/states";
@@ -175,5 +176,6 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   const updated = await tx.subscription.update({ where: { id: s.id }, data: update, include: subscriptionInclude });
   if (type) events.push(subscriptionEvent(updated, type));
   await recordEvents(tx, { events, now });
+  await enqueueBillingMails(tx, { events, now });
   return succeeded ? "succeeded" : "failed";
 }

@@ -5,6 +5,7 @@ import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
 import { presentSubscription } from "./presenter";
 import { isCancellable } from "./states";
+import { enqueueBillingMails } from "../mail/billing-mails";
 
 export interface CancelSubscriptionInput {
   id: string;
@@ -67,7 +68,9 @@ export async function cancelSubscription(options: {
     }
     const updated = await tx.subscription.update({ where: { id: sub.id }, data, include: subscriptionInclude });
     const type = updated.state === "canceled" ? "subscription.canceled" : "subscription.canceling";
-    await recordEvent(tx, { event: { schoolId, type, subjectId: updated.id, data: presentSubscription(updated) }, now });
+    const event = { schoolId, type, subjectId: updated.id, data: presentSubscription(updated) } as const;
+    await recordEvent(tx, { event, now });
+    await enqueueBillingMails(tx, { events: [event], now });
     return success(updated);
   });
 }

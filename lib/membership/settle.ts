@@ -4,6 +4,7 @@ import { recordEvents, type WebhookEventType } from "../db/outbox";
 import { presentSubscription } from "./presenter";
 import { subscriptionInclude } from "./record-types";
 import { TX_OPTIONS } from "../db/write-transaction";
+import { enqueueBillingMails } from "../mail/billing-mails";
 
 type Tx = Prisma.TransactionClient;
 
@@ -111,6 +112,7 @@ async function settle(tx: Tx, options: { now: Date; schoolId?: string; userId?: 
       return { schoolId: r.schoolId, type: t, subjectId: id, data: presentSubscription(r) };
     });
     await recordEvents(tx, { events, now });
+    await enqueueBillingMails(tx, { events, now });
   }
   return { canceled: canceledIds.length, expired: expiredIds.length, canceledIds, expiredIds };
 }

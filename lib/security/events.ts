@@ -17,6 +17,8 @@ export type SecurityEvent =
   | "login.throttled"
   // A member changed their password on their account page (other sessions end with it).
   | "password.changed"
+  // A member changed their email (their sign-in name) on their account page, proving their password.
+  | "email.changed"
   | "session.revoked";
 
 export type SecurityEventFields = Record<string, string | number | boolean | null | undefined>;

@@ -122,7 +122,7 @@ test.describe("/account", () => {
     await acme.close();
   });
 
-  test("profile: the name is saved; a wrong current password changes nothing and says so", async ({ browser }) => {
+  test("profile: the name is saved; a wrong current password changes nothing and says so; the email changes with the password", async ({ browser }) => {
     const { context, page } = await memberBrowser(browser, "teacher@schoolhouse.test", { javaScript: false });
     await page.goto("/account");
     await expect(page).toHaveTitle(/^Profile · Your account · Schoolhouse Demo Academy/);
@@ -149,6 +149,27 @@ test.describe("/account", () => {
     await page.getByLabel("Repeat the new password").fill(PASSWORD);
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByRole("status")).toContainText("Your password is changed.");
+
+    // Email: the password is required; another account's email is refused; a new one is saved, to confirm by mail.
+    const email = page.getByRole("textbox", { name: "Email" });
+    await email.fill("tomas.new@schoolhouse.test");
+    await page.getByLabel("Your password").fill("wrong-password-here");
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Your current password was not correct. Nothing was changed.");
+    await expect(email).toHaveValue("teacher@schoolhouse.test");
+    await email.fill("student@schoolhouse.test");
+    await page.getByLabel("Your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expect(page.getByRole("alert")).toHaveText("That email belongs to another account on this platform. Nothing was changed.");
+    await email.fill("tomas.new@schoolhouse.test");
+    await page.getByLabel("Your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expect(page.getByRole("status")).toContainText("Your email is changed. We sent a link to the new address");
+    await expect(email).toHaveValue("tomas.new@schoolhouse.test");
+    await email.fill("teacher@schoolhouse.test");
+    await page.getByLabel("Your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expect(email).toHaveValue("teacher@schoolhouse.test");
     await context.close();
   });
 

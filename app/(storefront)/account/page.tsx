@@ -19,16 +19,33 @@ export default async function ProfilePage({ searchParams }: { searchParams: Sear
             Name
             <input type="text" name="name" autoComplete="name" defaultValue={profile.name} maxLength={200} required />
           </label>
-          <label>
-            Email
-            <input type="email" name="email" autoComplete="email" value={profile.email} readOnly aria-describedby="email-note" />
-          </label>
-          <p id="email-note" className="meta">
-            Your email is your sign-in name at every school on this platform.
-          </p>
           <div>
             <button className="button" type="submit">
               Save name
+            </button>
+          </div>
+        </AccountForm>
+      </section>
+      <section aria-labelledby="email-heading">
+        <h2 id="email-heading">Email</h2>
+        <AccountForm action="email" csrfToken={csrfToken}>
+          <label>
+            Email
+            <input type="email" name="email" autoComplete="email" defaultValue={profile.email} maxLength={254} required aria-describedby="email-note" />
+          </label>
+          <p id="email-note" className="meta">
+            Your email is your sign-in name at every school on this platform. A new one must be confirmed with the link we mail to it.
+          </p>
+          <label>
+            Your password
+            <input type="password" name="current" autoComplete="current-password" required aria-describedby="email-password-note" />
+          </label>
+          <p id="email-password-note" className="meta">
+            Your current password, to confirm it is you.
+          </p>
+          <div>
+            <button className="button" type="submit">
+              Change email
             </button>
           </div>
         </AccountForm>

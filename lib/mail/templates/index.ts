@@ -1,6 +1,11 @@
 import type { MailKind } from "../enqueue";
 import type { MailTemplate } from "../template";
 import { passwordReset } from "./password-reset";
+import { paymentFailed } from "./payment-failed";
+import { paymentRefunded } from "./payment-refunded";
+import { purchaseReceipt } from "./purchase-receipt";
+import { renewalReceipt } from "./renewal-receipt";
+import { subscriptionCanceled } from "./subscription-canceled";
 import { verifyEmail } from "./verify-email";
 import { welcome } from "./welcome";
 
@@ -9,4 +14,9 @@ export const MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
   welcome,
   "verify-email": verifyEmail,
   "password-reset": passwordReset,
+  "purchase-receipt": purchaseReceipt,
+  "renewal-receipt": renewalReceipt,
+  "payment-failed": paymentFailed,
+  "payment-refunded": paymentRefunded,
+  "subscription-canceled": subscriptionCanceled,
 };

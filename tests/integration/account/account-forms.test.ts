@@ -86,6 +86,44 @@ describe("profile", () => {
   });
 });
 
+describe("email", () => {
+  const studentRow = () => db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.student }, select: { email: true, emailVerified: true } });
+  const verifyMails = (to: string) => db().mailMessage.findMany({ where: { kind: "verify-email", to }, select: { userId: true, schoolId: true, status: true } });
+
+  it("needs the current password; a new email is unverified and mailed a link in the same change; a double submit is not an error", async () => {
+    const wrong = await post("email", student, { csrfToken: studentCsrf, email: "jamie.new@schoolhouse.test", current: "not-my-password" });
+    expect(wrong.headers.get("location")).toBe("/account?error=wrong_password");
+    expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
+    expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([]);
+
+    const fields = { csrfToken: studentCsrf, email: "  Jamie.New@Schoolhouse.test ", current: "schoolhouse-demo" };
+    const ok = await post("email", student, fields);
+    expect(ok.headers.get("location")).toBe("/account?done=email");
+    expect(await studentRow()).toEqual({ email: "jamie.new@schoolhouse.test", emailVerified: false });
+    expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([{ userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, status: "pending" }]);
+    // Submitted twice: done, and no second mail.
+    expect((await post("email", student, fields)).headers.get("location")).toBe("/account?done=email");
+    expect(await verifyMails("jamie.new@schoolhouse.test")).toHaveLength(1);
+    // Back to the demo email for the other tests.
+    await db().user.update({ where: { id: DEMO_IDS.users.student }, data: { email: "student@schoolhouse.test", emailVerified: true } });
+  });
+
+  it("refuses an email of another account (any case) or not an email, changing nothing and mailing nothing", async () => {
+    for (const [email, error] of [
+      ["multi@schoolhouse.test", "email_taken"],
+      ["MULTI@schoolhouse.test", "email_taken"],
+      ["not an email", "invalid_email"],
+      ["", "invalid_email"],
+    ]) {
+      const res = await post("email", student, { csrfToken: studentCsrf, email: email!, current: "schoolhouse-demo" });
+      expect(res.headers.get("location")).toBe(`/account?error=${error}`);
+    }
+    expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
+    expect(await verifyMails("multi@schoolhouse.test")).toEqual([]);
+    expect((await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole } })).email).toBe("multi@schoolhouse.test");
+  });
+});
+
 describe("password", () => {
   it("counts wrong current passwords in the login throttle: past five, even the right one waits (nothing changed)", async () => {
     setNow(new Date("2026-12-01T10:00:00Z"));

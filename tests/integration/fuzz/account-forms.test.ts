@@ -36,7 +36,7 @@ afterAll(() => app?.close());
 async function otherMember() {
   const d = db();
   const [user, subs, sessions, grants] = await Promise.all([
-    d.user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole }, select: { name: true, passwordHash: true } }),
+    d.user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole }, select: { name: true, email: true, passwordHash: true } }),
     d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true } }),
     d.memberSession.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
     d.oAuthGrant.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
@@ -51,10 +51,11 @@ describe("account forms, signed in (seeded fuzz)", () => {
     const before = await otherMember();
     // The student's own sessions may end (end-session of their own id); keep the form's session alive.
     const request = fc.record({
-      action: fc.constantFrom("profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions"),
+      action: fc.constantFrom("profile", "email", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions"),
       fields: fc.record(
         {
           name: text,
+          email: fc.oneof(text, fc.constantFrom("multi@schoolhouse.test", "MULTI@schoolhouse.test ", "a@b.co")),
           current: text,
           password: text,
           confirm: text,

@@ -320,7 +320,7 @@ const authRequest: fc.Arbitrary<Req> = fc
 // The account forms (POST /api/account/<action>: the signed-in member's forms, forgot password,
 // verify email, set password): any action name, any fields, any cookie, any content type. Nobody
 // here is signed in (the signed-in member's fuzz is tests/integration/fuzz/account-forms.test.ts).
-const ACCOUNT_ACTIONS = ["profile", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "forgot-password", "verify-email", "set-password", "x"];
+const ACCOUNT_ACTIONS = ["profile", "email", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions", "forgot-password", "verify-email", "set-password", "x"];
 const accountRequest: fc.Arbitrary<Req> = fc
   .tuple(
     fc.oneof(fc.constantFrom(...ACCOUNT_ACTIONS), text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")))),

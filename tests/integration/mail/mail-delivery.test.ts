@@ -13,6 +13,7 @@ import { now } from "@/lib/clock";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { addMember } from "@/lib/schools/add-member";
 import { CREATE, PLANS, TEST_NOW, freshEmail, gql } from "../admin-api/helpers";
+import { CARDS, subscribeWithCard } from "../billing/helpers";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn, tokensFor } from "../oauth/helpers";
 import { headersOf, linkIn, partOf, startSmtpInbox, type SmtpInbox } from "../../helpers/smtp-inbox";
@@ -200,6 +201,19 @@ describe("mail through SMTP", () => {
       delete process.env.CRON_SECRET;
       resetEnvCache();
     }
+  });
+
+  it("a purchase sends its receipt through SMTP: the school's name and colour, the amount in its currency, the receipt link", async () => {
+    const s = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
+    const member = await db().user.findFirstOrThrow({ where: { subscriptions: { some: { id: s.id } } } });
+    await drain();
+    const receipt = mailsTo(member.email).find((m) => kindOf(m.raw) === "purchase-receipt")!;
+    expect(receipt).toBeDefined();
+    expect(header(receipt.raw, "subject")[0]).toBe(`Your receipt from ${(await school()).name}`);
+    expect(partOf(receipt.raw, "text/plain")).toContain("Amount paid: $29.00");
+    expect(partOf(receipt.raw, "text/html")).toContain((await school()).brandColor ?? "#1f4e79");
+    expect(linkIn(receipt.raw, `/account/payments/${s.payments[0].id}`).pathname).toBe(`/account/payments/${s.payments[0].id}`);
+    expect((await db().mailMessage.findFirstOrThrow({ where: { to: member.email, kind: "purchase-receipt" } })).status).toBe("sent");
   });
 
   it("a kind the school turned off is not sent; the others are", async () => {

@@ -10,6 +10,7 @@ import { README_DEMO_CREDENTIALS, randomDemoCredentials } from "@/lib/startup/se
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { resetEnvCache } from "@/lib/env";
 import { hashClientSecret, verifyClientSecret } from "@/lib/oauth/client-secret";
+import { MAIL_KINDS } from "@/lib/mail/enqueue";
 
 const saved = { ...process.env };
 function productionEnv(extra: Record<string, string> = {}) {
@@ -92,7 +93,7 @@ describe("production start on DATABASE_URL", { timeout: 120_000 }, () => {
     // One kind still on is enough to refuse.
     await db().school.updateMany({ data: { mailDisabled: ["welcome", "verify-email"] } });
     await expect(bootstrap({ log: () => {} })).rejects.toThrow(/without MAIL_URL/);
-    await db().school.updateMany({ data: { mailDisabled: ["welcome", "verify-email", "password-reset"] } });
+    await db().school.updateMany({ data: { mailDisabled: [...MAIL_KINDS] } });
     await expect(bootstrap({ log: () => {} })).resolves.toBeUndefined();
     // With MAIL_URL every setting starts.
     await db().school.updateMany({ data: { mailDisabled: [] } });
