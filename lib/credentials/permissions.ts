@@ -3,6 +3,8 @@ export const ADMIN_OPERATIONS = [
   "createSubscription",
   "updateSubscription",
   "cancelSubscription",
+  "pauseSubscription",
+  "resumeSubscription",
   "enrollStudentToCourse",
   "courses",
   "membershipPlans",

@@ -21,6 +21,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.past_due",
   "subscription.activated",
   "subscription.incomplete_expired",
+  "subscription.paused",
+  "subscription.resumed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -46,6 +46,8 @@ export const subscriptionSchema = z.object({
   state: z.string(),
   user: userSchema,
   collectionMethod: z.string(),
+  pausedAt: unix,
+  isPaused: z.boolean(),
 });
 
 export const courseSchema = z.object({

@@ -10,6 +10,8 @@ export const MCP_TOOLS = [
   "create_subscription",
   "update_subscription",
   "cancel_subscription",
+  "pause_subscription",
+  "resume_subscription",
   "enroll_student",
   "list_members",
   "get_member",

@@ -5,6 +5,8 @@ import { cancelSubscription } from "../../membership/cancel-subscription";
 import { createSubscription } from "../../membership/create-subscription";
 import { enrollStudentToCourse } from "../../membership/enroll-student";
 import { listSubscriptions } from "../../membership/list-subscriptions";
+import { pauseSubscription } from "../../membership/pause-subscription";
+import { resumeSubscription } from "../../membership/resume-subscription";
 import { QueryInputError } from "../../core/page";
 import { presentEnrollment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
 import type { Payload } from "../../db/write-transaction";
@@ -16,11 +18,18 @@ import { fail, ok } from "../results";
 import { emailInput, enrollmentSchema, pageSizeInput, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 
-type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
+type StaffTool =
+  | "list_subscriptions"
+  | "create_subscription"
+  | "update_subscription"
+  | "cancel_subscription"
+  | "pause_subscription"
+  | "resume_subscription"
+  | "enroll_student";
 
 // Same options object and the same domain functions as the Admin API's resolvers: identical rules and messages.
 const describeSubscription = (s: SubscriptionWire) =>
-  `${s.user.email} on ${s.plan.name}: ${s.state}${s.isCanceling ? " (cancellation scheduled)" : ""}, id ${s.id}`;
+  `${s.user.email} on ${s.plan.name}: ${s.state}${s.isPaused ? " (paused)" : ""}${s.isCanceling ? " (cancellation scheduled)" : ""}, id ${s.id}`;
 
 function payloadResult<R, W extends object>(
   p: Payload<R>,
@@ -205,6 +214,38 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
         payloadResult(await cancelSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
+  );
+
+  tool(
+    "pause_subscription",
+    {
+      title: "Pause a subscription (staff)",
+      description:
+        "Staff only. Pauses a subscription with the Admin API's pauseSubscription rules: no charges, no access and no expiry until resume_subscription; the state is kept and isPaused is true. Only active or trialing subscriptions that are not lifetime and not pending cancellation.",
+      inputSchema: { id: subscriptionId, ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Pause a subscription", true, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "pause_subscription", args, async (dryRun) =>
+        payloadResult(await pauseSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      ),
+  );
+
+  tool(
+    "resume_subscription",
+    {
+      title: "Resume a paused subscription (staff)",
+      description:
+        "Staff only. Resumes a paused subscription with the Admin API's resumeSubscription rules: access again, and the current period end (and a fixed end, and the next charge) moves forward by the time paused.",
+      inputSchema: { id: subscriptionId, ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Resume a subscription", false, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "resume_subscription", args, async (dryRun) =>
+        payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      ),
   );
 
   tool(
