@@ -5,6 +5,7 @@ import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
 import { pauseSubscription, type PauseSubscriptionInput } from "../membership/pause-subscription";
+import { refundPayment, type RefundPaymentInput } from "../billing/refund-payment";
 import { resumeSubscription, type ResumeSubscriptionInput } from "../membership/resume-subscription";
 import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
 import { findSubscription } from "../membership/find-subscription";
@@ -160,6 +161,11 @@ export const typeDefs = /* GraphQL */ `
       "The subscription to resume."
       input: AdminResumeSubscriptionInput!
     ): AdminResumeSubscriptionPayload
+    "Refunds a succeeded payment in full (no amount) or in part, through the payment provider; a retry of the same refund (same amount, e.g. after a time-out) is never refunded twice. A refund does not cancel the subscription or end its access: cancel it separately (cancelSubscription). Failures (Payment not found, Only succeeded payments can be refunded, Payment is already fully refunded, amount too large or malformed, Unauthorized, the provider's message) come in errors."
+    refundPayment(
+      "The payment and how much of it to refund."
+      input: AdminRefundPaymentInput!
+    ): AdminRefundPaymentPayload
     "Enrolls a user (created when new) in a course. Enrolling twice returns the same enrollment."
     enrollStudentToCourse(
       "The course and the person."
@@ -382,6 +388,14 @@ export const typeDefs = /* GraphQL */ `
     id: String!
   }
 
+  "A payment to refund, and how much."
+  input AdminRefundPaymentInput {
+    "The payment's id (Subscription.payments)."
+    paymentId: String!
+    "How much to refund, a decimal string in the payment's currency such as 10.00: more than 0 and at most what is not yet refunded. Omitted: all that is not yet refunded."
+    amount: String
+  }
+
   "A course and the person to enroll in it."
   input EnrollStudentToCourseInput {
     "The course's id (a Course id)."
@@ -430,6 +444,14 @@ export const typeDefs = /* GraphQL */ `
     errors: [String!]!
     "The subscription as it is now; null on failure."
     subscription: Subscription
+  }
+
+  "Result of refundPayment."
+  type AdminRefundPaymentPayload {
+    "Messages saying why nothing was refunded; empty on success."
+    errors: [String!]!
+    "The payment as it is now (refundedAmount, refundedAt, state refunded once all of it is); null on failure."
+    payment: Payment
   }
 
   "Result of enrollStudentToCourse."
@@ -677,6 +699,11 @@ export const resolvers = {
     resumeSubscription: async (_: unknown, args: { input: ResumeSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "resumeSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
       return subscriptionPayload(await resumeSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+    },
+    refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };
+      const p = await refundPayment({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      return { errors: p.errors, payment: p.record && presentPayment(p.record) };
     },
     enrollStudentToCourse: async (_: unknown, args: { input: EnrollStudentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "enrollStudentToCourse")) return { errors: [UNAUTHORIZED], enrollment: null };

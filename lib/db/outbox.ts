@@ -23,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.incomplete_expired",
   "subscription.paused",
   "subscription.resumed",
+  "payment.refunded",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -50,6 +50,28 @@ export const subscriptionSchema = z.object({
   isPaused: z.boolean(),
 });
 
+export const paymentSchema = z.object({
+  id: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  state: z.string(),
+  paidAt: unix,
+  createdAt: z.number().int(),
+  subscriptionId: z.string(),
+  periodStart: unix,
+  periodEnd: unix,
+  billingReason: z.string().nullable(),
+  provider: z.string(),
+  providerPaymentId: z.string().nullable(),
+  paymentMethodId: z.string().nullable(),
+  attempt: z.number().int(),
+  failureCode: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  failedAt: unix,
+  refundedAmount: z.string(),
+  refundedAt: unix,
+});
+
 export const courseSchema = z.object({
   id: z.string(),
   slug: z.string(),

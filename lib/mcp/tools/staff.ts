@@ -8,14 +8,15 @@ import { listSubscriptions } from "../../membership/list-subscriptions";
 import { pauseSubscription } from "../../membership/pause-subscription";
 import { resumeSubscription } from "../../membership/resume-subscription";
 import { QueryInputError } from "../../core/page";
-import { presentEnrollment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
+import { presentEnrollment, presentPayment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
+import { refundPayment } from "../../billing/refund-payment";
 import type { Payload } from "../../db/write-transaction";
 import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { updateSubscription } from "../../membership/update-subscription";
 import type { ToolName } from "../access";
 import type { McpContext } from "../context";
 import { fail, ok } from "../results";
-import { emailInput, enrollmentSchema, pageSizeInput, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
+import { emailInput, enrollmentSchema, pageSizeInput, paymentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 
 type StaffTool =
@@ -25,6 +26,7 @@ type StaffTool =
   | "cancel_subscription"
   | "pause_subscription"
   | "resume_subscription"
+  | "refund_payment"
   | "enroll_student";
 
 // Same options object and the same domain functions as the Admin API's resolvers: identical rules and messages.
@@ -246,6 +248,34 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       write(ctx, "resume_subscription", args, async (dryRun) =>
         payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       ),
+  );
+
+  tool(
+    "refund_payment",
+    {
+      title: "Refund a payment (staff)",
+      description:
+        "Staff only. Refunds a succeeded payment in full (no amount) or in part with the Admin API's refundPayment rules; retrying the same refund never refunds twice. A refund does not cancel the subscription: use cancel_subscription for that.",
+      inputSchema: {
+        paymentId: z.string().max(64).describe("The payment's id (a subscription's payments, in the Admin API)"),
+        amount: z
+          .string()
+          .max(32)
+          .optional()
+          .describe("How much to refund, a decimal string such as 10.00: more than 0, at most what is not yet refunded; omitted: all of it"),
+        ...writeOptions,
+      },
+      outputSchema: { dryRun: z.boolean(), payment: paymentSchema },
+      annotations: writeAnnotations("Refund a payment", true, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "refund_payment", args, async (dryRun) => {
+        const p = await refundPayment({ schoolId: ctx.school.id, input: { paymentId: args.paymentId, amount: args.amount }, now: ctx.now(), dryRun });
+        if (!p.record) return fail(p.errors.join("\n"));
+        const payment = presentPayment(p.record);
+        const prefix = dryRun ? "Dry run, nothing was written. Would result in: " : "";
+        return ok({ dryRun, payment }, `${prefix}payment ${payment.id}: ${payment.refundedAmount} of ${payment.amount} ${payment.currency} refunded, state ${payment.state}`);
+      }),
   );
 
   tool(
