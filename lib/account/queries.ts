@@ -28,6 +28,8 @@ export async function memberSubscriptions(m: AccountMember & { now: Date }) {
     planType: s.plan.planType,
     state: s.state,
     canceling: isCanceling(s),
+    // A paused membership grants no access whatever its state (pauseSubscription).
+    paused: s.pausedAt !== null,
     currentPeriodStart: s.currentPeriodStart,
     currentPeriodEnd: s.currentPeriodEnd,
     endAt: s.endAt,

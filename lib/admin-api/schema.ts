@@ -4,6 +4,9 @@ import { UNAUTHORIZED } from "../credentials/permissions";
 import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
+import { pauseSubscription, type PauseSubscriptionInput } from "../membership/pause-subscription";
+import { refundPayment, type RefundPaymentInput } from "../billing/refund-payment";
+import { resumeSubscription, type ResumeSubscriptionInput } from "../membership/resume-subscription";
 import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
 import { findSubscription } from "../membership/find-subscription";
 import { listCourses } from "../membership/list-courses";
@@ -74,12 +77,16 @@ const SUBSCRIPTION_FIELDS = /* GraphQL */ `
     plan: MembershipPlan!
     "The plan's id (the same as plan.id)."
     planId: String!
-    "active, incomplete, incomplete_expired, trialing, past_due, canceled or expired."
+    "active, incomplete, incomplete_expired, trialing, past_due, canceled or expired. A paused subscription keeps its state: check isPaused too before granting access."
     state: String!
     "The member who owns the subscription."
     user: User!
     "How the periods are paid: external (the school collects the money elsewhere; each period renews without a charge) or charge_automatically (the school's payment provider charges the saved payment method at each renewal)."
     collectionMethod: String!
+    "When the subscription was paused (Unix seconds); null while it is not paused."
+    pausedAt: Int
+    "True while paused (pauseSubscription): no charges and no access until resumeSubscription, whatever the state says (the state is kept while paused)."
+    isPaused: Boolean!
 `;
 
 export const typeDefs = /* GraphQL */ `
@@ -144,6 +151,21 @@ export const typeDefs = /* GraphQL */ `
       "The subscription and when it ends."
       input: AdminCancelSubscriptionInput!
     ): AdminCancelSubscriptionPayload
+    "Pauses a subscription (Stripe's pause): no charges, no access and no expiry until resumeSubscription; the state is kept and isPaused is true. Refused for lifetime, ended, past_due, incomplete and canceling subscriptions, a paused one, and while a charge is in progress. Canceling a paused subscription ends it at once."
+    pauseSubscription(
+      "The subscription to pause."
+      input: AdminPauseSubscriptionInput!
+    ): AdminPauseSubscriptionPayload
+    "Resumes a paused subscription: access again, and currentPeriodEnd (with a fixed endAt, and a recurring plan's next charge) moves forward by the time paused. Refused when the subscription is not paused."
+    resumeSubscription(
+      "The subscription to resume."
+      input: AdminResumeSubscriptionInput!
+    ): AdminResumeSubscriptionPayload
+    "Refunds a succeeded payment in full (no amount) or in part, through the payment provider; a retry of the same refund (same amount, e.g. after a time-out) is never refunded twice. A refund does not cancel the subscription or end its access: cancel it separately (cancelSubscription). Failures (Payment not found, Only succeeded payments can be refunded, Payment is already fully refunded, amount too large or malformed, Unauthorized, the provider's message) come in errors."
+    refundPayment(
+      "The payment and how much of it to refund."
+      input: AdminRefundPaymentInput!
+    ): AdminRefundPaymentPayload
     "Enrolls a user (created when new) in a course. Enrolling twice returns the same enrollment."
     enrollStudentToCourse(
       "The course and the person."
@@ -354,6 +376,26 @@ export const typeDefs = /* GraphQL */ `
     customEndedAt: Int
   }
 
+  "A subscription to pause."
+  input AdminPauseSubscriptionInput {
+    "The subscription's id."
+    id: String!
+  }
+
+  "A paused subscription to resume."
+  input AdminResumeSubscriptionInput {
+    "The subscription's id."
+    id: String!
+  }
+
+  "A payment to refund, and how much."
+  input AdminRefundPaymentInput {
+    "The payment's id (Subscription.payments)."
+    paymentId: String!
+    "How much to refund, a decimal string in the payment's currency such as 10.00: more than 0 and at most what is not yet refunded. Omitted: all that is not yet refunded."
+    amount: String
+  }
+
   "A course and the person to enroll in it."
   input EnrollStudentToCourseInput {
     "The course's id (a Course id)."
@@ -386,6 +428,30 @@ export const typeDefs = /* GraphQL */ `
     errors: [String!]!
     "The subscription as it is now; null on failure."
     subscription: Subscription
+  }
+
+  "Result of pauseSubscription."
+  type AdminPauseSubscriptionPayload {
+    "Messages saying why nothing changed; empty on success."
+    errors: [String!]!
+    "The subscription as it is now; null on failure."
+    subscription: Subscription
+  }
+
+  "Result of resumeSubscription."
+  type AdminResumeSubscriptionPayload {
+    "Messages saying why nothing changed; empty on success."
+    errors: [String!]!
+    "The subscription as it is now; null on failure."
+    subscription: Subscription
+  }
+
+  "Result of refundPayment."
+  type AdminRefundPaymentPayload {
+    "Messages saying why nothing was refunded; empty on success."
+    errors: [String!]!
+    "The payment as it is now (refundedAmount, refundedAt, state refunded once all of it is); null on failure."
+    payment: Payment
   }
 
   "Result of enrollStudentToCourse."
@@ -625,6 +691,19 @@ export const resolvers = {
     cancelSubscription: async (_: unknown, args: { input: CancelSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "cancelSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
       return subscriptionPayload(await cancelSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+    },
+    pauseSubscription: async (_: unknown, args: { input: PauseSubscriptionInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "pauseSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
+      return subscriptionPayload(await pauseSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+    },
+    resumeSubscription: async (_: unknown, args: { input: ResumeSubscriptionInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "resumeSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
+      return subscriptionPayload(await resumeSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+    },
+    refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };
+      const p = await refundPayment({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      return { errors: p.errors, payment: p.record && presentPayment(p.record) };
     },
     enrollStudentToCourse: async (_: unknown, args: { input: EnrollStudentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "enrollStudentToCourse")) return { errors: [UNAUTHORIZED], enrollment: null };

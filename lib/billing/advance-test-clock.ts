@@ -88,6 +88,7 @@ async function nextDueTime(options: { schoolId: string; after: Date; upTo: Date;
       SELECT c."endAt" FROM "Subscription" c JOIN "MembershipPlan" p ON p."id" = c."planId"
        WHERE c."schoolId" = ${schoolId}::uuid AND p."planType" IN ('fixed_date', 'specific_length')
          AND c."endAt" IS NOT NULL AND c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+         AND c."pausedAt" IS NULL
     ) due WHERE t <= ${upTo} AND (${strictlyAfter}::timestamptz IS NULL OR t > ${strictlyAfter}::timestamptz)`;
   return row?.t ?? null;
 }

@@ -36,6 +36,7 @@ export const idempotencyKeyOf = (subscriptionId: string, periodStart: Date, atte
 const isDue = (s: SubscriptionRecord, now: Date) =>
   LIVE_STATES.includes(s.state) &&
   s.cancelAt === null &&
+  s.pausedAt === null &&
   s.nextChargeDate !== null &&
   s.nextChargeDate <= now &&
   (s.state === "incomplete" || (s.plan.planType === "recurring" && s.currentPeriodEnd !== null));

@@ -19,6 +19,18 @@ export interface ChargeRequest {
 
 export type AttachResult = { ok: true; paymentMethodId: string } | { ok: false; failureCode: string; failureMessage: string };
 
+export type RefundResult = { status: "succeeded"; providerRefundId: string } | { status: "failed"; failureCode: string; failureMessage: string };
+
+export interface RefundRequest {
+  /** The same key is the same refund: a repeated request returns the first answer, never a second refund. */
+  idempotencyKey: string;
+  /** The provider's id of the charge refunded (Payment.providerPaymentId). */
+  providerPaymentId: string;
+  /** Decimal string, e.g. "10.00": at most what is not yet refunded of the charge. */
+  amount: string;
+  currency: string;
+}
+
 export interface PaymentProviderPort {
   readonly name: "test";
   /** Checks and saves a payment method (a test card number or a provider reference) for later charges. */
@@ -27,6 +39,8 @@ export interface PaymentProviderPort {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The charge made with this key, or null when the provider never made one (reconciliation). */
   findCharge(options: { idempotencyKey: string }): Promise<ChargeResult | null>;
+  /** Refunds (part of) a charge once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */
+  refund(request: RefundRequest): Promise<RefundResult>;
 }
 
 /**

@@ -44,6 +44,7 @@ export async function claimDueSubscriptions(options: {
           AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
           AND ((c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
                 AND c."cancelAt" IS NULL
+                AND c."pausedAt" IS NULL
                 AND c."nextChargeDate" IS NOT NULL AND c."nextChargeDate" <= ${now}
                 AND (c."state" = 'incomplete' OR p."planType" = 'recurring'))
                OR EXISTS (SELECT 1 FROM "Payment" x WHERE x."subscriptionId" = c."id" AND x."state" = 'pending'))

@@ -5,7 +5,15 @@
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { ProviderUnavailableError, type AttachResult, type ChargeRequest, type ChargeResult, type PaymentProviderPort } from "./provider";
+import {
+  ProviderUnavailableError,
+  type AttachResult,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProviderPort,
+  type RefundRequest,
+  type RefundResult,
+} from "./provider";
 
 interface TestCard {
   number: string;
@@ -131,6 +139,34 @@ export const testProvider: PaymentProviderPort = {
     refuseIfUnavailable(idempotencyKey);
     const row = await db().testProviderCharge.findUnique({ where: { idempotencyKey } });
     return row ? resultOf(row) : null;
+  },
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    refuseIfUnavailable(request.idempotencyKey);
+    const amount = new Prisma.Decimal(request.amount);
+    const outcome = await db().$transaction(async (tx): Promise<RefundResult> => {
+      // The charge row lock orders refunds of one charge: their total never passes its amount.
+      const [charge] = await tx.$queryRaw<{ amount: Prisma.Decimal; currency: string; status: string }[]>`
+        SELECT "amount", "currency", "status" FROM "TestProviderCharge" WHERE "id" = ${request.providerPaymentId} FOR UPDATE`;
+      const existing = await tx.testProviderRefund.findUnique({ where: { idempotencyKey: request.idempotencyKey } });
+      if (existing) {
+        if (!existing.amount.equals(amount) || existing.chargeId !== request.providerPaymentId) throw new IdempotencyKeyReusedError(request.idempotencyKey);
+        return { status: "succeeded", providerRefundId: existing.id };
+      }
+      if (!charge || charge.status !== "succeeded") return { status: "failed", failureCode: "charge_not_refundable", failureMessage: "This charge was not paid, so it cannot be refunded." };
+      const refunded = await tx.testProviderRefund.aggregate({ where: { chargeId: request.providerPaymentId }, _sum: { amount: true } });
+      if ((refunded._sum.amount ?? new Prisma.Decimal(0)).plus(amount).greaterThan(charge.amount)) {
+        return { status: "failed", failureCode: "charge_already_refunded", failureMessage: "The refund is more than what is left of the charge." };
+      }
+      const id = `re_test_${randomBytes(12).toString("hex")}`;
+      await tx.testProviderRefund.create({ data: { id, idempotencyKey: request.idempotencyKey, chargeId: request.providerPaymentId, amount, currency: request.currency } });
+      return { status: "succeeded", providerRefundId: id };
+    });
+    if (faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey)) {
+      faults.timeoutsAfterCharge -= 1;
+      throw new ProviderUnavailableError("test provider: simulated time-out after the refund");
+    }
+    return outcome;
   },
 };
 

@@ -21,6 +21,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.past_due",
   "subscription.activated",
   "subscription.incomplete_expired",
+  "subscription.paused",
+  "subscription.resumed",
+  "payment.refunded",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

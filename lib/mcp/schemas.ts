@@ -46,6 +46,30 @@ export const subscriptionSchema = z.object({
   state: z.string(),
   user: userSchema,
   collectionMethod: z.string(),
+  pausedAt: unix,
+  isPaused: z.boolean(),
+});
+
+export const paymentSchema = z.object({
+  id: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  state: z.string(),
+  paidAt: unix,
+  createdAt: z.number().int(),
+  subscriptionId: z.string(),
+  periodStart: unix,
+  periodEnd: unix,
+  billingReason: z.string().nullable(),
+  provider: z.string(),
+  providerPaymentId: z.string().nullable(),
+  paymentMethodId: z.string().nullable(),
+  attempt: z.number().int(),
+  failureCode: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  failedAt: unix,
+  refundedAmount: z.string(),
+  refundedAt: unix,
 });
 
 export const courseSchema = z.object({

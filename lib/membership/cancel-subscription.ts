@@ -60,8 +60,8 @@ export async function cancelSubscription(options: {
       // Compared at the precision the API exposes (seconds), like the period bounds of updates.
       if (sub.startAt && input.customEndedAt < toUnixSeconds(sub.startAt)!) return failure<SubscriptionRecord>(CUSTOM_END_BEFORE_START);
       data = at > now ? schedule(at, "custom_date") : { ...immediately(at), cancelType: "custom_date" };
-    } else if (input.cancelAtPeriodEnd === false || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now) {
-      // No future period end to wait for: ending "at period end" means now.
+    } else if (input.cancelAtPeriodEnd === false || !sub.currentPeriodEnd || sub.currentPeriodEnd <= now || sub.pausedAt) {
+      // No future period end to wait for (or a paused one, which does not run): ending "at period end" means now.
       data = { ...immediately(now), cancelType: "immediate" };
     } else {
       data = schedule(sub.currentPeriodEnd, "at_period_end");

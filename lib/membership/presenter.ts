@@ -53,13 +53,15 @@ export function presentSubscriptionRow(s: Subscription) {
     planId: s.planId,
     state: s.state,
     collectionMethod: s.collectionMethod,
+    pausedAt: ts(s.pausedAt),
+    isPaused: s.pausedAt !== null,
   };
 }
 
 export function presentSubscription(s: SubscriptionRecord) {
   // Key order as clients and stored webhook payloads have always seen it.
-  const { planId, state, collectionMethod, ...head } = presentSubscriptionRow(s);
-  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user), collectionMethod };
+  const { planId, state, collectionMethod, pausedAt, isPaused, ...head } = presentSubscriptionRow(s);
+  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user), collectionMethod, pausedAt, isPaused };
 }
 
 export function presentPayment(p: Payment) {

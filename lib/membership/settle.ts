@@ -65,6 +65,7 @@ async function anythingDue(q: Tx, options: { now: Date; schoolId?: string; userI
              WHERE p."planType" IN ('fixed_date', 'specific_length')
                AND s."endAt" IS NOT NULL
                AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+               AND s."pausedAt" IS NULL
                AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
                AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
                AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)
@@ -94,6 +95,7 @@ async function settle(tx: Tx, options: { now: Date; schoolId?: string; userId?: 
      WHERE p."id" = s."planId" AND p."planType" IN ('fixed_date', 'specific_length')
        AND s."endAt" IS NOT NULL AND s."endAt" <= ${now}
        AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+       AND s."pausedAt" IS NULL
        AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
        AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
        AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)

@@ -83,6 +83,7 @@ export async function subscribeNewMember(options: {
     collectionMethod: "external",
     paymentMethodId: null,
     chargeLockedUntil: null,
+    pausedAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -158,7 +158,7 @@ function mcpPaths(): Obj {
         operationId: "postMcp",
         summary: "Model Context Protocol server (Streamable HTTP, stateless)",
         description:
-          "One JSON-RPC message per request (MCP revisions 2025-06-18 and 2025-11-25). Needs `Authorization: Bearer` with an access token issued for this resource (RFC 8707 `resource` = this URL) or an Admin API key. Tools: search_catalog, get_page, list_membership_plans, get_my_profile, list_my_subscriptions, list_my_enrollments, list_subscriptions, create_subscription, update_subscription, cancel_subscription, enroll_student.",
+          "One JSON-RPC message per request (MCP revisions 2025-06-18 and 2025-11-25). Needs `Authorization: Bearer` with an access token issued for this resource (RFC 8707 `resource` = this URL) or an Admin API key. Tools: search_catalog, get_page, list_membership_plans, get_my_profile, list_my_subscriptions, list_my_enrollments, list_subscriptions, create_subscription, update_subscription, cancel_subscription, pause_subscription, resume_subscription, refund_payment, enroll_student.",
         security: [{ oauth2: [] }],
         requestBody: { required: true, content: json({ type: "object", description: "A JSON-RPC 2.0 request or notification" }) },
         responses: {

@@ -41,6 +41,18 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
     description: "An incomplete subscription's first charge was not paid within 23 hours: it ended (incomplete_expired).",
     dataType: "Subscription",
   },
+  "subscription.paused": {
+    description: "pauseSubscription paused the subscription (isPaused true): no charges, no access and no expiry until it is resumed; the state is kept.",
+    dataType: "Subscription",
+  },
+  "subscription.resumed": {
+    description: "resumeSubscription ended a pause: currentPeriodEnd (and a fixed endAt) moved forward by the time paused, and a recurring plan's next charge with it.",
+    dataType: "Subscription",
+  },
+  "payment.refunded": {
+    description: "refundPayment refunded (part of) a payment: refundedAmount is the total so far, state refunded once all of it is. The subscription and its access are not changed by a refund.",
+    dataType: "Payment",
+  },
   "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },
 };
 

@@ -90,6 +90,8 @@ describe("schema.prisma and the migrations agree", () => {
     const testProviderCharge = await p.testProviderCharge.create({
       data: { id: "ch_test_mig", idempotencyKey: "mig-key", paymentMethodId: "pm_card_visa", amount: "9.99", currency: "EUR", status: "succeeded" },
     });
+    const paymentRefund = await p.paymentRefund.create({ data: { schoolId: school.id, paymentId: payment.id, amount: "1.00", state: "succeeded", idempotencyKey: "mig-refund" } });
+    const testProviderRefund = await p.testProviderRefund.create({ data: { id: "re_test_mig", idempotencyKey: "mig-refund", chargeId: "ch_test_mig", amount: "1.00", currency: "EUR" } });
     const category = await p.category.create({ data: { schoolId: school.id, slug: "c", name: "Cat" } });
     const lecturer = await p.lecturer.create({ data: { schoolId: school.id, slug: "l", name: "Lec", userId: user.id } });
     const course = await p.course.create({ data: { schoolId: school.id, slug: "co", title: "Course", categoryId: category.id, price: "10.00", currency: "USD" } });
@@ -153,6 +155,7 @@ describe("schema.prisma and the migrations agree", () => {
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
+      PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund,
       EmailVerificationToken: verificationToken, MailMessage: mail,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
@@ -181,6 +184,8 @@ describe("schema.prisma and the migrations agree", () => {
     await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
     expect(await p.schoolBilling.count()).toBe(0);
     await p.testProviderCharge.delete({ where: { id: testProviderCharge.id } });
+    expect(await p.paymentRefund.count()).toBe(0);
+    await p.testProviderRefund.delete({ where: { id: testProviderRefund.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

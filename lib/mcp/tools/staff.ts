@@ -5,22 +5,33 @@ import { cancelSubscription } from "../../membership/cancel-subscription";
 import { createSubscription } from "../../membership/create-subscription";
 import { enrollStudentToCourse } from "../../membership/enroll-student";
 import { listSubscriptions } from "../../membership/list-subscriptions";
+import { pauseSubscription } from "../../membership/pause-subscription";
+import { resumeSubscription } from "../../membership/resume-subscription";
 import { QueryInputError } from "../../core/page";
-import { presentEnrollment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
+import { presentEnrollment, presentPayment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
+import { refundPayment } from "../../billing/refund-payment";
 import type { Payload } from "../../db/write-transaction";
 import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { updateSubscription } from "../../membership/update-subscription";
 import type { ToolName } from "../access";
 import type { McpContext } from "../context";
 import { fail, ok } from "../results";
-import { emailInput, enrollmentSchema, pageSizeInput, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
+import { emailInput, enrollmentSchema, pageSizeInput, paymentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
 
-type StaffTool = "list_subscriptions" | "create_subscription" | "update_subscription" | "cancel_subscription" | "enroll_student";
+type StaffTool =
+  | "list_subscriptions"
+  | "create_subscription"
+  | "update_subscription"
+  | "cancel_subscription"
+  | "pause_subscription"
+  | "resume_subscription"
+  | "refund_payment"
+  | "enroll_student";
 
 // Same options object and the same domain functions as the Admin API's resolvers: identical rules and messages.
 const describeSubscription = (s: SubscriptionWire) =>
-  `${s.user.email} on ${s.plan.name}: ${s.state}${s.isCanceling ? " (cancellation scheduled)" : ""}, id ${s.id}`;
+  `${s.user.email} on ${s.plan.name}: ${s.state}${s.isPaused ? " (paused)" : ""}${s.isCanceling ? " (cancellation scheduled)" : ""}, id ${s.id}`;
 
 function payloadResult<R, W extends object>(
   p: Payload<R>,
@@ -205,6 +216,66 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
         payloadResult(await cancelSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
+  );
+
+  tool(
+    "pause_subscription",
+    {
+      title: "Pause a subscription (staff)",
+      description:
+        "Staff only. Pauses a subscription with the Admin API's pauseSubscription rules: no charges, no access and no expiry until resume_subscription; the state is kept and isPaused is true. Only active or trialing subscriptions that are not lifetime and not pending cancellation.",
+      inputSchema: { id: subscriptionId, ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Pause a subscription", true, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "pause_subscription", args, async (dryRun) =>
+        payloadResult(await pauseSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      ),
+  );
+
+  tool(
+    "resume_subscription",
+    {
+      title: "Resume a paused subscription (staff)",
+      description:
+        "Staff only. Resumes a paused subscription with the Admin API's resumeSubscription rules: access again, and the current period end (and a fixed end, and the next charge) moves forward by the time paused.",
+      inputSchema: { id: subscriptionId, ...writeOptions },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Resume a subscription", false, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "resume_subscription", args, async (dryRun) =>
+        payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      ),
+  );
+
+  tool(
+    "refund_payment",
+    {
+      title: "Refund a payment (staff)",
+      description:
+        "Staff only. Refunds a succeeded payment in full (no amount) or in part with the Admin API's refundPayment rules; retrying the same refund never refunds twice. A refund does not cancel the subscription: use cancel_subscription for that.",
+      inputSchema: {
+        paymentId: z.string().max(64).describe("The payment's id (a subscription's payments, in the Admin API)"),
+        amount: z
+          .string()
+          .max(32)
+          .optional()
+          .describe("How much to refund, a decimal string such as 10.00: more than 0, at most what is not yet refunded; omitted: all of it"),
+        ...writeOptions,
+      },
+      outputSchema: { dryRun: z.boolean(), payment: paymentSchema },
+      annotations: writeAnnotations("Refund a payment", true, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "refund_payment", args, async (dryRun) => {
+        const p = await refundPayment({ schoolId: ctx.school.id, input: { paymentId: args.paymentId, amount: args.amount }, now: ctx.now(), dryRun });
+        if (!p.record) return fail(p.errors.join("\n"));
+        const payment = presentPayment(p.record);
+        const prefix = dryRun ? "Dry run, nothing was written. Would result in: " : "";
+        return ok({ dryRun, payment }, `${prefix}payment ${payment.id}: ${payment.refundedAmount} of ${payment.amount} ${payment.currency} refunded, state ${payment.state}`);
+      }),
   );
 
   tool(

@@ -207,6 +207,9 @@ const MUTATIONS = [
     `createSubscription(input: { email: ${a}, name: "Fuzz", planId: "${DEMO_IDS.plans.monthly}", collectionMethod: ${b}, paymentMethod: ${b} }) { errors subscription { id state collectionMethod } }`,
   (a: string, b: string) =>
     `createSubscription(input: { email: ${a}, name: ${b}, planId: "${DEMO_IDS.plans.monthly}", collectionMethod: "charge_automatically", paymentMethod: "4000000000000002" }) { errors subscription { id state } }`,
+  (a: string) => `pauseSubscription(input: { id: ${a} }) { errors subscription { id isPaused } }`,
+  (a: string) => `resumeSubscription(input: { id: ${a} }) { errors subscription { id isPaused pausedAt } }`,
+  (a: string, b: string) => `refundPayment(input: { paymentId: ${a}, amount: ${b} }) { errors payment { id state refundedAmount } }`,
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),
@@ -371,8 +374,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
 // tools are sent as dry runs (they must change nothing) or by the key without permissions.
-const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", "list_members", "get_member", "list_enrollments"];
-const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "first", "after", "state", "idempotency_key"];
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key"];
 const mcpBody = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, ...(huge === undefined ? {} : { huge }), dry_run: true } } }),

@@ -63,7 +63,7 @@ export default async function MembershipsPage({ searchParams }: { searchParams: 
               <dl className="facts">
                 <dt>State</dt>
                 <dd>
-                  {STATE_LABELS[s.state] ?? s.state}
+                  {s.paused ? "Paused" : (STATE_LABELS[s.state] ?? s.state)}
                   {s.canceling ? `, ends ${formatDate(s.cancelAt)}` : ""}
                 </dd>
                 <dt>Plan</dt>
