@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { Prisma, type Payment, type PaymentRefund } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { recordEvent } from "../db/outbox";
+import { enqueueBillingMails } from "../mail/billing-mails";
 import { failure, success, TX_OPTIONS, writeTransaction, type Payload } from "../db/write-transaction";
 import { presentPayment } from "../membership/presenter";
 import { ProviderUnavailableError } from "./provider";
@@ -121,6 +122,8 @@ async function record(tx: Tx, options: { refund: PaymentRefund; providerRefundId
     where: { id: before.id },
     data: { refundedAmount, refundedAt: now, state: refundedAmount.greaterThanOrEqualTo(before.amount) ? "refunded" : before.state, updatedAt: now },
   });
-  await recordEvent(tx, { event: { schoolId: payment.schoolId, type: "payment.refunded", subjectId: payment.id, data: presentPayment(payment) }, now });
+  const event = { schoolId: payment.schoolId, type: "payment.refunded", subjectId: payment.id, data: presentPayment(payment) } as const;
+  await recordEvent(tx, { event, now });
+  await enqueueBillingMails(tx, { events: [event], now });
   return payment;
 }

@@ -21,9 +21,7 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
   const { events, now } = options;
   const ended = new Set(events.filter((e) => e.type === "subscription.canceled").map((e) => e.subjectId));
   for (const event of events) {
-    // A string: the refund verb adds "payment.refunded" to the event catalogue; its mail is ready here.
-    const type: string = event.type;
-    if (type === "payment.refunded") {
+    if (event.type === "payment.refunded") {
       const payment = await paymentOf(tx, event.subjectId);
       if (!payment) continue;
       const s = payment.subscription;

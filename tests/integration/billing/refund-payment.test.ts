@@ -58,6 +58,9 @@ describe("refundPayment", () => {
     expect(await eventTypesOf(payment.id)).toEqual(["payment.succeeded", "payment.refunded"]);
     expect(await readBilled(app, sub.id)).toMatchObject({ state: "active" });
     expect(await refund(payment.id)).toEqual({ errors: [ALREADY_REFUNDED], payment: null });
+    // The member's refund mail, written with the refund (lib/mail/billing-mails.ts), once.
+    const mails = await db().mailMessage.findMany({ where: { kind: "payment-refunded", params: { path: ["paymentId"], equals: payment.id } } });
+    expect(mails.map((m) => m.params)).toEqual([expect.objectContaining({ refundedAmount: "29.00", currency: "USD" })]);
   });
 
   it("in parts: up to what remains, then refunded; more than remains is refused and writes nothing", async () => {
