@@ -2,6 +2,7 @@
 // own data only. Staff roles change nothing here: every query below is keyed by the session's user
 // and the host's school, never by an id from the request alone.
 import { getMemberSession, type MemberSession } from "../auth/session";
+import { VERIFY_EMAIL_PATH } from "../auth/email-verification";
 import { PASSWORD_SETUP_PATH } from "../auth/password-setup";
 import { db } from "../db/client";
 import type { School } from "../db/generated/client";
@@ -29,9 +30,12 @@ export async function accountAccess(request: { url?: string; headers: Headers })
   return { kind: "member", school, session, origin: requestContext(request).origin };
 }
 
-/** Whether a path is one of the account pages (the set-password link is not: it works signed out). */
+/** Pages under /account that a mailed link opens signed out: the set-password and verify-email links. */
+const SIGNED_OUT_PAGES = [PASSWORD_SETUP_PATH, VERIFY_EMAIL_PATH];
+
+/** Whether a path is one of the signed-in member's account pages (the gate's business). */
 export function isAccountPagePath(pathname: string): boolean {
-  if (pathname === PASSWORD_SETUP_PATH || pathname.startsWith(`${PASSWORD_SETUP_PATH}/`)) return false;
+  if (SIGNED_OUT_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return false;
   return pathname === ACCOUNT_PATH || pathname.startsWith(`${ACCOUNT_PATH}/`);
 }
 
