@@ -16,6 +16,7 @@ import { markdown, table } from "./report";
 import { backends, removePgliteTemplate } from "./scratch-db";
 import { buildApp, buildIsFresh, freePort } from "./server";
 import { round } from "./stats";
+import { startMailSink } from "./mail-sink";
 
 const opts = benchOptions(process.argv.slice(2));
 const largeRows = (reports: BackendReport[]) => {
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     build = { built: true, seconds: round(buildApp(log), 1) };
     log(`built in ${build.seconds} s`);
   }
+  await startMailSink();
   let port = opts.port ?? (await freePort());
   if (opts.profile) return profileWorkload(opts.profile, port, opts);
 

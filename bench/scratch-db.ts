@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { PreparedCredentials } from "./prepare-db";
+import { mailSinkUrl } from "./mail-sink";
 
 export interface Backend {
   name: string;
@@ -114,6 +115,8 @@ export function serverEnv(backend: Backend): Record<string, string> {
     RATE_LIMIT_STORE: backend.limiterStore,
     KV_REST_API_URL: "",
     KV_REST_API_TOKEN: "",
+    // Mail goes to the bench's SMTP sink (bench/mail-sink.ts), on both backends alike.
+    MAIL_URL: mailSinkUrl(),
     ...backend.env,
   };
 }

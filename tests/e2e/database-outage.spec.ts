@@ -8,6 +8,7 @@ import { closeDriver, createPgDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
 import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 import { startNextServer, type NextServer } from "./next-server";
 
 const binDir = postgresBinDir();
@@ -19,6 +20,7 @@ const NEVER_BUILT = "/posts/five-sql-mistakes";
 
 let cluster: PgCluster | undefined;
 let server: NextServer | undefined;
+let inbox: SmtpInbox | undefined;
 let origin = "";
 
 test.describe("database outage through next start", () => {
@@ -38,9 +40,12 @@ test.describe("database outage through next start", () => {
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
     origin = `http://localhost:${port}`;
+    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
+    inbox = await startSmtpInbox();
     server = startNextServer(port, {
       NODE_ENV: "production",
       DATABASE_URL: cluster.url("app"),
+      MAIL_URL: inbox.url,
       AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
       PLATFORM_DOMAIN: "localhost",
       DEFAULT_SCHOOL: "demo",
@@ -56,6 +61,7 @@ test.describe("database outage through next start", () => {
 
   test.afterAll(async () => {
     await server?.stop();
+    await inbox?.close();
     cluster?.destroy();
   });
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 import { startNextServer, type NextServer } from "./next-server";
 
 const run = promisify(execFile);
@@ -26,6 +27,9 @@ const env = {
   SEED_ON_START: "0",
   REDIS_URL: "",
   PGLITE_DATA_DIR: "",
+  // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail"):
+  // a real SMTP server of this test's own, set in beforeAll.
+  MAIL_URL: "",
 };
 
 async function admin(sql: string) {
@@ -43,12 +47,16 @@ const cli = (script: string, args: string[]) => run(path.join(ROOT, "node_module
 const start = (port: number) => startNextServer(port, env);
 
 let server: NextServer | undefined;
+let inbox: SmtpInbox | undefined;
 
 test.beforeAll(async () => {
   await admin(`CREATE DATABASE "${dbName}"`);
+  inbox = await startSmtpInbox();
+  env.MAIL_URL = inbox.url;
 });
 test.afterAll(async () => {
   await server?.stop();
+  await inbox?.close();
   await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 });
 
@@ -73,6 +81,8 @@ test("empty Postgres → own school with content, owner login and Admin API key"
 
   server = start(PORT);
   await server.healthy();
+  // With MAIL_URL set, the owner the CLI created is welcomed by mail too (the worker sends it).
+  await expect.poll(() => inbox!.mails.filter((m) => m.to.includes("ana@clay.example")).length, { timeout: 30_000 }).toBeGreaterThan(0);
 
   // 3. The owner sets a password through the link, once, and signs in.
   const context = await browser.newContext();
