@@ -24,23 +24,7 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
     if (event.type === "payment.refunded") {
       const payment = await paymentOf(tx, event.subjectId);
       if (!payment) continue;
-      const s = payment.subscription;
-      await enqueueMail(tx, {
-        schoolId: payment.schoolId,
-        kind: "payment-refunded",
-        to: s.user.email,
-        userId: s.user.id,
-        params: {
-          paymentId: payment.id,
-          subscriptionId: s.id,
-          plan: s.plan.name,
-          amount: payment.amount.toFixed(2),
-          refundedAmount: payment.refundedAmount.toFixed(2),
-          currency: payment.currency,
-          refundedAt: iso(payment.refundedAt ?? now),
-        },
-        now,
-      });
+      await enqueuePaymentMail(tx, payment, "payment-refunded", { refundedAmount: payment.refundedAmount.toFixed(2), refundedAt: iso(payment.refundedAt ?? now) }, now);
     } else if (event.type === "payment.succeeded" || event.type === "payment.failed") {
       const payment = await paymentOf(tx, event.subjectId);
       if (!payment) continue;
@@ -51,27 +35,16 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
         event.type === "payment.succeeded" &&
         (await tx.payment.count({ where: { subscriptionId: s.id, id: { not: payment.id }, state: { in: ["succeeded", "refunded"] } } })) > 0;
       const kind: MailKind = event.type === "payment.failed" ? "payment-failed" : collectedBefore ? "renewal-receipt" : "purchase-receipt";
-      await enqueueMail(tx, {
-        schoolId: payment.schoolId,
-        kind,
-        to: s.user.email,
-        userId: s.user.id,
-        params: {
-          paymentId: payment.id,
-          subscriptionId: s.id,
-          plan: s.plan.name,
-          amount: payment.amount.toFixed(2),
-          currency: payment.currency,
-          periodStart: iso(payment.periodStart),
-          periodEnd: iso(payment.periodEnd),
-          paidAt: iso(payment.paidAt),
-          failureMessage: payment.failureMessage,
-          // After a failure: when the card is tried again (null: not retried, as a first charge).
-          nextAttemptAt: event.type === "payment.failed" ? iso(s.nextChargeDate) : null,
-          state: s.state,
-        },
-        now,
-      });
+      const params = {
+        periodStart: iso(payment.periodStart),
+        periodEnd: iso(payment.periodEnd),
+        paidAt: iso(payment.paidAt),
+        failureMessage: payment.failureMessage,
+        // After a failure: when the card is tried again (null: not retried, as a first charge).
+        nextAttemptAt: event.type === "payment.failed" ? iso(s.nextChargeDate) : null,
+        state: s.state,
+      };
+      await enqueuePaymentMail(tx, payment, kind, params, now);
     } else if (event.type === "subscription.canceled") {
       const s = await tx.subscription.findUnique({
         where: { id: event.subjectId },
@@ -90,6 +63,20 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
   }
 }
 
-
 const paymentOf = (tx: Tx, id: string) =>
   tx.payment.findUnique({ where: { id }, include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } } } });
+
+type PaymentWithSubscription = NonNullable<Awaited<ReturnType<typeof paymentOf>>>;
+
+/** A mail about one payment to its member: what every payment mail says, and the kind's own fields. */
+function enqueuePaymentMail(tx: Tx, payment: PaymentWithSubscription, kind: MailKind, own: Record<string, unknown>, now: Date) {
+  const s = payment.subscription;
+  return enqueueMail(tx, {
+    schoolId: payment.schoolId,
+    kind,
+    to: s.user.email,
+    userId: s.user.id,
+    params: { paymentId: payment.id, subscriptionId: s.id, plan: s.plan.name, amount: payment.amount.toFixed(2), currency: payment.currency, ...own },
+    now,
+  });
+}
