@@ -82,6 +82,20 @@ export function AccountForm(props: { action: string; csrfToken: string; classNam
   );
 }
 
+/** A form of one button acting on one row (an app to disconnect, a session to end). */
+export function AccountButton(props: { action: string; csrfToken: string; name: string; value: string; children: ReactNode }) {
+  return (
+    <AccountForm action={props.action} csrfToken={props.csrfToken}>
+      <input type="hidden" name={props.name} value={props.value} />
+      <div>
+        <button className="button secondary" type="submit">
+          {props.children}
+        </button>
+      </div>
+    </AccountForm>
+  );
+}
+
 export function CookiesNeeded() {
   return (
     <p className="error" role="alert">

@@ -1,6 +1,6 @@
 import { memberApps } from "@/lib/account/queries";
 import { now } from "@/lib/clock";
-import { AccountForm, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDateTime, one, type Search } from "../_components/account";
+import { AccountButton, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDateTime, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = accountMetadata("Connected apps");
@@ -30,14 +30,9 @@ export default async function AppsPage({ searchParams }: { searchParams: Search 
                 Connected {formatDateTime(app.firstUsedAt)} · last used {formatDateTime(app.lastUsedAt)}
               </p>
               {csrfToken ? (
-                <AccountForm action="revoke-app" csrfToken={csrfToken}>
-                  <input type="hidden" name="client" value={app.clientId} />
-                  <div>
-                    <button className="button secondary" type="submit">
-                      Disconnect {app.clientName}
-                    </button>
-                  </div>
-                </AccountForm>
+                <AccountButton action="revoke-app" csrfToken={csrfToken} name="client" value={app.clientId}>
+                  Disconnect {app.clientName}
+                </AccountButton>
               ) : null}
             </li>
           ))}

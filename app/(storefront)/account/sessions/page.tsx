@@ -1,6 +1,6 @@
 import { memberSessions } from "@/lib/account/queries";
 import { now } from "@/lib/clock";
-import { AccountForm, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDateTime, one, type Search } from "../_components/account";
+import { AccountButton, AccountForm, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDateTime, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = accountMetadata("Sessions");
@@ -25,14 +25,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Sea
               Signed in {formatDateTime(s.createdAt)} · last seen {formatDateTime(s.lastSeenAt)}
             </p>
             {csrfToken ? (
-              <AccountForm action="end-session" csrfToken={csrfToken}>
-                <input type="hidden" name="session" value={s.id} />
-                <div>
-                  <button className="button secondary" type="submit">
-                    {s.current ? "Sign out of this browser" : `Sign out of ${s.device}, last seen ${formatDateTime(s.lastSeenAt)}`}
-                  </button>
-                </div>
-              </AccountForm>
+              <AccountButton action="end-session" csrfToken={csrfToken} name="session" value={s.id}>
+                {s.current ? "Sign out of this browser" : `Sign out of ${s.device}, last seen ${formatDateTime(s.lastSeenAt)}`}
+              </AccountButton>
             ) : null}
           </li>
         ))}
