@@ -3,6 +3,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { FLOORS, WORKLOADS, type Workload } from "./workloads";
 
+/** Members of the member-search dataset in a --quick run: enough to page through, seconds to build. */
+export const QUICK_MEMBERS = 2_000;
+
 export const USAGE = `usage: npm run bench -- [options]
   --quick              ~2–3 minutes smoke: 1 s segments (reuses a fresh build)
   --no-build           use the existing .next build as is
@@ -13,7 +16,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --only <ids>         comma-separated workload ids (baseline always runs)
   --embedded-only      ignore DATABASE_URL / REDIS_URL
   --port <n>           first port for the bench servers (default: a free port)
-  --members <n>        members in the member-search dataset (default 200000, with 2 subscriptions each)
+  --members <n>        members in the member-search dataset (default 200000, --quick 2000; 2 subscriptions each)
   --out <file>         JSON output (default bench/results/latest.json)
   --large <scale>      also run the Postgres backend on the large-school dataset (bench/large-dataset.ts;
                        1 = 200,000 members, 400,000 subscriptions …) and report large/small ratios
@@ -129,7 +132,8 @@ export function benchOptions(argv: string[]): BenchOptions {
     outFile,
     selected,
     wantFairness,
-    members: Math.round(num(args.members, 200_000, "members")),
+    // A quick run (and the suite's smoke run) must not spend minutes generating the full dataset.
+    members: Math.round(num(args.members, quick ? QUICK_MEMBERS : 200_000, "members")),
     largeScale,
   };
 }

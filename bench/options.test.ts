@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { benchOptions, QUICK_MEMBERS } from "./options";
+
+// The member-search dataset is generated before its workload runs: a quick run (and the suite's
+// smoke run, tests/e2e/bench-smoke.spec.ts, which has four minutes) must not build the full one.
+describe("bench options: the member-search dataset's size", () => {
+  it("is the full 200,000 members for a recorded run, a small one for --quick, and --members wins", () => {
+    expect(benchOptions([]).members).toBe(200_000);
+    expect(benchOptions(["--quick"]).members).toBe(QUICK_MEMBERS);
+    expect(QUICK_MEMBERS).toBeLessThanOrEqual(5_000);
+    expect(benchOptions(["--quick", "--members", "20000"]).members).toBe(20_000);
+  });
+});
