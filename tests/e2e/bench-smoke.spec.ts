@@ -23,6 +23,7 @@ const WORKLOAD_IDS = [
   "limiter-on",
   "mcp-search-catalog",
   "mcp-create-subscription",
+  "members-search",
 ];
 
 function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
