@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { expect, test, type Browser } from "@playwright/test";
 import * as client from "openid-client";
 import pg from "pg";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 import { freePort, startNextServer, type NextServer } from "./next-server";
 import { signInAndAllow } from "./oauth-helpers";
 
@@ -91,6 +92,7 @@ test.describe("openid-client 6 on Postgres", () => {
   // Production mode refuses the README's demo password on DATABASE_URL: a fresh one.
   const password = `e2e-${randomBytes(9).toString("base64url")}`;
   let server: NextServer | undefined;
+  let inbox: SmtpInbox | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
@@ -110,9 +112,12 @@ test.describe("openid-client 6 on Postgres", () => {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), DIRECT_DATABASE_URL: url.toString(), AUTH_SECRET: authSecret, PGLITE_DATA_DIR: "" },
     });
+    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
+    inbox = await startSmtpInbox();
     server = startNextServer(port, {
       NODE_ENV: "production",
       DATABASE_URL: url.toString(),
+      MAIL_URL: inbox.url,
       DIRECT_DATABASE_URL: url.toString(),
       AUTH_SECRET: authSecret,
       PLATFORM_DOMAIN: "localhost",
@@ -128,6 +133,7 @@ test.describe("openid-client 6 on Postgres", () => {
 
   test.afterAll(async () => {
     await server?.stop();
+    await inbox?.close();
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);

@@ -8,6 +8,7 @@ import pg from "pg";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { closeDriver, createPgDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 import { startNextServer, type NextServer } from "./next-server";
 
 const acmeHost = (baseURL: string | undefined) => `acme-training.localhost:${new URL(baseURL!).port}`;
@@ -104,6 +105,7 @@ const dbName = `sh_e2e_pagecache_${randomBytes(4).toString("hex")}`;
 test.describe("HTML page cache after a content change", () => {
   test.skip(!adminUrl, "needs TEST_DATABASE_URL: the test writes content behind the server's back");
   let server: NextServer | undefined;
+  let inbox: SmtpInbox | undefined;
   let dbUrl = "";
 
   test.beforeAll(async () => {
@@ -119,9 +121,12 @@ test.describe("HTML page cache after a content change", () => {
     const driver = createPgDriver(dbUrl, { max: 1 });
     await migrate({ driver });
     await closeDriver(driver);
+    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
+    inbox = await startSmtpInbox();
     server = startNextServer(port, {
       NODE_ENV: "production",
       DATABASE_URL: dbUrl,
+      MAIL_URL: inbox.url,
       AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret",
       PLATFORM_DOMAIN: "localhost",
       DEFAULT_SCHOOL: "demo",
@@ -135,6 +140,7 @@ test.describe("HTML page cache after a content change", () => {
 
   test.afterAll(async () => {
     await server?.stop();
+    await inbox?.close();
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
