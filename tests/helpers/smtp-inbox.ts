@@ -40,6 +40,9 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       });
     },
   });
+  // A server under test that is stopped (or SIGKILLed) mid-mail resets its connection; smtp-server
+  // reports that as an 'error' event, which unhandled would crash the test runner.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   inbox.url = `smtp://127.0.0.1:${port}`;
