@@ -5,6 +5,7 @@ import type { Course } from "../db/generated/client";
 import { cancelSubscription, type CancelSubscriptionInput } from "../membership/cancel-subscription";
 import { createSubscription, type CreateSubscriptionInput } from "../membership/create-subscription";
 import { pauseSubscription, type PauseSubscriptionInput } from "../membership/pause-subscription";
+import { changeSubscriptionPlan, type ChangeSubscriptionPlanInput } from "../billing/change-subscription-plan";
 import { refundPayment, type RefundPaymentInput } from "../billing/refund-payment";
 import { resumeSubscription, type ResumeSubscriptionInput } from "../membership/resume-subscription";
 import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
@@ -161,6 +162,11 @@ export const typeDefs = /* GraphQL */ `
       "The subscription to resume."
       input: AdminResumeSubscriptionInput!
     ): AdminResumeSubscriptionPayload
+    "Moves a recurring subscription to another recurring plan billed at the same interval and currency (Stripe's rules). Same price or higher (an upgrade): now; a charge_automatically subscription is first charged the prorated difference for the rest of the current period (a refused card leaves the plan unchanged and its message is the error). Lower price (a downgrade): scheduled for the period end (scheduledPlanId), when the renewal charges the new price; choosing the current plan again withdraws it. Trials and externally collected subscriptions change without a charge. Refused for ended, lifetime, non-recurring, paused, past_due, incomplete and canceling subscriptions, draft or incompatible plans, the same plan, a plan the member already holds, and while a payment is in progress."
+    changeSubscriptionPlan(
+      "The subscription and the plan to move it to."
+      input: AdminChangeSubscriptionPlanInput!
+    ): AdminChangeSubscriptionPlanPayload
     "Refunds a succeeded payment in full (no amount) or in part, through the payment provider; a retry of the same refund (same amount, e.g. after a time-out) is never refunded twice. A refund does not cancel the subscription or end its access: cancel it separately (cancelSubscription). Failures (Payment not found, Only succeeded payments can be refunded, Payment is already fully refunded, amount too large or malformed, Unauthorized, the provider's message) come in errors."
     refundPayment(
       "The payment and how much of it to refund."
@@ -388,6 +394,14 @@ export const typeDefs = /* GraphQL */ `
     id: String!
   }
 
+  "A subscription and the plan to move it to."
+  input AdminChangeSubscriptionPlanInput {
+    "The subscription's id."
+    id: String!
+    "The new plan's id (a MembershipPlan id): recurring, not draft, at the subscription's interval and currency. The current plan's id withdraws a scheduled downgrade."
+    planId: String!
+  }
+
   "A payment to refund, and how much."
   input AdminRefundPaymentInput {
     "The payment's id (Subscription.payments)."
@@ -446,6 +460,14 @@ export const typeDefs = /* GraphQL */ `
     subscription: Subscription
   }
 
+  "Result of changeSubscriptionPlan."
+  type AdminChangeSubscriptionPlanPayload {
+    "Messages saying why nothing changed (a refused card's message among them); empty on success."
+    errors: [String!]!
+    "The subscription as it is now (plan, scheduledPlanId, payments with the proration); null on failure."
+    subscription: Subscription
+  }
+
   "Result of refundPayment."
   type AdminRefundPaymentPayload {
     "Messages saying why nothing was refunded; empty on success."
@@ -470,6 +492,8 @@ ${SUBSCRIPTION_FIELDS}
   "A member's subscription to a membership plan, with its payments."
   type Subscription {
 ${SUBSCRIPTION_FIELDS}
+    "A downgrade scheduled by changeSubscriptionPlan: the plan (a MembershipPlan id) the renewal at currentPeriodEnd charges and switches to; null when none is scheduled."
+    scheduledPlanId: String
     "Payments of this subscription, oldest first."
     payments: [Payment!]
   }
@@ -550,7 +574,7 @@ ${SUBSCRIPTION_FIELDS}
     periodStart: Int
     "End of the period the payment pays for (Unix seconds); null for lifetime plans and on payments recorded before billing existed."
     periodEnd: Int
-    "Why it was charged: subscription_create (the first charge at purchase) or subscription_cycle (a renewal or its retry); null on payments recorded before billing existed."
+    "Why it was charged: subscription_create (the first charge at purchase), subscription_cycle (a renewal or its retry) or subscription_update (the prorated charge of an upgrade by changeSubscriptionPlan, for the rest of the period); null on payments recorded before billing existed."
     billingReason: String
     "Who took the money: external (the school, outside Schoolhouse) or test (the test provider: no money moves)."
     provider: String!
@@ -570,6 +594,8 @@ ${SUBSCRIPTION_FIELDS}
     refundedAmount: String!
     "When the last refund was made (Unix seconds); null when none."
     refundedAt: Int
+    "The plan charged for (a MembershipPlan id): an upgrade's new plan, a renewal's plan; null on payments recorded before plan changes existed."
+    planId: String
   }
 
   "A course of the school's catalog."
@@ -699,6 +725,10 @@ export const resolvers = {
     resumeSubscription: async (_: unknown, args: { input: ResumeSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "resumeSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
       return subscriptionPayload(await resumeSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+    },
+    changeSubscriptionPlan: async (_: unknown, args: { input: ChangeSubscriptionPlanInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "changeSubscriptionPlan")) return { errors: [UNAUTHORIZED], subscription: null };
+      return subscriptionPayload(await changeSubscriptionPlan({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
     },
     refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };

@@ -8,6 +8,7 @@ import { subscriptionInclude, type SubscriptionRecord } from "../membership/reco
 import { LIVE_STATES } from "../membership/states";
 import { addInterval } from "../membership/time";
 import { ProviderUnavailableError, type ChargeResult } from "./provider";
+import { holdsPlan, recordProration } from "./record-proration";
 import { RECONCILE_AFTER_MS, retryAt } from "./schedule";
 import { providerFor } from "./test-provider";
 
@@ -80,6 +81,11 @@ export async function collectSubscription(options: { subscriptionId: string; lea
     });
     return "unknown";
   }
+  if (payment.billingReason === "subscription_update") {
+    // An upgrade's proration whose answer was lost: recorded as changeSubscriptionPlan would have.
+    const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now }), TX_OPTIONS);
+    return outcome.kind;
+  }
   return db().$transaction(async (tx) => record(tx, { payment, result, now }), TX_OPTIONS);
 }
 
@@ -99,23 +105,37 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
     return { kind: "skipped" };
   }
   const period = periodToCharge(s);
+  // A downgrade scheduled for this period end (changeSubscriptionPlan): the next period is the new plan's.
+  const scheduled = period.reason === "subscription_cycle" && s.scheduledPlanId && !(await holdsPlan(tx, s, s.scheduledPlanId))
+    ? await tx.membershipPlan.findUnique({ where: { id: s.scheduledPlanId } })
+    : null;
+  const plan = scheduled ?? s.plan;
   if (s.collectionMethod === "external") {
     const updated = await tx.subscription.update({
       where: { id: subscriptionId },
-      data: { currentPeriodStart: period.start, currentPeriodEnd: period.end, nextChargeDate: period.end, chargeLockedUntil: null, updatedAt: now },
+      data: {
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
+        nextChargeDate: period.end,
+        chargeLockedUntil: null,
+        updatedAt: now,
+        ...(scheduled ? { planId: scheduled.id, scheduledPlanId: null } : {}),
+      },
       include: subscriptionInclude,
     });
-    await recordEvents(tx, { events: [subscriptionEvent(updated, "subscription.renewed")], now });
+    const events = [subscriptionEvent(updated, "subscription.renewed")];
+    if (scheduled) events.push(subscriptionEvent(updated, "subscription.plan_changed"));
+    await recordEvents(tx, { events, now });
     return { kind: "renewed_without_charge" };
   }
-  const failedBefore = await tx.payment.count({ where: { subscriptionId, periodStart: period.start, state: "failed" } });
+  const failedBefore = await tx.payment.count({ where: { subscriptionId, periodStart: period.start, state: "failed", billingReason: { not: "subscription_update" } } });
   const attempt = failedBefore + 1;
   const payment = await tx.payment.create({
     data: {
       schoolId: s.schoolId,
       subscriptionId,
-      amount: s.plan.price,
-      currency: s.plan.currency,
+      amount: plan.price,
+      currency: plan.currency,
       state: "pending",
       periodStart: period.start,
       periodEnd: period.end,
@@ -124,6 +144,7 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
       paymentMethodId: s.paymentMethodId,
       idempotencyKey: idempotencyKeyOf(subscriptionId, period.start, attempt),
       attempt,
+      planId: plan.id,
       createdAt: now,
       updatedAt: now,
     },
@@ -161,6 +182,8 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   } else if (applies && succeeded) {
     update = { ...base, state: "active", currentPeriodStart: paid.periodStart, currentPeriodEnd: paid.periodEnd, nextChargeDate: paid.periodEnd };
     type = "subscription.renewed";
+    // The period paid is the scheduled downgrade's: the plan switches with it.
+    if (paid.planId && paid.planId !== s.planId && !(await holdsPlan(tx, s, paid.planId))) update = { ...update, planId: paid.planId, scheduledPlanId: null };
   } else if (applies && paid.billingReason === "subscription_create") {
     // No automatic retry of a first charge (Stripe's incomplete): it expires unless paid.
     update = { ...base, nextChargeDate: null };
@@ -176,6 +199,7 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   }
   const updated = await tx.subscription.update({ where: { id: s.id }, data: update, include: subscriptionInclude });
   if (type) events.push(subscriptionEvent(updated, type));
+  if (updated.planId !== s.planId) events.push(subscriptionEvent(updated, "subscription.plan_changed"));
   await recordEvents(tx, { events, now });
   await enqueueBillingMails(tx, { events, now });
   return succeeded ? "succeeded" : "failed";

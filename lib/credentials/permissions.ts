@@ -5,6 +5,7 @@ export const ADMIN_OPERATIONS = [
   "cancelSubscription",
   "pauseSubscription",
   "resumeSubscription",
+  "changeSubscriptionPlan",
   "refundPayment",
   "enrollStudentToCourse",
   "courses",

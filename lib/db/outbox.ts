@@ -24,6 +24,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.paused",
   "subscription.resumed",
   "payment.refunded",
+  "subscription.plan_changed",
+  "subscription.plan_change_scheduled",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -33,6 +33,7 @@ export const TOOL_ACCESS = {
   cancel_subscription: { scope: "subscriptions:write", staff: true, apiKey: "cancelSubscription", writes: true },
   pause_subscription: { scope: "subscriptions:write", staff: true, apiKey: "pauseSubscription", writes: true },
   resume_subscription: { scope: "subscriptions:write", staff: true, apiKey: "resumeSubscription", writes: true },
+  change_subscription_plan: { scope: "subscriptions:write", staff: true, apiKey: "changeSubscriptionPlan", writes: true },
   refund_payment: { scope: "subscriptions:write", staff: true, apiKey: "refundPayment", writes: true },
   enroll_student: { scope: "enrollments:write", staff: true, apiKey: "enrollStudentToCourse", writes: true },
   list_webhook_endpoints: { scope: "webhooks:manage", staff: true, apiKey: "webhookEndpoints", writes: false },

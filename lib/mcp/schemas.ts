@@ -48,6 +48,7 @@ export const subscriptionSchema = z.object({
   collectionMethod: z.string(),
   pausedAt: unix,
   isPaused: z.boolean(),
+  scheduledPlanId: z.string().nullable(),
 });
 
 export const paymentSchema = z.object({
@@ -70,6 +71,7 @@ export const paymentSchema = z.object({
   failedAt: unix,
   refundedAmount: z.string(),
   refundedAt: unix,
+  planId: z.string().nullable(),
 });
 
 export const courseSchema = z.object({

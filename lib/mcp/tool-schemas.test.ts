@@ -51,18 +51,19 @@ describe("MCP tool input schemas (issue 29)", () => {
       expect(prop(tool, "url").maxLength).toBe(2048);
       expect(prop(tool, "description").maxLength).toBe(500);
     }
-    for (const tool of ["create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "refund_payment", "enroll_student", "create_webhook_endpoint", "redeliver_webhook_event"]) {
+    for (const tool of ["create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "create_webhook_endpoint", "redeliver_webhook_event"]) {
       expect(prop(tool, "idempotency_key"), tool).toMatchObject({ minLength: 1, maxLength: 255 });
     }
     for (const [tool, name] of [["create_subscription", "expireAt"], ["create_subscription", "initialChargeAt"], ["update_subscription", "currentPeriodEnd"], ["cancel_subscription", "customEndedAt"]]) {
       expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: -2147483648, maximum: 2147483647 });
     }
     expect(prop("create_subscription", "email").maxLength).toBe(254);
-    for (const tool of ["pause_subscription", "resume_subscription"]) {
+    for (const tool of ["pause_subscription", "resume_subscription", "change_subscription_plan"]) {
       expect(prop(tool, "id"), tool).toMatchObject({ type: "string", maxLength: 64 });
       expect(prop(tool, "id").description, tool).toBeTruthy();
       expect(prop(tool, "dry_run").description, tool).toBeTruthy();
     }
+    expect(prop("change_subscription_plan", "planId")).toMatchObject({ type: "string", maxLength: 64 });
     expect(prop("refund_payment", "paymentId")).toMatchObject({ type: "string", maxLength: 64 });
     expect(prop("refund_payment", "amount")).toMatchObject({ type: "string", maxLength: 32 });
     for (const tool of ["create_webhook_endpoint", "update_webhook_endpoint"]) {

@@ -47,9 +47,11 @@ export async function cancelSubscription(options: {
       canceledAt: now,
       endAt,
       nextChargeDate: null,
+      scheduledPlanId: null,
       updatedAt: now,
     });
-    const schedule = (at: Date, cancelType: string) => ({ cancelAt: at, nextChargeDate: null, cancelType, updatedAt: now });
+    // A cancellation withdraws a scheduled downgrade: the period end ends the subscription instead.
+    const schedule = (at: Date, cancelType: string) => ({ cancelAt: at, nextChargeDate: null, cancelType, scheduledPlanId: null, updatedAt: now });
 
     if (sub.cancelAt && keepScheduled) return success(sub);
     let data;

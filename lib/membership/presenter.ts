@@ -55,13 +55,14 @@ export function presentSubscriptionRow(s: Subscription) {
     collectionMethod: s.collectionMethod,
     pausedAt: ts(s.pausedAt),
     isPaused: s.pausedAt !== null,
+    scheduledPlanId: s.scheduledPlanId,
   };
 }
 
 export function presentSubscription(s: SubscriptionRecord) {
   // Key order as clients and stored webhook payloads have always seen it.
-  const { planId, state, collectionMethod, pausedAt, isPaused, ...head } = presentSubscriptionRow(s);
-  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user), collectionMethod, pausedAt, isPaused };
+  const { planId, state, collectionMethod, pausedAt, isPaused, scheduledPlanId, ...head } = presentSubscriptionRow(s);
+  return { ...head, isCancellable: isCancellable(s), plan: presentPlan(s.plan), planId, state, user: presentUser(s.user), collectionMethod, pausedAt, isPaused, scheduledPlanId };
 }
 
 export function presentPayment(p: Payment) {
@@ -85,6 +86,7 @@ export function presentPayment(p: Payment) {
     failedAt: ts(p.failedAt),
     refundedAmount: money(p.refundedAmount),
     refundedAt: ts(p.refundedAt),
+    planId: p.planId,
   };
 }
 

@@ -84,6 +84,7 @@ export async function subscribeNewMember(options: {
     paymentMethodId: null,
     chargeLockedUntil: null,
     pausedAt: null,
+    scheduledPlanId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -53,6 +53,16 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
     description: "refundPayment refunded (part of) a payment: refundedAmount is the total so far, state refunded once all of it is. The subscription and its access are not changed by a refund.",
     dataType: "Payment",
   },
+  "subscription.plan_changed": {
+    description:
+      "The subscription moved to another plan (plan, planId): an upgrade by changeSubscriptionPlan (after its prorated charge, whose payment.succeeded comes with it), a change during a trial, or a scheduled downgrade taking effect at the renewal.",
+    dataType: "Subscription",
+  },
+  "subscription.plan_change_scheduled": {
+    description:
+      "changeSubscriptionPlan scheduled a downgrade for the period end (scheduledPlanId is the new plan), or withdrew one (scheduledPlanId is null again); the plan itself changes at the renewal (subscription.plan_changed).",
+    dataType: "Subscription",
+  },
   "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },
 };
 

@@ -12,6 +12,7 @@ export const MCP_TOOLS = [
   "cancel_subscription",
   "pause_subscription",
   "resume_subscription",
+  "change_subscription_plan",
   "refund_payment",
   "enroll_student",
   "list_members",

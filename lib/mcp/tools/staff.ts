@@ -10,6 +10,7 @@ import { resumeSubscription } from "../../membership/resume-subscription";
 import { QueryInputError } from "../../core/page";
 import { presentEnrollment, presentPayment, presentSubscription, type SubscriptionWire } from "../../membership/presenter";
 import { refundPayment } from "../../billing/refund-payment";
+import { changeSubscriptionPlan } from "../../billing/change-subscription-plan";
 import type { Payload } from "../../db/write-transaction";
 import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { updateSubscription } from "../../membership/update-subscription";
@@ -26,6 +27,7 @@ type StaffTool =
   | "cancel_subscription"
   | "pause_subscription"
   | "resume_subscription"
+  | "change_subscription_plan"
   | "refund_payment"
   | "enroll_student";
 
@@ -247,6 +249,32 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     async (args, ctx) =>
       write(ctx, "resume_subscription", args, async (dryRun) =>
         payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+      ),
+  );
+
+  tool(
+    "change_subscription_plan",
+    {
+      title: "Change a subscription's plan (staff)",
+      description:
+        "Staff only. Moves a recurring subscription to another recurring plan at the same interval and currency, with the Admin API's changeSubscriptionPlan rules: an upgrade (same price or higher) takes effect now after a prorated charge for the rest of the period (a refused card changes nothing and its message is the answer); a downgrade is scheduled for the period end (scheduledPlanId); the current plan's id withdraws a scheduled downgrade. A dry run never charges.",
+      inputSchema: {
+        id: subscriptionId,
+        planId: z.string().max(64).describe("The new plan's id (list_membership_plans): recurring, at the subscription's interval and currency"),
+        ...writeOptions,
+      },
+      outputSchema: subscriptionOutput,
+      annotations: writeAnnotations("Change a subscription's plan", false, false),
+    },
+    async (args, ctx) =>
+      write(ctx, "change_subscription_plan", args, async (dryRun) =>
+        payloadResult(
+          await changeSubscriptionPlan({ schoolId: ctx.school.id, input: { id: args.id, planId: args.planId }, now: ctx.now(), dryRun }),
+          dryRun,
+          "subscription",
+          presentSubscription,
+          describeSubscription,
+        ),
       ),
   );
 

@@ -61,3 +61,27 @@ export async function billingEventsOf(subscriptionId: string): Promise<string[]>
 export async function providerChargesOf(subscriptionId: string) {
   return db().testProviderCharge.findMany({ where: { idempotencyKey: { startsWith: `sub_${subscriptionId}_` } }, orderBy: { createdAt: "asc" } });
 }
+
+/**
+ * Plans for plan changes beside the demo's monthly one (29 USD a month): a dearer and a cheaper
+ * monthly plan, a draft one and one in another currency. Created once per database (upserted).
+ */
+export const CHANGE_PLANS = {
+  plus: "5c400000-0000-4000-8000-0003000000a1",
+  basic: "5c400000-0000-4000-8000-0003000000a2",
+  draft: "5c400000-0000-4000-8000-0003000000a3",
+  euro: "5c400000-0000-4000-8000-0003000000a4",
+} as const;
+
+export async function ensureChangePlans(schoolId: string): Promise<void> {
+  const rows = [
+    { id: CHANGE_PLANS.plus, slug: "monthly-plus", name: "Monthly Plus", price: "49.00", currency: "USD", status: "published" as const },
+    { id: CHANGE_PLANS.basic, slug: "monthly-basic", name: "Monthly Basic", price: "19.00", currency: "USD", status: "published" as const },
+    { id: CHANGE_PLANS.draft, slug: "monthly-draft", name: "Monthly Draft", price: "99.00", currency: "USD", status: "draft" as const },
+    { id: CHANGE_PLANS.euro, slug: "monthly-euro", name: "Monthly Euro", price: "59.00", currency: "EUR", status: "published" as const },
+  ];
+  for (const r of rows) {
+    const data = { ...r, schoolId, planType: "recurring" as const, interval: "month" as const, intervalCount: 1, position: 10 };
+    await db().membershipPlan.upsert({ where: { id: r.id }, create: data, update: {} });
+  }
+}
