@@ -87,12 +87,13 @@ export async function changeSubscriptionPlan(options: {
       await recordEvent(tx, { event: { schoolId, type, subjectId: updated.id, data: presentSubscription(updated) }, now });
       return success(updated);
     };
-    if (plan.id === sub.planId) return save({ scheduledPlanId: null }, "subscription.plan_change_scheduled");
-    if (await holdsPlan(tx, sub, plan.id)) return failure<SubscriptionRecord>(ALREADY_ON_PLAN);
-    // A renewal in flight (its lease) or a pending payment settles first, except this same upgrade's own.
+    if (plan.id !== sub.planId && (await holdsPlan(tx, sub, plan.id))) return failure<SubscriptionRecord>(ALREADY_ON_PLAN);
+    // A renewal in flight (its lease) or a pending payment settles first, except this same upgrade's
+    // own (its retry resumes it): a renewal's pending charge already carries the plan it pays for.
     const pending = await tx.payment.findFirst({ where: { subscriptionId: sub.id, state: "pending" } });
     const same = pending?.billingReason === "subscription_update" && pending.planId === plan.id;
     if ((pending && !same) || (!pending && sub.chargeLockedUntil && sub.chargeLockedUntil > now)) return failure<SubscriptionRecord>(PAYMENT_IN_PROGRESS);
+    if (plan.id === sub.planId) return save({ scheduledPlanId: null }, "subscription.plan_change_scheduled");
     if (same) {
       charge = pending;
       resume = true;

@@ -210,6 +210,8 @@ const MUTATIONS = [
   (a: string) => `pauseSubscription(input: { id: ${a} }) { errors subscription { id isPaused } }`,
   (a: string) => `resumeSubscription(input: { id: ${a} }) { errors subscription { id isPaused pausedAt } }`,
   (a: string, b: string) => `refundPayment(input: { paymentId: ${a}, amount: ${b} }) { errors payment { id state refundedAmount } }`,
+  (a: string, b: string) => `changeSubscriptionPlan(input: { id: ${a}, planId: ${b} }) { errors subscription { id planId scheduledPlanId } }`,
+  (a: string) => `changeSubscriptionPlan(input: { id: ${a}, planId: "${DEMO_IDS.plans.legacyAnnual}" }) { errors subscription { id planId payments { planId billingReason } } }`,
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),
@@ -374,7 +376,7 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
 // tools are sent as dry runs (they must change nothing) or by the key without permissions.
-const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments"];
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments"];
 const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key"];
 const mcpBody = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
