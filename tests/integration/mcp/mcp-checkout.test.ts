@@ -52,7 +52,7 @@ describe("create_checkout_link", () => {
     expect(text(again)).toBe("You already have this plan; manage it on your account page");
     expect(await db().checkoutSession.count()).toBe(before);
     await client.close();
-  });
+  }, 120_000);
 
   it("with an API key: for an email (a name for a new account); refusals are clear and open nothing", async () => {
     const client = await mcpClient(app, DEFAULT_DEMO_API_KEY);
@@ -75,5 +75,5 @@ describe("create_checkout_link", () => {
     const none = await mcpClient(app, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS);
     expect(text(await call(none, "create_checkout_link", { plan_id: DEMO_IDS.plans.monthly, email, name: "X" }))).toBe("Unauthorized");
     await none.close();
-  });
+  }, 120_000);
 });
