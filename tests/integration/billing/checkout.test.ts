@@ -7,6 +7,7 @@ import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { completeCheckout } from "@/lib/billing/complete-checkout";
 import { startCheckout } from "@/lib/billing/start-checkout";
+import { payTestHostedCheckout } from "@/lib/billing/test-provider";
 import { CHECKOUT_ALREADY_MEMBER, CHECKOUT_MEMBERS_ONLY, CHECKOUT_PLAN_CLOSED, CHECKOUT_PLAN_NOT_FOUND } from "@/lib/billing/checkout-rules";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
@@ -213,6 +214,21 @@ describe("refusals write nothing", () => {
     const employee = await startCheckout({ schoolId: DEMO_IDS.acmeSchool, input: { planId: ACME_PAID_PLAN }, member: { userId: DEMO_IDS.users.acmeEmployee }, origin: "http://acme.localhost", now: TEST_NOW });
     expect(employee.errors).toEqual([]);
     expect((await counts()).checkouts).toBe(before.checkouts + 1);
+  });
+});
+
+describe("a signed-in account that is not yet a member here", () => {
+  it("joins the school with the purchase (member.created, welcome mail), in the completing transaction", async () => {
+    const userId = DEMO_IDS.users.acmeEmployee;
+    expect(await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId: DEMO_IDS.school, userId } } })).toBeNull();
+    const started = await startCheckout({ schoolId: DEMO_IDS.school, input: { planId: DEMO_IDS.plans.monthly }, member: { userId }, origin: ORIGIN, now: TEST_NOW });
+    expect(started.errors).toEqual([]);
+    const hostedId = new URL(started.record!.url).pathname.split("/").pop()!;
+    expect((await payTestHostedCheckout({ id: hostedId, card: "4242424242424242" })).kind).toBe("paid");
+    const done = await completeCheckout({ schoolId: DEMO_IDS.school, checkoutId: started.record!.checkoutId, now: TEST_NOW });
+    expect(done.record?.subscription).toMatchObject({ userId, state: "active" });
+    expect(done.record?.checkout.accountCreated).toBe(false);
+    expect(await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId: DEMO_IDS.school, userId } } })).not.toBeNull();
   });
 });
 
