@@ -13,7 +13,7 @@ const app = adminAppForSuite();
 let studentToken: string;
 beforeAll(async () => {
   studentToken = await mcpToken(app, await signIn(app, "student@schoolhouse.test"), { schoolId: DEMO_IDS.school, scope: "openid" });
-});
+}, 180_000);
 
 async function payAndReturn(url: string) {
   const hosted = new URL(url);
