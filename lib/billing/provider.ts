@@ -31,6 +31,22 @@ export interface RefundRequest {
   currency: string;
 }
 
+export interface HostedCheckoutRequest {
+  /** Our CheckoutSession id; the provider echoes it back (Stripe: client_reference_id). */
+  checkoutId: string;
+  /** Decimal string, e.g. "29.00"; "0.00" for a trial that only saves the card. */
+  amount: string;
+  currency: string;
+  description: string;
+  customerEmail: string | null;
+  successUrl: string;
+  cancelUrl: string;
+}
+export type HostedCheckoutStatus =
+  | { status: "open" }
+  | { status: "expired" }
+  | { status: "complete"; paymentMethodId: string; providerPaymentId: string | null };
+
 export interface PaymentProviderPort {
   readonly name: "test";
   /** Checks and saves a payment method (a test card number or a provider reference) for later charges. */
@@ -41,6 +57,10 @@ export interface PaymentProviderPort {
   findCharge(options: { idempotencyKey: string }): Promise<ChargeResult | null>;
   /** Refunds (part of) a charge once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** Starts the provider's hosted checkout page; the member is sent to url. */
+  createHostedCheckout(request: HostedCheckoutRequest): Promise<{ url: string; providerSessionId: string }>;
+  /** Where that checkout stands, read from the provider (never from the browser's return). */
+  getHostedCheckout(options: { providerSessionId: string }): Promise<HostedCheckoutStatus>;
 }
 
 /**
