@@ -147,6 +147,9 @@ export const ROUTES = {
   "/api/account/forgot-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleForgotPasswordPost) } },
   "/api/account/verify-email": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleVerifyEmailPost) } },
 
+  // A school's Stripe events (lib/billing/stripe-webhook.ts): signed with its signing secret, re-read from Stripe.
+  "/api/webhooks/stripe": { methods: { POST: lazy(async () => (await import("@/lib/billing/stripe-webhook")).handleStripeWebhook) } },
+
   // Operations: health (lib/health), cron jobs (lib/admin-api/cron.ts, CRON_SECRET), the benchmark.
   "/api/health": { methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } },
   "/api/health/ready": (() => {

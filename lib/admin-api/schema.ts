@@ -552,7 +552,7 @@ ${SUBSCRIPTION_FIELDS}
     periodEnd: Int
     "Why it was charged: subscription_create (the first charge at purchase) or subscription_cycle (a renewal or its retry); null on payments recorded before billing existed."
     billingReason: String
-    "Who took the money: external (the school, outside Schoolhouse) or test (the test provider: no money moves)."
+    "Who took the money: external (the school, outside Schoolhouse), test (the test provider: no money moves) or stripe (the school's Stripe account; providerPaymentId is the PaymentIntent id)."
     provider: String!
     "The provider's id of the charge; null until the provider answered."
     providerPaymentId: String

@@ -1,6 +1,6 @@
-// The payment provider port: what billing asks of any provider (the test provider now, Stripe
-// later), in the provider's own terms of Stripe's API: a saved payment method, a charge sent with
-// an idempotency key, and the charge found again by that key.
+// The payment provider port: what billing asks of any provider (the test provider, Stripe), in the
+// terms of Stripe's API: a saved payment method, a charge sent with an idempotency key, the charge
+// found again by that key, refunds, and the provider's hosted checkout page.
 
 export type ChargeResult =
   | { status: "succeeded"; providerPaymentId: string }
@@ -31,8 +31,24 @@ export interface RefundRequest {
   currency: string;
 }
 
+export interface HostedCheckoutRequest {
+  /** Our CheckoutSession id; the provider echoes it back (Stripe: client_reference_id). */
+  checkoutId: string;
+  /** Decimal string, e.g. "29.00"; "0.00" for a trial that only saves the card. */
+  amount: string;
+  currency: string;
+  description: string;
+  customerEmail: string | null;
+  successUrl: string;
+  cancelUrl: string;
+}
+export type HostedCheckoutStatus =
+  | { status: "open" }
+  | { status: "expired" }
+  | { status: "complete"; paymentMethodId: string; providerPaymentId: string | null };
+
 export interface PaymentProviderPort {
-  readonly name: "test";
+  readonly name: "test" | "stripe";
   /** Checks and saves a payment method (a test card number or a provider reference) for later charges. */
   attachPaymentMethod(options: { paymentMethod: string }): Promise<AttachResult>;
   /** Charges once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */
@@ -41,6 +57,10 @@ export interface PaymentProviderPort {
   findCharge(options: { idempotencyKey: string }): Promise<ChargeResult | null>;
   /** Refunds (part of) a charge once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** Starts the provider's hosted checkout page; the member is sent to url. */
+  createHostedCheckout(request: HostedCheckoutRequest): Promise<{ url: string; providerSessionId: string }>;
+  /** Where that checkout stands, read from the provider (never from the browser's return). */
+  getHostedCheckout(options: { providerSessionId: string }): Promise<HostedCheckoutStatus>;
 }
 
 /**

@@ -169,8 +169,3 @@ export const testProvider: PaymentProviderPort = {
     return outcome;
   },
 };
-
-/** The provider of a school's payments: the test provider until a live one is configured (docs/decisions.md, "Billing"). */
-export function providerFor(_school: { schoolId: string }): PaymentProviderPort {
-  return testProvider;
-}
