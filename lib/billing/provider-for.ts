@@ -13,7 +13,10 @@ export async function providerFor(options: { schoolId: string }): Promise<Paymen
   return account ? createStripeProvider({ secretKey: account.secretKey }) : testProvider;
 }
 
-/** The provider a payment was sent to. A Stripe payment of a school whose account was removed stays pending (unknown outcome). */
+/**
+ * The provider a payment or a checkout was sent to (its recorded provider name). A Stripe payment of
+ * a school whose Stripe account was removed since stays pending (unknown outcome) until it is set again.
+ */
 export async function providerOfPayment(options: { schoolId: string; provider: string }): Promise<PaymentProviderPort> {
   if (options.provider !== "stripe") return testProvider;
   const account = await stripeAccountOf({ schoolId: options.schoolId });

@@ -10,6 +10,7 @@ import { now } from "../clock";
 import { db } from "../db/client";
 import { BodyTooLargeError, readBodyText } from "../http/body";
 import { requestContext } from "../tenancy/request-context";
+import { completeCheckout } from "./complete-checkout";
 import { ProviderUnavailableError } from "./provider";
 import { reconcilePayment } from "./reconcile-payment";
 import { recordProviderRefunds } from "./record-provider-refunds";
@@ -72,7 +73,8 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
 /**
  * Applies what Stripe says now about the event's object: a PaymentIntent's outcome finishes our
  * pending payment of it (reconcilePayment: the same code a renewal run's reconciliation runs), a
- * refunded charge's refunds are recorded (recordProviderRefunds).
+ * refunded charge's dashboard refunds are recorded (recordProviderRefunds), a completed Checkout
+ * Session completes our checkout (completeCheckout).
  */
 export async function applyStripeEvent(options: { schoolId: string; stripe: Stripe; event: Stripe.Event; now: Date }): Promise<AppliedOutcome> {
   const { schoolId, stripe, event, now: at } = options;
@@ -100,6 +102,15 @@ export async function applyStripeEvent(options: { schoolId: string; stripe: Stri
           .filter((r) => r.status === "succeeded" || r.status === "pending")
           .map((r) => ({ providerRefundId: r.id, amount: fromMinorUnits(r.amount, r.currency ?? charge.currency), idempotencyKey: r.metadata?.[IDEMPOTENCY_METADATA] ?? null }));
         return (await recordProviderRefunds({ schoolId, providerPaymentId: pi, refunds: made, now: at })) > 0 ? "applied" : "ignored";
+      }
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded": {
+        // Our CheckoutSession is completed as the member's return completes it: its outcome read
+        // from Stripe again (getHostedCheckout), once, whoever comes first.
+        const session = await stripe.checkout.sessions.retrieve(objectId);
+        if (!session.client_reference_id) return "ignored";
+        const done = await completeCheckout({ schoolId, checkoutId: session.client_reference_id, now: at });
+        return done.errors.length ? "ignored" : "applied";
       }
       default:
         return "ignored";

@@ -14,6 +14,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from "./provider";
+import { createTestHostedCheckout, getTestHostedCheckout, payTestCheckout, type PayOutcome } from "./test-checkout";
 
 interface TestCard {
   number: string;
@@ -168,4 +169,23 @@ export const testProvider: PaymentProviderPort = {
     }
     return outcome;
   },
+
+  createHostedCheckout: createTestHostedCheckout,
+  getHostedCheckout: getTestHostedCheckout,
 };
+
+/** The test provider's hosted page paying its checkout with the card typed there (test-checkout-page.ts). */
+export function payTestHostedCheckout(options: { id: string; card: string }): Promise<PayOutcome> {
+  return payTestCheckout({
+    ...options,
+    attach: async (number) => {
+      const card = byNumber.get(number.replace(/[\s-]/g, ""));
+      if (!card) return { ok: false, failureMessage: UNKNOWN_TEST_CARD.message };
+      return { ok: true, paymentMethodId: card.paymentMethodId, declinesOnSession: card.onSession !== null };
+    },
+    charge: async (request) => {
+      const result = await testProvider.charge({ ...request, offSession: false });
+      return result.status === "succeeded" ? result : { status: "failed", failureMessage: result.failureMessage };
+    },
+  });
+}

@@ -110,7 +110,7 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
   put("plans", plans, (p) => ({
     id: p.id, name: p.name, planType: p.planType, interval: p.interval, intervalCount: p.intervalCount, price: money(p.price),
     currency: p.currency, lengthCount: p.lengthCount, lengthInterval: p.lengthInterval, fixedEndAt: iso(p.fixedEndAt),
-    status: p.status, position: p.position,
+    trialDays: p.trialDays, status: p.status, position: p.position,
   }), (p) => p.description);
   for (const [name, bytes] of [...imageFiles].sort(([a], [b]) => a.localeCompare(b))) files.set(`images/${name}`, bytes);
   return files;

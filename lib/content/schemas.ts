@@ -164,10 +164,12 @@ export const planSchema = z
     lengthCount: nullable(z.number().int("must be a whole number").positive().max(100_000)),
     lengthInterval: nullable(interval),
     fixedEndAt: nullable(dateTime),
+    trialDays: nullable(z.number().int("must be a whole number").positive().max(730)),
     status,
     position,
   })
   .superRefine((v, ctx) => {
+    if (v.trialDays !== null && v.planType !== "recurring") ctx.addIssue({ code: "custom", path: ["trialDays"], message: "applies only to a recurring plan" });
     const need = (field: "interval" | "lengthCount" | "lengthInterval" | "fixedEndAt") => {
       if (v[field] === null) ctx.addIssue({ code: "custom", path: [field], message: `is required for a ${v.planType} plan` });
     };

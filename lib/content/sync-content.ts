@@ -111,7 +111,7 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
       return {
         slug: item.slug, name: d.name, description: body, planType: d.planType, interval: d.interval, intervalCount: d.intervalCount,
         price: d.price, currency: d.currency, lengthCount: d.lengthCount, lengthInterval: d.lengthInterval,
-        fixedEndAt: d.fixedEndAt, status: d.status, position: d.position,
+        fixedEndAt: d.fixedEndAt, trialDays: d.trialDays, status: d.status, position: d.position,
       };
     }
   }

@@ -93,6 +93,12 @@ describe("schema.prisma and the migrations agree", () => {
     const paymentRefund = await p.paymentRefund.create({ data: { schoolId: school.id, paymentId: payment.id, amount: "1.00", state: "succeeded", idempotencyKey: "mig-refund" } });
     const stripeEvent = await p.stripeEvent.create({ data: { schoolId: school.id, eventId: "evt_mig", type: "payment_intent.succeeded" } });
     const testProviderRefund = await p.testProviderRefund.create({ data: { id: "re_test_mig", idempotencyKey: "mig-refund", chargeId: "ch_test_mig", amount: "1.00", currency: "EUR" } });
+    const testProviderCheckout = await p.testProviderCheckout.create({
+      data: { id: "cs_test_mig", checkoutId: "c", amount: "9.99", currency: "EUR", description: "Monthly", successUrl: "http://a/s", cancelUrl: "http://a/c", expiresAt: now },
+    });
+    const checkoutSession = await p.checkoutSession.create({
+      data: { schoolId: school.id, planId: plan.id, amount: "9.99", currency: "EUR", trialDays: 7, email: user.email, provider: "test", browserTokenHash: "h", expiresAt: now },
+    });
     const category = await p.category.create({ data: { schoolId: school.id, slug: "c", name: "Cat" } });
     const lecturer = await p.lecturer.create({ data: { schoolId: school.id, slug: "l", name: "Lec", userId: user.id } });
     const course = await p.course.create({ data: { schoolId: school.id, slug: "co", title: "Course", categoryId: category.id, price: "10.00", currency: "USD" } });
@@ -158,6 +164,7 @@ describe("schema.prisma and the migrations agree", () => {
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
       PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund, StripeEvent: stripeEvent,
       EmailVerificationToken: verificationToken, MailMessage: mail,
+      TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -188,6 +195,8 @@ describe("schema.prisma and the migrations agree", () => {
     await p.testProviderCharge.delete({ where: { id: testProviderCharge.id } });
     expect(await p.paymentRefund.count()).toBe(0);
     await p.testProviderRefund.delete({ where: { id: testProviderRefund.id } });
+    expect(await p.checkoutSession.count()).toBe(0);
+    await p.testProviderCheckout.delete({ where: { id: testProviderCheckout.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);
   });

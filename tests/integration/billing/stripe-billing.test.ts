@@ -14,7 +14,8 @@ import { IDEMPOTENCY_METADATA } from "@/lib/billing/stripe-provider";
 import { describeStripeAccount, removeStripeAccount, setStripeAccount } from "@/lib/billing/stripe-settings";
 import { BAD_SIGNATURE, NOT_STRIPE_SCHOOL } from "@/lib/billing/stripe-webhook";
 import { PROVIDER_NO_ANSWER } from "@/lib/billing/refund-payment";
-import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, gql } from "../admin-api/helpers";
+import { startCheckout } from "@/lib/billing/start-checkout";
+import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, freshEmail, gql } from "../admin-api/helpers";
 import { PAYMENT_FIELDS, eventTypesOf, readBilled, subscribeWithCard } from "./helpers";
 import { startStripeEmulator, type StripeEmulator } from "../../helpers/stripe-emulator";
 
@@ -209,5 +210,32 @@ describe("billing through Stripe", () => {
     expect(await states()).toEqual([["5.00", "succeeded"], ["9.00", "succeeded"]]);
     expect((await sdk(DEMO_KEY).refunds.list({ payment_intent: pi })).data).toHaveLength(2);
     expect(await eventTypesOf(paymentId)).toEqual(["payment.succeeded", "payment.refunded", "payment.refunded"]);
+  });
+
+  it("checkout.session.completed completes our checkout from Stripe's session, once; an unpaid session's event creates nothing", async () => {
+    const started = await startCheckout({
+      schoolId: DEMO_IDS.school, input: { planId: PLANS.monthly, email: freshEmail("checkout"), name: "Checkout Member" }, member: null, origin: `http://${DEMO_HOST}`, now: now(),
+    });
+    expect(started.errors).toEqual([]);
+    const checkout = await db().checkoutSession.findUniqueOrThrow({ where: { id: started.record!.checkoutId } });
+    expect(checkout).toMatchObject({ provider: "stripe", providerSessionId: expect.stringMatching(/^cs_test_/) });
+    expect(started.record!.url).toContain(checkout.providerSessionId);
+    const sessionId = checkout.providerSessionId!;
+    // Claimed complete before the member paid: Stripe's session says open, nothing is created.
+    expect(await deliver(emulator.event("checkout.session.completed", { id: sessionId, object: "checkout.session" }))).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
+    expect((await db().checkoutSession.findUniqueOrThrow({ where: { id: checkout.id } })).subscriptionId).toBeNull();
+    await emulator.payCheckout(DEMO_KEY, sessionId, "pm_card_visa");
+    expect(await deliver(emulator.event("checkout.session.completed", { id: sessionId, object: "checkout.session" }))).toEqual({ status: 200, body: { received: true, outcome: "applied" } });
+    const done = await db().checkoutSession.findUniqueOrThrow({ where: { id: checkout.id } });
+    expect(done.status).toBe("complete");
+    const sub = await readBilled(app, done.subscriptionId!);
+    const intent = emulator.paymentIntents(DEMO_KEY).find((pi) => (pi.metadata as Record<string, string>).schoolhouse_checkout_id === checkout.id)!;
+    expect(sub).toMatchObject({ state: "active", collectionMethod: "charge_automatically" });
+    expect(sub.payments).toEqual([expect.objectContaining({ state: "succeeded", provider: "stripe", providerPaymentId: intent.id, amount: "29.00" })]);
+    // Stripe sends it again under another id (or the member's return comes too): nothing twice.
+    await deliver(emulator.event("checkout.session.completed", { id: sessionId, object: "checkout.session" }));
+    expect((await readBilled(app, done.subscriptionId!)).payments).toHaveLength(1);
+    const { userId } = await db().subscription.findUniqueOrThrow({ where: { id: sub.id } });
+    expect(await db().subscription.count({ where: { userId } })).toBe(1);
   });
 });
