@@ -1,4 +1,4 @@
-// npm run school -- create|list|disable|enable|add-member|domain|import|export|mail: run schools from the command line.
+// npm run school -- create|list|disable|enable|add-member|domain|import|export|mail|test-clock|stripe: run schools from the command line.
 import { passwordSetupUrl } from "../lib/auth/password-setup";
 import { ContentError } from "../lib/content/errors";
 import { exportContent } from "../lib/content/export-content";
@@ -16,6 +16,7 @@ import { listSchools, setCustomDomain, setSchoolEnabled } from "../lib/schools/m
 import { runDbCommand, type CommandLine } from "./cli";
 import { advanceTestClock } from "../lib/billing/advance-test-clock";
 import { parseClockTarget } from "../lib/billing/clock-target";
+import { describeStripeAccount, removeStripeAccount, setStripeAccount, StripeSettingsError } from "../lib/billing/stripe-settings";
 
 const USAGE = `usage:
   npm run school -- create --subdomain <s> --name <name> --owner-email <email> [--owner-name <name>] [--port <n>]
@@ -29,9 +30,20 @@ const USAGE = `usage:
   npm run school -- export <dir> --school <subdomain|id>
   npm run school -- test-clock advance --school <subdomain|id> --to <ISO time|+<n>d|+<n>h>
   npm run school -- mail --school <subdomain|id> [--off <kind,…>] [--on <kind,…>] [--from <address>|default]
+  npm run school -- stripe set --school <subdomain|id>      (reads the secret key, then the webhook signing secret, one per line on stdin)
+  npm run school -- stripe show --school <subdomain|id>
+  npm run school -- stripe remove --school <subdomain|id>
 
 mail kinds: welcome, verify-email, password-reset (each on unless turned off)
 --port: the port the school is served on, for the printed links on localhost (default: PORT, else 3000)`;
+
+/** Everything on stdin (empty when it is a terminal nobody typed into). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 function setupLine(origin: string, setup: { token: string; expiresAt: Date } | null, email: string): string {
   return setup
@@ -170,6 +182,25 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       );
       return;
     }
+    case "stripe": {
+      const [verb] = positionals;
+      if (!values.school || (verb !== "set" && verb !== "show" && verb !== "remove")) throw new SchoolCommandError(`stripe needs set, show or remove, and --school\n${USAGE}`);
+      const school = await findSchoolByRef({ db, ref: values.school });
+      if (verb === "set") {
+        // From stdin, never from the command line: arguments show in process lists and shell history.
+        const [secretKey = "", webhookSecret = ""] = (await readStdin()).split(/\r?\n/);
+        await setStripeAccount({ schoolId: school.id, secretKey, webhookSecret });
+      }
+      if (verb === "remove") await removeStripeAccount({ schoolId: school.id });
+      const d = await describeStripeAccount({ schoolId: school.id });
+      console.log(
+        d.provider === "stripe"
+          ? `${school.subdomain} takes payments through Stripe (${d.livemode ? "live mode" : "test mode"}): secret key ${d.secretKey}, webhook signing secret ${d.webhookSecret}\n` +
+              `Stripe webhook endpoint: ${schoolLinkOrigin(school, baseUrl)}/api/webhooks/stripe`
+          : `${school.subdomain} takes payments through the test provider (test mode: no money moves)`,
+      );
+      return;
+    }
     default:
       throw new SchoolCommandError(USAGE);
   }
@@ -178,7 +209,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
 await runDbCommand({
   name: "school",
   usage: USAGE,
-  expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError,
+  expected: (err) => err instanceof SchoolCommandError || err instanceof ContentError || err instanceof StripeSettingsError,
   flags: FLAGS,
   body: main,
 });

@@ -154,6 +154,8 @@ export const ROUTES = {
   "/checkout/complete/[id]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReturn) } },
   "/checkout/test/[session]": { methods: { GET: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPage) } },
   "/api/checkout/test/[session]": { methods: { POST: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPay) } },
+  // A school's Stripe events (lib/billing/stripe-webhook.ts): signed with its signing secret, re-read from Stripe.
+  "/api/webhooks/stripe": { methods: { POST: lazy(async () => (await import("@/lib/billing/stripe-webhook")).handleStripeWebhook) } },
 
   // Operations: health (lib/health), cron jobs (lib/admin-api/cron.ts, CRON_SECRET), the benchmark.
   "/api/health": { methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } },

@@ -576,7 +576,7 @@ ${SUBSCRIPTION_FIELDS}
     periodEnd: Int
     "Why it was charged: subscription_create (the first charge at purchase), subscription_cycle (a renewal or its retry) or subscription_update (the prorated charge of an upgrade by changeSubscriptionPlan, for the rest of the period); null on payments recorded before billing existed."
     billingReason: String
-    "Who took the money: external (the school, outside Schoolhouse) or test (the test provider: no money moves)."
+    "Who took the money: external (the school, outside Schoolhouse), test (the test provider: no money moves) or stripe (the school's Stripe account; providerPaymentId is the PaymentIntent id)."
     provider: String!
     "The provider's id of the charge; null until the provider answered."
     providerPaymentId: String

@@ -12,7 +12,7 @@ import { ENDED_STATES, isCanceling } from "../membership/states";
 import { ProviderUnavailableError, type ChargeResult } from "./provider";
 import { holdsPlan, recordProration } from "./record-proration";
 import { CHARGE_LEASE_MS, RECONCILE_AFTER_MS } from "./schedule";
-import { providerFor } from "./test-provider";
+import { providerNameFor, providerOfPayment } from "./provider-for";
 
 export interface ChangeSubscriptionPlanInput {
   id: string;
@@ -118,7 +118,7 @@ export async function changeSubscriptionPlan(options: {
         periodStart: now,
         periodEnd: sub.currentPeriodEnd,
         billingReason: "subscription_update",
-        provider: "test",
+        provider: await providerNameFor(tx, { schoolId }),
         paymentMethodId: sub.paymentMethodId,
         idempotencyKey: prorationKeyOf(sub.id, periodStart, plan.id, attempt),
         attempt,
@@ -158,7 +158,7 @@ function refusal(sub: SubscriptionRecord, plan: MembershipPlan, openOnly: boolea
  */
 async function collectProration(options: { payment: Payment; reconcile: boolean; now: Date }): Promise<Payload<SubscriptionRecord>> {
   const { payment, reconcile, now } = options;
-  const provider = providerFor({ schoolId: payment.schoolId });
+  const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
   let result: ChargeResult;
   try {
     const found = reconcile ? await provider.findCharge({ idempotencyKey: payment.idempotencyKey! }) : null;

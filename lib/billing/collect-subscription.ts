@@ -10,7 +10,7 @@ import { addInterval } from "../membership/time";
 import { ProviderUnavailableError, type ChargeResult } from "./provider";
 import { holdsPlan, recordProration } from "./record-proration";
 import { RECONCILE_AFTER_MS, retryAt } from "./schedule";
-import { providerFor } from "./test-provider";
+import { providerNameFor, providerOfPayment } from "./provider-for";
 
 type Tx = Prisma.TransactionClient;
 
@@ -54,14 +54,20 @@ const isDue = (s: SubscriptionRecord, now: Date) =>
  * 3. in a transaction, the outcome: the payment (only while still pending), the subscription's
  *    transition and their webhook events.
  */
-export async function collectSubscription(options: { subscriptionId: string; lease: Date; now: Date }): Promise<CollectOutcome> {
+export async function collectSubscription(options: {
+  subscriptionId: string;
+  lease: Date;
+  now: Date;
+  /** Only finish a pending payment (a provider's webhook said it moved): never start a charge. */
+  reconcileOnly?: boolean;
+}): Promise<CollectOutcome> {
   const { subscriptionId, lease, now } = options;
-  const opened = await db().$transaction(async (tx) => open(tx, { subscriptionId, lease, now }), TX_OPTIONS);
+  const opened = await db().$transaction(async (tx) => open(tx, { subscriptionId, lease, now, reconcileOnly: !!options.reconcileOnly }), TX_OPTIONS);
   if (opened.kind !== "charge") return opened.kind;
   const { payment, reconcile } = opened;
-  const provider = providerFor({ schoolId: payment.schoolId });
   let result: ChargeResult;
   try {
+    const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
     const found = reconcile ? await provider.findCharge({ idempotencyKey: payment.idempotencyKey! }) : null;
     result =
       found ??
@@ -91,7 +97,7 @@ export async function collectSubscription(options: { subscriptionId: string; lea
 
 type Opened = { kind: "skipped" | "renewed_without_charge" } | { kind: "charge"; payment: Payment; reconcile: boolean };
 
-async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now: Date }): Promise<Opened> {
+async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now: Date; reconcileOnly: boolean }): Promise<Opened> {
   const { subscriptionId, lease, now } = options;
   // The row lock orders this against cancellations and updates of the same subscription.
   const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -100,7 +106,7 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
   const s = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: subscriptionInclude });
   const pending = await tx.payment.findFirst({ where: { subscriptionId, state: "pending" }, orderBy: { createdAt: "asc" } });
   if (pending) return { kind: "charge", payment: pending, reconcile: true };
-  if (!isDue(s, now)) {
+  if (options.reconcileOnly || !isDue(s, now)) {
     await tx.subscription.update({ where: { id: subscriptionId }, data: { chargeLockedUntil: null } });
     return { kind: "skipped" };
   }
@@ -140,7 +146,8 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
       periodStart: period.start,
       periodEnd: period.end,
       billingReason: period.reason,
-      provider: "test",
+      // The school's provider now; the payment keeps it (providerOfPayment finishes it there).
+      provider: await providerNameFor(tx, { schoolId: s.schoolId }),
       paymentMethodId: s.paymentMethodId,
       idempotencyKey: idempotencyKeyOf(subscriptionId, period.start, attempt),
       attempt,

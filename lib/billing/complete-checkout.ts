@@ -10,7 +10,7 @@ import { settleDueSubscriptions } from "../membership/settle";
 import { findOrCreateMember } from "../membership/users";
 import { chargeNow } from "./charge-now";
 import { CHECKOUT_ALREADY_MEMBER, CHECKOUT_EXPIRED, CHECKOUT_NOT_FOUND, CHECKOUT_NOT_PAID, checkoutPeriods } from "./checkout-rules";
-import { providerFor } from "./test-provider";
+import { providerOfPayment } from "./provider-for";
 
 type Tx = Prisma.TransactionClient;
 
@@ -40,7 +40,9 @@ export async function completeCheckout(options: { schoolId: string; checkoutId: 
   if (found.status === "complete") return success(await completed(found));
   if (found.status === "expired" || !found.providerSessionId) return failure(CHECKOUT_EXPIRED);
 
-  const hosted = await providerFor({ schoolId }).getHostedCheckout({ providerSessionId: found.providerSessionId });
+  // The provider that hosts it (recorded at the start), even if the school has changed provider since.
+  const provider = await providerOfPayment({ schoolId, provider: found.provider });
+  const hosted = await provider.getHostedCheckout({ providerSessionId: found.providerSessionId });
   if (hosted.status !== "complete") {
     if (hosted.status === "expired" || found.expiresAt <= now) {
       await db().checkoutSession.updateMany({ where: { id: found.id, status: "open" }, data: { status: "expired" } });

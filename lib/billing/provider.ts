@@ -1,6 +1,6 @@
-// The payment provider port: what billing asks of any provider (the test provider now, Stripe
-// later), in the provider's own terms of Stripe's API: a saved payment method, a charge sent with
-// an idempotency key, and the charge found again by that key.
+// The payment provider port: what billing asks of any provider (the test provider, Stripe), in the
+// terms of Stripe's API: a saved payment method, a charge sent with an idempotency key, the charge
+// found again by that key, refunds, and the provider's hosted checkout page.
 
 export type ChargeResult =
   | { status: "succeeded"; providerPaymentId: string }
@@ -48,7 +48,7 @@ export type HostedCheckoutStatus =
   | { status: "complete"; paymentMethodId: string; providerPaymentId: string | null };
 
 export interface PaymentProviderPort {
-  readonly name: "test";
+  readonly name: "test" | "stripe";
   /** Checks and saves a payment method (a test card number or a provider reference) for later charges. */
   attachPaymentMethod(options: { paymentMethod: string }): Promise<AttachResult>;
   /** Charges once per idempotency key. Throws ProviderUnavailableError when the outcome is unknown. */

@@ -7,7 +7,7 @@ import { enqueueBillingMails } from "../mail/billing-mails";
 import { failure, success, TX_OPTIONS, writeTransaction, type Payload } from "../db/write-transaction";
 import { presentPayment } from "../membership/presenter";
 import { ProviderUnavailableError } from "./provider";
-import { providerFor } from "./test-provider";
+import { providerOfPayment } from "./provider-for";
 
 type Tx = Prisma.TransactionClient;
 
@@ -52,9 +52,9 @@ export async function refundPayment(options: { schoolId: string; input: RefundPa
   const opened = await writeTransaction<Opened>({ dryRun }, async (tx) => success(await open(tx, { schoolId, input, now, dryRun: !!dryRun })));
   const o = opened.record!;
   if (o.kind === "done") return o.payload;
-  const provider = providerFor({ schoolId });
   let result;
   try {
+    const provider = await providerOfPayment({ schoolId, provider: o.payment.provider });
     result = await provider.refund({
       idempotencyKey: o.refund.idempotencyKey,
       providerPaymentId: o.payment.providerPaymentId ?? "",
@@ -73,7 +73,7 @@ export async function refundPayment(options: { schoolId: string; input: RefundPa
       });
       return failure<Payment>(result.failureMessage);
     }
-    return success(await record(tx, { refund: o.refund, providerRefundId: result.providerRefundId, now }));
+    return success(await recordRefund(tx, { refund: o.refund, providerRefundId: result.providerRefundId, now }));
   }, TX_OPTIONS);
 }
 
@@ -104,12 +104,12 @@ async function open(tx: Tx, options: { schoolId: string; input: RefundPaymentInp
   const refund = await tx.paymentRefund.create({
     data: { id, schoolId, paymentId: payment.id, amount, state: external ? "succeeded" : "pending", idempotencyKey: refundKeyOf(id), createdAt: now, updatedAt: now },
   });
-  if (external) return { kind: "done", payload: success(await record(tx, { refund, providerRefundId: null, now, recorded: true })) };
+  if (external) return { kind: "done", payload: success(await recordRefund(tx, { refund, providerRefundId: null, now, recorded: true })) };
   return { kind: "refund", payment, refund };
 }
 
 /** The refund's success on our side, once: a second recorder (a concurrent retry) changes nothing. */
-async function record(tx: Tx, options: { refund: PaymentRefund; providerRefundId: string | null; now: Date; recorded?: boolean }): Promise<Payment> {
+export async function recordRefund(tx: Tx, options: { refund: PaymentRefund; providerRefundId: string | null; now: Date; recorded?: boolean }): Promise<Payment> {
   const { refund, providerRefundId, now } = options;
   if (!options.recorded) {
     const { count } = await tx.paymentRefund.updateMany({ where: { id: refund.id, state: "pending" }, data: { state: "succeeded", providerRefundId, updatedAt: now } });

@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { INVALID_EMAIL, NAME_REQUIRED, memberName, normalizeEmail } from "../membership/users";
 import { CHECKOUT_ALREADY_MEMBER, CHECKOUT_MEMBERS_ONLY, CHECKOUT_TTL_MS, hasLivePlan, mayBuy, sellablePlan, trialDaysOf } from "./checkout-rules";
-import { providerFor } from "./test-provider";
+import { providerFor } from "./provider-for";
 
 export interface StartCheckoutInput {
   planId: string;
@@ -69,7 +69,7 @@ export async function startCheckout(options: {
 
   const trialDays = trialDaysOf(plan);
   const browserToken = randomBytes(24).toString("base64url");
-  const provider = providerFor({ schoolId });
+  const provider = await providerFor({ schoolId });
   const checkout = await db().checkoutSession.create({
     data: {
       schoolId,

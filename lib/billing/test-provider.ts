@@ -189,8 +189,3 @@ export function payTestHostedCheckout(options: { id: string; card: string }): Pr
     },
   });
 }
-
-/** The provider of a school's payments: the test provider until a live one is configured (docs/decisions.md, "Billing"). */
-export function providerFor(_school: { schoolId: string }): PaymentProviderPort {
-  return testProvider;
-}

@@ -13,7 +13,7 @@ import { addInterval } from "./time";
 import { INVALID_EMAIL, findOrCreateMember, memberName, normalizeEmail } from "./users";
 import { subscriptionInclude } from "./record-types";
 import { chargeNow } from "../billing/charge-now";
-import { providerFor } from "../billing/test-provider";
+import { providerFor } from "../billing/provider-for";
 
 export interface CreateSubscriptionInput {
   email: string;
@@ -68,7 +68,7 @@ export async function createSubscription(options: {
     const plan = await db().membershipPlan.findFirst({ where: { id: input.planId, schoolId } });
     if (!plan) return failure(PLAN_NOT_FOUND);
     // Saved with the provider first: a card it refuses creates nothing.
-    const attached = await providerFor({ schoolId }).attachPaymentMethod({ paymentMethod: input.paymentMethod });
+    const attached = await (await providerFor({ schoolId })).attachPaymentMethod({ paymentMethod: input.paymentMethod });
     if (!attached.ok) return failure(attached.failureMessage);
     const paymentMethodId = attached.paymentMethodId;
     const created = await subscribe({ ...options, email, name, plan, contentVersion: null, final: true, paymentMethodId });

@@ -91,6 +91,7 @@ describe("schema.prisma and the migrations agree", () => {
       data: { id: "ch_test_mig", idempotencyKey: "mig-key", paymentMethodId: "pm_card_visa", amount: "9.99", currency: "EUR", status: "succeeded" },
     });
     const paymentRefund = await p.paymentRefund.create({ data: { schoolId: school.id, paymentId: payment.id, amount: "1.00", state: "succeeded", idempotencyKey: "mig-refund" } });
+    const stripeEvent = await p.stripeEvent.create({ data: { schoolId: school.id, eventId: "evt_mig", type: "payment_intent.succeeded" } });
     const testProviderRefund = await p.testProviderRefund.create({ data: { id: "re_test_mig", idempotencyKey: "mig-refund", chargeId: "ch_test_mig", amount: "1.00", currency: "EUR" } });
     const testProviderCheckout = await p.testProviderCheckout.create({
       data: { id: "cs_test_mig", checkoutId: "c", amount: "9.99", currency: "EUR", description: "Monthly", successUrl: "http://a/s", cancelUrl: "http://a/c", expiresAt: now },
@@ -161,7 +162,7 @@ describe("schema.prisma and the migrations agree", () => {
       WebhookEndpoint: endpoint, WebhookEvent: webhookEvent, WebhookDelivery: delivery, WebhookAttempt: attempt,
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
-      PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund,
+      PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund, StripeEvent: stripeEvent,
       EmailVerificationToken: verificationToken, MailMessage: mail,
       TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession,
     };
@@ -190,6 +191,7 @@ describe("schema.prisma and the migrations agree", () => {
     await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
     await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
     expect(await p.schoolBilling.count()).toBe(0);
+    expect(await p.stripeEvent.count()).toBe(0);
     await p.testProviderCharge.delete({ where: { id: testProviderCharge.id } });
     expect(await p.paymentRefund.count()).toBe(0);
     await p.testProviderRefund.delete({ where: { id: testProviderRefund.id } });
