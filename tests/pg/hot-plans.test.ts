@@ -17,6 +17,7 @@ import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
 import { findActiveAccessToken } from "@/lib/oauth/tokens";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 // 10,000 members, 20,000 subscriptions (15 due), 50,000 payments, 100,000 token rows: small enough
 // to generate in seconds, large enough that without an index the planner scans (dropping
@@ -172,9 +173,9 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     const [a, b] = [await generatedSubscription(17), await generatedSubscription(27)];
     const statements = await capture(async () => {
       const end = Math.floor(now.getTime() / 1000) + 60 * 86_400;
-      const updated = await updateSubscription({ schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
+      const updated = await updateSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
       expect(updated.errors).toEqual([]);
-      const canceled = await cancelSubscription({ schoolId: SCHOOL, input: { id: b.id, cancelAtPeriodEnd: true }, now });
+      const canceled = await cancelSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { id: b.id, cancelAtPeriodEnd: true }, now });
       expect(canceled.errors).toEqual([]);
     });
     expect(statements.filter((s) => s.sql.includes('"Subscription"')).length).toBeGreaterThanOrEqual(6);

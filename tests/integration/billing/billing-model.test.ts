@@ -15,6 +15,7 @@ import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { addInterval } from "@/lib/membership/time";
 import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, freshEmail } from "../admin-api/helpers";
 import { providerChargesOf } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 adminAppForSuite();
 afterEach(() => clearTestProviderFaults());
@@ -99,7 +100,7 @@ describe("billing against a reference model", () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
         clearTestProviderFaults();
         let now = TEST_NOW;
-        const created = await createSubscription({
+        const created = await createSubscription({ actor: TEST_ACTOR,
           schoolId: DEMO_IDS.school,
           input: { email: freshEmail("model"), name: "Model", planId: PLANS.monthly, collectionMethod: "charge_automatically", paymentMethod: "4242424242424242" },
           now,
@@ -121,7 +122,7 @@ describe("billing against a reference model", () => {
               simulateTimeoutAfterCharge(1);
               model.armedTimeout = true;
             } else {
-              const r = await cancelSubscription({ schoolId: DEMO_IDS.school, input: { id, cancelAtPeriodEnd: true }, now });
+              const r = await cancelSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { id, cancelAtPeriodEnd: true }, now });
               if (r.record) model.cancel(now);
             }
           }
