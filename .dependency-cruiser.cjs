@@ -5,7 +5,7 @@
 //   db          lib/db/           persistence: client, drivers, raw statements, write transaction, outbox
 //   shared      lib/core/ (ids, paging, roles, HTML page shell), lib/credentials/, lib/security/,
 //               lib/http/, lib/net/, lib/tenancy/, lib/edge/
-//   features    the domains: membership, billing, webhooks, schools, content, auth, oauth, storefront, mail,
+//   features    the domains: audit, membership, billing, webhooks, schools, content, auth, oauth, storefront, mail,
 //               idempotency, rate-limit, health (they may use each other, without cycles)
 //   transports  lib/admin-api/, lib/mcp/ (they do not use each other), lib/account/ (the account pages and forms)
 //   top         lib/startup/ (migrate, seed, start-up), lib/bench/
@@ -13,7 +13,7 @@
 const BASE = "^lib/(env|clock|demo-secrets|demo-ids)(\\.test)?\\.ts$";
 const DB = "^lib/db/";
 const SHARED = "^lib/(core|credentials|security|http|net|tenancy|edge)/";
-const FEATURES = "^lib/(membership|billing|webhooks|schools|content|auth|oauth|oidc|storefront|idempotency|rate-limit|health|mail)/";
+const FEATURES = "^lib/(audit|membership|billing|webhooks|schools|content|auth|oauth|oidc|storefront|idempotency|rate-limit|health|mail)/";
 const TRANSPORTS = "^lib/(admin-api|mcp|account)/";
 const TOP = "^lib/(startup|bench)/";
 const APP = "^(app/|proxy\\.ts$|instrumentation\\.ts$)";

@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
+import { TEST_ACTOR } from "../tests/helpers/audit-actor";
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -62,7 +63,7 @@ const handle = createDbHandle(url ? createPgDriver(url) : createPgliteDriver("me
 setDbHandle(handle);
 await migrate({ driver: handle.driver });
 await seedDemo({ prisma: handle.prisma, credentials: randomDemoCredentials() });
-const { key } = await createApiKey({ school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: opts.enforce ?? false });
+const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: opts.enforce ?? false });
 const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 const ORIGIN = "http://localhost";
 

@@ -37,6 +37,7 @@ import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
 import { generateMemberDataset } from "./member-dataset";
 import { generateLargeDataset } from "./large-dataset";
+import { TEST_ACTOR } from "../tests/helpers/audit-actor";
 
 export interface PreparedCredentials {
   /** Keys with enforceLimits=true. */
@@ -84,7 +85,7 @@ await runCli(async () => {
     const makeKeys = async (enforceLimits: boolean) => {
       const keys: string[] = [];
       for (let i = 0; i < keysPerKind; i++) {
-        const { key } = await createApiKey({
+        const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(),
           school: "demo",
           name: `Benchmark ${i + 1} (limits ${enforceLimits ? "enforced" : "counted only"})`,
           permissions: [...ADMIN_OPERATIONS],

@@ -1,6 +1,7 @@
 // npm run apikey -- create|list|revoke: manage Admin API keys (the secret is printed once).
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
+import { cliActor } from "../lib/db/audit";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
 import { runDbCommand, type CommandLine } from "./cli";
 
@@ -31,6 +32,8 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         permissions: parsePermissions(values.permissions),
         enforceLimits: values["enforce-limits"] ?? false,
         expiresAt,
+        actor: cliActor("npm run apikey"),
+        now: now(),
       });
       console.log(`created API key ${created.id} (prefix ${created.prefix}) for ${created.school}`);
       console.log(`permissions: ${created.permissions.join(", ") || "(none)"}`);
@@ -52,7 +55,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     case "revoke": {
       const ref = positionals[0];
       if (!ref) throw new ApiKeyCommandError(`revoke needs an id or prefix\n${USAGE}`);
-      const r = await revokeApiKey({ ref, now: now() });
+      const r = await revokeApiKey({ ref, now: now(), actor: cliActor("npm run apikey") });
       console.log(r.alreadyRevoked ? `API key ${r.prefix} was already revoked` : `revoked API key ${r.prefix}`);
       return;
     }

@@ -1,6 +1,7 @@
 // npm run oauth-client -- create|list|rotate|revoke: manage OAuth clients (a secret is printed once).
 import { readFileSync } from "node:fs";
 import { now } from "../lib/clock";
+import { cliActor } from "../lib/db/audit";
 import { dbHandle } from "../lib/db/client";
 import { CLIENT_SECRET_OVERLAP_MS } from "../lib/oauth/client-secret";
 import { createOAuthClient } from "../lib/oauth/client-admin/create-client";
@@ -57,6 +58,8 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!values.school || !values.name || !values.scope) throw new OAuthClientCommandError(`create needs --school, --name, --redirect-uri and --scope\n${USAGE}`);
       const { client, school, secret } = await createOAuthClient({
         db,
+        actor: cliActor("npm run oauth-client"),
+        now: now(),
         school: values.school,
         name: values.name,
         redirectUris: values["redirect-uri"] ?? [],
@@ -98,7 +101,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     case "rotate": {
       const clientId = positionals[0];
       if (!clientId) throw new OAuthClientCommandError(`rotate needs a client_id\n${USAGE}`);
-      const r = await rotateClientSecret({ db, clientId, now: now(), overlap: !values["no-overlap"] });
+      const r = await rotateClientSecret({ db, clientId, now: now(), overlap: !values["no-overlap"], actor: cliActor("npm run oauth-client") });
       console.log(`new client_secret for ${r.clientId}:\n\n  ${r.secret}\n`);
       console.log("This is the only time the secret is shown: store it now.");
       console.log(r.previousValidUntil ? `The previous secret keeps working until ${r.previousValidUntil.toISOString()}, then it is refused.` : "The previous secret no longer works.");
@@ -107,7 +110,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     case "revoke": {
       const clientId = positionals[0];
       if (!clientId) throw new OAuthClientCommandError(`revoke needs a client_id\n${USAGE}`);
-      const r = await revokeOAuthClient({ db, clientId, now: now() });
+      const r = await revokeOAuthClient({ db, clientId, now: now(), actor: cliActor("npm run oauth-client") });
       console.log(
         r.alreadyRevoked
           ? `OAuth client ${clientId} was already revoked`

@@ -4,6 +4,7 @@ import { ContentError } from "../lib/content/errors";
 import { exportContent } from "../lib/content/export-content";
 import { describeChange, importContent } from "../lib/content/import-content";
 import { now } from "../lib/clock";
+import { cliActor } from "../lib/db/audit";
 import { dbHandle } from "../lib/db/client";
 import { env } from "../lib/env";
 import { addMember } from "../lib/schools/add-member";
@@ -121,7 +122,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     }
     case "add-member": {
       if (!values.school || !values.email || !values.role) throw new SchoolCommandError(`add-member needs --school, --email and --role\n${USAGE}`);
-      const r = await addMember({ db, school: values.school, email: values.email, name: values.name, role: values.role, now: now() });
+      const r = await addMember({ db, school: values.school, email: values.email, name: values.name, role: values.role, now: now(), actor: cliActor("npm run school") });
       console.log(`${r.user.email} is a member of ${r.school.subdomain} with roles ${r.roles.join(", ")}`);
       console.log(setupLine(schoolLinkOrigin(r.school, baseUrl), r.passwordSetup, r.user.email));
       return;

@@ -16,6 +16,8 @@ import { NOT_CANCELING, undoCancellation } from "../membership/undo-cancellation
 import { revokeMemberGrant } from "../oauth/member-grants/revoke-member-grant";
 import { ACCOUNT_PATH, accountAccess, accountForbiddenResponse, accountLoginPath } from "./access";
 import { membershipErrorCode } from "./messages";
+import { recordAudit, type AuditActor } from "../db/audit";
+import { requestAuditFacts } from "../tenancy/request-context";
 
 /** The account forms' address: POST /api/account/<action>. */
 export const ACCOUNT_FORMS_PATH = "/api/account";
@@ -36,6 +38,8 @@ interface Member {
   userId: string;
   sessionId: string;
   origin: string;
+  /** The audit log's actor: the member, their session, this request (lib/db/audit.ts). */
+  actor: AuditActor;
 }
 
 type Outcome = { page: string; done: string } | { page: string; error: string } | "not_found";
@@ -49,10 +53,15 @@ const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
  * to submit twice (the second submit finds the work done and says so).
  */
 export const ACCOUNT_ACTIONS: Record<string, Action> = {
-  profile: async (m, form) => {
+  profile: async (m, form, now) => {
     const name = field(form, "name").trim().replace(/\s+/g, " ");
     if (!name || name.length > MAX_NAME_LENGTH) return { page: ACCOUNT_PAGES.profile, error: "name" };
-    await db().user.update({ where: { id: m.userId }, data: { name } });
+    await db().$transaction(async (tx) => {
+      const before = await tx.user.findUniqueOrThrow({ where: { id: m.userId }, select: { name: true } });
+      if (before.name === name) return;
+      await tx.user.update({ where: { id: m.userId }, data: { name } });
+      await recordAudit(tx, { actor: m.actor, now, entry: { schoolId: m.schoolId, action: "member.update_profile", target: { type: "member", id: m.userId }, summary: { name: { from: before.name, to: name } } } });
+    });
     return { page: ACCOUNT_PAGES.profile, done: "name" };
   },
   email: async (m, form, now) => {
@@ -73,14 +82,14 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
   cancel: async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
-    const { errors } = await cancelSubscription({ schoolId: m.schoolId, input: { id: sub.id, cancelAtPeriodEnd: true }, now, keepScheduled: true });
+    const { errors } = await cancelSubscription({ schoolId: m.schoolId, input: { id: sub.id, cancelAtPeriodEnd: true }, now, keepScheduled: true, actor: m.actor });
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "canceling" };
   },
   keep: async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
-    const { errors } = await undoCancellation({ schoolId: m.schoolId, input: { id: sub.id }, now });
+    const { errors } = await undoCancellation({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
     if (errors[0] === NOT_CANCELING) {
       // A second submit: the first one already kept it.
       const fresh = await db().subscription.findUnique({ where: { id: sub.id }, select: { state: true, cancelAt: true } });
@@ -146,7 +155,9 @@ export async function handleAccountPost(request: Request): Promise<Response> {
     if (!expected || !safeEqual(field(form, "csrfToken"), expected)) {
       return htmlErrorPage(403, "Form expired", "This form expired or did not come from this site. Nothing was changed: go back, reload the page and try again.");
     }
-    const member = { schoolId: access.school.id, userId: access.session.userId, sessionId: access.session.sessionId, origin: access.origin };
+    const { session } = access;
+    const actor: AuditActor = { type: "member", id: session.userId, label: session.email, credentialId: session.sessionId, ...requestAuditFacts(request) };
+    const member = { schoolId: access.school.id, userId: session.userId, sessionId: session.sessionId, origin: access.origin, actor };
     const outcome = await ACCOUNT_ACTIONS[action]!(member, form, clockNow());
     if (outcome === "not_found") return notFound();
     const query = "done" in outcome ? `done=${outcome.done}` : `error=${outcome.error}`;

@@ -3,6 +3,7 @@ import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../cred
 import { db } from "../db/client";
 import { forgetApiKeys } from "../credentials/api-key-cache";
 import { isUuid } from "../core/ids";
+import { recordAudit, type AuditActor } from "../db/audit";
 
 /** A problem with an `npm run apikey` command; printed as one line. */
 export class ApiKeyCommandError extends Error {
@@ -35,19 +36,27 @@ export async function createApiKey(options: {
   permissions: AdminOperation[];
   enforceLimits: boolean;
   expiresAt?: Date | null;
+  /** Who asks: written to the audit log with the key (lib/db/audit.ts); never the secret. */
+  actor: AuditActor;
+  now: Date;
 }) {
   const school = await findSchool(options.school);
   const { key, prefix, secretHash } = generateApiKey();
-  const row = await db().apiKey.create({
-    data: {
-      schoolId: school.id,
-      name: options.name,
-      prefix,
-      secretHash,
-      permissions: options.permissions,
-      enforceLimits: options.enforceLimits,
-      expiresAt: options.expiresAt ?? null,
-    },
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        schoolId: school.id,
+        name: options.name,
+        prefix,
+        secretHash,
+        permissions: options.permissions,
+        enforceLimits: options.enforceLimits,
+        expiresAt: options.expiresAt ?? null,
+      },
+    });
+    const summary = { name: created.name, prefix, permissions: created.permissions, enforceLimits: created.enforceLimits, expiresAt: created.expiresAt };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: school.id, action: "api_key.create", target: { type: "api_key", id: created.id }, summary } });
+    return created;
   });
   return { key, id: row.id, prefix, school: school.subdomain, permissions: row.permissions };
 }
@@ -73,14 +82,19 @@ export async function listApiKeys(options: { school?: string }) {
 }
 
 /** Revokes a key by id or prefix; it is refused from the next request on. */
-export async function revokeApiKey(options: { ref: string; now: Date }) {
+export async function revokeApiKey(options: { ref: string; now: Date; actor: AuditActor }) {
   // Accept the id, the prefix, or the whole key (its prefix part is used).
   const ref = parseApiKey(options.ref)?.prefix ?? options.ref;
   const where = isUuid(ref) ? { id: ref } : { prefix: ref };
   const row = await db().apiKey.findUnique({ where });
   if (!row) throw new ApiKeyCommandError(`no API key with id or prefix "${ref}"`);
   if (row.revokedAt) return { id: row.id, prefix: row.prefix, revokedAt: row.revokedAt, alreadyRevoked: true };
-  const updated = await db().apiKey.update({ where: { id: row.id }, data: { revokedAt: options.now } });
+  const updated = await db().$transaction(async (tx) => {
+    const revoked = await tx.apiKey.update({ where: { id: row.id }, data: { revokedAt: options.now } });
+    const summary = { name: row.name, prefix: row.prefix, revokedAt: { from: null, to: options.now } };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: row.schoolId, action: "api_key.revoke", target: { type: "api_key", id: row.id }, summary } });
+    return revoked;
+  });
   // Every instance drops it within the cache's bound (the trigger bumps CredentialVersion); this one at once.
   forgetApiKeys();
   return { id: updated.id, prefix: updated.prefix, revokedAt: updated.revokedAt!, alreadyRevoked: false };

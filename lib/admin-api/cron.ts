@@ -7,6 +7,8 @@ import { settleDueSubscriptions, type SettleResult } from "../membership/settle"
 import { drainMail } from "../mail/deliver";
 import { drainWebhooks } from "../webhooks/deliver";
 import { renewDueSubscriptions, type RenewalRunResult } from "../billing/renew-due";
+import { purgeAuditEvents } from "../db/audit";
+import { db } from "../db/client";
 
 export type CronAuth = { ok: true } | { ok: false; status: 401 | 503; error: string; message: string };
 
@@ -28,19 +30,22 @@ export function authorizeCron(options: { headers: Headers; secret: string | unde
 
 export interface ScheduledJobsResult extends SettleResult {
   idempotencyKeysPurged: number;
+  /** Audit rows past the retention period (lib/db/audit.ts, AUDIT_RETENTION_DAYS) deleted by this run. */
+  auditEventsPurged: number;
   renewals: RenewalRunResult;
 }
 
 /**
  * The periodic job: applies due cancellations and expiries for every school, then renews, charges and
  * retries what is due (lib/billing; schools on a test clock move only with it), drops stale
- * idempotency records.
+ * idempotency records and audit rows past their retention period.
  */
 export async function runScheduledJobs(options: { now: Date }): Promise<ScheduledJobsResult> {
   const settled = await settleDueSubscriptions({ now: options.now });
   const renewals = await renewDueSubscriptions({ now: options.now });
   const idempotencyKeysPurged = await purgeExpiredIdempotencyKeys({ now: options.now });
-  return { ...settled, renewals, idempotencyKeysPurged };
+  const auditEventsPurged = await purgeAuditEvents(db(), { now: options.now });
+  return { ...settled, renewals, idempotencyKeysPurged, auditEventsPurged };
 }
 
 const NO_STORE = { "cache-control": "no-store" };

@@ -49,6 +49,8 @@ export const OPERATION_LIMITS = {
     webhookDeliveries: { defaultFirst: 50, maxFirst: 100 },
     members: { defaultFirst: 50, maxFirst: 100 },
     enrollments: { defaultFirst: 50, maxFirst: 100 },
+    payments: { defaultFirst: 50, maxFirst: 100 },
+    auditEvents: { defaultFirst: 50, maxFirst: 100 },
   } as Record<
     string,
     { defaultFirst: number; maxFirst: number }

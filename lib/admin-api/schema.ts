@@ -41,6 +41,8 @@ import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
 import { memberQueriesResolvers, memberQueriesTypeDefs } from "./member-queries";
 import { allowed, inputError, requireQueryPermission } from "./query-guards";
 import { adminLoaders } from "./loaders";
+import { adminActor } from "./audit-actor";
+import { auditQueriesResolvers, auditQueriesTypeDefs } from "./audit-queries";
 
 // Every type, field, argument and input field carries a description (schema-descriptions.test.ts
 // fails on one without): GraphiQL's docs pane and the published SDL are the API's reference.
@@ -708,23 +710,23 @@ export const resolvers = {
   Mutation: {
     createSubscription: async (_: unknown, args: { input: CreateSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "createSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await createSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await createSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     updateSubscription: async (_: unknown, args: { input: UpdateSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "updateSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await updateSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await updateSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     cancelSubscription: async (_: unknown, args: { input: CancelSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "cancelSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await cancelSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await cancelSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     pauseSubscription: async (_: unknown, args: { input: PauseSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "pauseSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await pauseSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await pauseSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     resumeSubscription: async (_: unknown, args: { input: ResumeSubscriptionInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "resumeSubscription")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await resumeSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await resumeSubscription({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     changeSubscriptionPlan: async (_: unknown, args: { input: ChangeSubscriptionPlanInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "changeSubscriptionPlan")) return { errors: [UNAUTHORIZED], subscription: null };
@@ -732,37 +734,37 @@ export const resolvers = {
     },
     refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };
-      const p = await refundPayment({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await refundPayment({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, payment: p.record && presentPayment(p.record) };
     },
     enrollStudentToCourse: async (_: unknown, args: { input: EnrollStudentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "enrollStudentToCourse")) return { errors: [UNAUTHORIZED], enrollment: null };
-      const p = await enrollStudentToCourse({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await enrollStudentToCourse({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, enrollment: p.record && presentEnrollment(p.record) };
     },
     createWebhookEndpoint: async (_: unknown, args: { input: CreateEndpointInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "createWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
-      const p = await createWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await createWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: showOnce(ctx, p.record?.secret) };
     },
     updateWebhookEndpoint: async (_: unknown, args: { input: UpdateEndpointInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "updateWebhookEndpoint")) return { errors: [UNAUTHORIZED], endpoint: null };
-      const p = await updateWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await updateWebhookEndpoint({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record) };
     },
     deleteWebhookEndpoint: async (_: unknown, args: { input: { id: string } }, ctx: AdminContext) => {
       if (!allowed(ctx, "deleteWebhookEndpoint")) return { errors: [UNAUTHORIZED], deletedId: null };
-      const p = await deleteWebhookEndpoint({ schoolId: ctx.credential.schoolId, id: args.input.id });
+      const p = await deleteWebhookEndpoint({ schoolId: ctx.credential.schoolId, id: args.input.id, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, deletedId: p.record?.id ?? null };
     },
     rotateWebhookSecret: async (_: unknown, args: { input: { id: string } }, ctx: AdminContext) => {
       if (!allowed(ctx, "rotateWebhookSecret")) return { errors: [UNAUTHORIZED], endpoint: null, secret: null };
-      const p = await rotateWebhookSecret({ schoolId: ctx.credential.schoolId, id: args.input.id, now: clockNow() });
+      const p = await rotateWebhookSecret({ schoolId: ctx.credential.schoolId, id: args.input.id, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, endpoint: p.record && presentEndpoint(p.record.endpoint), secret: showOnce(ctx, p.record?.secret) };
     },
     redeliverWebhookEvent: async (_: unknown, args: { input: { eventId: string; endpointId?: string | null } }, ctx: AdminContext) => {
       if (!allowed(ctx, "redeliverWebhookEvent")) return { errors: [UNAUTHORIZED], deliveries: null };
-      const p = await redeliverWebhookEvent({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await redeliverWebhookEvent({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       return { errors: p.errors, deliveries: p.record && p.record.map(presentDelivery) };
     },
   },
@@ -782,10 +784,10 @@ export const resolvers = {
   },
 };
 
-/** The whole SDL: the types above, the webhook event catalogue's (event-types.ts) and the member reads (member-queries.ts). */
-export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}\n${memberQueriesTypeDefs}`;
+/** The whole SDL: the types above, the webhook event catalogue's (event-types.ts), the member reads (member-queries.ts), payments and the audit log (audit-queries.ts). */
+export const adminTypeDefs = `${typeDefs}\n${eventTypesTypeDefs}\n${memberQueriesTypeDefs}\n${auditQueriesTypeDefs}`;
 
 export const adminSchema = createSchema<AdminContext>({
   typeDefs: adminTypeDefs,
-  resolvers: [resolvers, eventTypesResolvers, memberQueriesResolvers],
+  resolvers: [resolvers, eventTypesResolvers, memberQueriesResolvers, auditQueriesResolvers],
 });

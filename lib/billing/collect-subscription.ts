@@ -2,6 +2,8 @@ import { db } from "../db/client";
 import type { Payment, Prisma } from "../db/generated/client";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
+import { changedFields, recordAudit, systemActor } from "../db/audit";
+import { AUDITED_SUBSCRIPTION_FIELDS } from "../membership/change-subscription";
 import { enqueueBillingMails } from "../mail/billing-mails";
 import { presentPayment, presentSubscription } from "../membership/presenter";
 import { subscriptionInclude, type SubscriptionRecord } from "../membership/record-types";
@@ -13,6 +15,9 @@ import { RECONCILE_AFTER_MS, retryAt } from "./schedule";
 import { providerNameFor, providerOfPayment } from "./provider-for";
 
 type Tx = Prisma.TransactionClient;
+
+/** Billing steps are the platform's, whoever started the run (cron, worker, a purchase's first charge, a test clock). */
+export const RENEWALS_ACTOR = systemActor("renewals");
 
 export type CollectOutcome =
   | "renewed_without_charge"
@@ -132,6 +137,8 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
     const events = [subscriptionEvent(updated, "subscription.renewed")];
     if (scheduled) events.push(subscriptionEvent(updated, "subscription.plan_changed"));
     await recordEvents(tx, { events, now });
+    const summary = changedFields(s, updated, AUDITED_SUBSCRIPTION_FIELDS);
+    await recordAudit(tx, { actor: RENEWALS_ACTOR, now, entry: { schoolId: s.schoolId, action: "subscription.renew", target: { type: "subscription", id: s.id }, summary } });
     return { kind: "renewed_without_charge" };
   }
   const failedBefore = await tx.payment.count({ where: { subscriptionId, periodStart: period.start, state: "failed", billingReason: { not: "subscription_update" } } });
@@ -208,6 +215,12 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   if (type) events.push(subscriptionEvent(updated, type));
   if (updated.planId !== s.planId) events.push(subscriptionEvent(updated, "subscription.plan_changed"));
   await recordEvents(tx, { events, now });
+  const summary = {
+    subscriptionId: s.id,
+    payment: { state: { from: "pending", to: paid.state }, amount: paid.amount, currency: paid.currency, failureCode: paid.failureCode },
+    ...changedFields(s, updated, AUDITED_SUBSCRIPTION_FIELDS),
+  };
+  await recordAudit(tx, { actor: RENEWALS_ACTOR, now, entry: { schoolId: paid.schoolId, action: succeeded ? "payment.collect" : "payment.fail", target: { type: "payment", id: paid.id }, summary } });
   await enqueueBillingMails(tx, { events, now });
   return succeeded ? "succeeded" : "failed";
 }

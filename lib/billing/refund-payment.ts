@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { Prisma, type Payment, type PaymentRefund } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { recordEvent } from "../db/outbox";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { enqueueBillingMails } from "../mail/billing-mails";
 import { failure, success, TX_OPTIONS, writeTransaction, type Payload } from "../db/write-transaction";
 import { presentPayment } from "../membership/presenter";
@@ -46,10 +47,17 @@ type Opened = { kind: "done"; payload: Payload<Payment> } | { kind: "refund"; pa
  * 3. In a transaction: the refund's outcome, the payment's refundedAmount (state refunded when all
  *    of it is) and payment.refunded.
  */
-export async function refundPayment(options: { schoolId: string; input: RefundPaymentInput; now: Date; dryRun?: boolean }): Promise<Payload<Payment>> {
-  const { schoolId, input, now, dryRun } = options;
+export async function refundPayment(options: {
+  schoolId: string;
+  input: RefundPaymentInput;
+  now: Date;
+  dryRun?: boolean;
+  /** Who asks: written to the audit log with the refund's outcome (lib/db/audit.ts). */
+  actor: AuditActor;
+}): Promise<Payload<Payment>> {
+  const { schoolId, input, now, dryRun, actor } = options;
   if (!isUuid(input.paymentId)) return failure(PAYMENT_NOT_FOUND);
-  const opened = await writeTransaction<Opened>({ dryRun }, async (tx) => success(await open(tx, { schoolId, input, now, dryRun: !!dryRun })));
+  const opened = await writeTransaction<Opened>({ dryRun }, async (tx) => success(await open(tx, { schoolId, input, now, dryRun: !!dryRun, actor })));
   const o = opened.record!;
   if (o.kind === "done") return o.payload;
   let result;
@@ -73,12 +81,12 @@ export async function refundPayment(options: { schoolId: string; input: RefundPa
       });
       return failure<Payment>(result.failureMessage);
     }
-    return success(await recordRefund(tx, { refund: o.refund, providerRefundId: result.providerRefundId, now }));
+    return success(await recordRefund(tx, { refund: o.refund, providerRefundId: result.providerRefundId, now, actor }));
   }, TX_OPTIONS);
 }
 
-async function open(tx: Tx, options: { schoolId: string; input: RefundPaymentInput; now: Date; dryRun: boolean }): Promise<Opened> {
-  const { schoolId, input, now, dryRun } = options;
+async function open(tx: Tx, options: { schoolId: string; input: RefundPaymentInput; now: Date; dryRun: boolean; actor: AuditActor }): Promise<Opened> {
+  const { schoolId, input, now, dryRun, actor } = options;
   const done = (message: string): Opened => ({ kind: "done", payload: failure(message) });
   const locked = await tx.$queryRaw<{ id: string }[]>`
     SELECT "id"::text FROM "Payment" WHERE "id" = ${input.paymentId}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
@@ -104,12 +112,12 @@ async function open(tx: Tx, options: { schoolId: string; input: RefundPaymentInp
   const refund = await tx.paymentRefund.create({
     data: { id, schoolId, paymentId: payment.id, amount, state: external ? "succeeded" : "pending", idempotencyKey: refundKeyOf(id), createdAt: now, updatedAt: now },
   });
-  if (external) return { kind: "done", payload: success(await recordRefund(tx, { refund, providerRefundId: null, now, recorded: true })) };
+  if (external) return { kind: "done", payload: success(await recordRefund(tx, { refund, providerRefundId: null, now, recorded: true, actor })) };
   return { kind: "refund", payment, refund };
 }
 
 /** The refund's success on our side, once: a second recorder (a concurrent retry) changes nothing. */
-export async function recordRefund(tx: Tx, options: { refund: PaymentRefund; providerRefundId: string | null; now: Date; recorded?: boolean }): Promise<Payment> {
+export async function recordRefund(tx: Tx, options: { refund: PaymentRefund; providerRefundId: string | null; now: Date; recorded?: boolean; actor: AuditActor }): Promise<Payment> {
   const { refund, providerRefundId, now } = options;
   if (!options.recorded) {
     const { count } = await tx.paymentRefund.updateMany({ where: { id: refund.id, state: "pending" }, data: { state: "succeeded", providerRefundId, updatedAt: now } });
@@ -125,5 +133,7 @@ export async function recordRefund(tx: Tx, options: { refund: PaymentRefund; pro
   const event = { schoolId: payment.schoolId, type: "payment.refunded", subjectId: payment.id, data: presentPayment(payment) } as const;
   await recordEvent(tx, { event, now });
   await enqueueBillingMails(tx, { events: [event], now });
+  const summary = { refundId: refund.id, amount: refund.amount, refundedAmount: { from: before.refundedAmount, to: payment.refundedAmount }, state: { from: before.state, to: payment.state } };
+  await recordAudit(tx, { actor: options.actor, now, entry: { schoolId: payment.schoolId, action: "payment.refund", target: { type: "payment", id: payment.id }, summary } });
   return payment;
 }

@@ -3,7 +3,8 @@ import { recordEvents } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
 import { presentSubscription } from "../membership/presenter";
 import { subscriptionInclude } from "../membership/record-types";
-import { collectSubscription, type CollectOutcome } from "./collect-subscription";
+import { collectSubscription, RENEWALS_ACTOR, type CollectOutcome } from "./collect-subscription";
+import { recordAudits } from "../db/audit";
 import { CHARGE_LEASE_MS, INCOMPLETE_EXPIRY_MS } from "./schedule";
 
 export interface RenewalRunResult {
@@ -99,6 +100,13 @@ async function expireIncomplete(options: { now: Date; schoolId?: string }): Prom
       events: records.map((r) => ({ schoolId: r.schoolId, type: "subscription.incomplete_expired" as const, subjectId: r.id, data: presentSubscription(r) })),
       now,
     });
+    const entries = records.map((r) => ({
+      schoolId: r.schoolId,
+      action: "subscription.expire_incomplete",
+      target: { type: "subscription", id: r.id },
+      summary: { state: { from: "incomplete", to: r.state } },
+    }));
+    await recordAudits(tx, { actor: RENEWALS_ACTOR, entries, now });
     return rows.length;
   }, TX_OPTIONS);
 }

@@ -48,3 +48,15 @@ export function afterTimeCursor(c: TimeCursor) {
     OR: [{ createdAt: { gt: c.createdAt } }, { createdAt: c.createdAt, id: { gt: c.id } }],
   };
 }
+
+/**
+ * The rows after a cursor for a newest-first (createdAt DESC, id DESC) order (the audit log,
+ * school-wide payments): afterTimeCursor's mirror, with the same redundant bound so the page is a
+ * backward range scan of the (…, createdAt, id) index.
+ */
+export function beforeTimeCursor(c: TimeCursor) {
+  return {
+    createdAt: { lte: c.createdAt },
+    OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }],
+  };
+}

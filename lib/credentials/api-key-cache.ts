@@ -10,6 +10,8 @@ import { db } from "../db/client";
 export interface CachedApiKey {
   id: string;
   schoolId: string;
+  /** The key's name, for the audit log's actor label. */
+  name: string;
   prefix: string;
   secretHash: string;
   permissions: string[];
@@ -29,7 +31,7 @@ const cache = createCredentialCache<CachedApiKey>({
   async load(prefix) {
     const row = await db().apiKey.findUnique({ where: { prefix }, include: { school: { select: { disabledAt: true } } } });
     if (!row) return { row: null };
-    const { school, name: _name, createdAt: _createdAt, ...key } = row;
+    const { school, createdAt: _createdAt, ...key } = row;
     return { row: { ...key, schoolDisabledAt: school.disabledAt } };
   },
 });

@@ -15,6 +15,8 @@ export const ADMIN_OPERATIONS = [
   "members",
   "member",
   "enrollments",
+  "payments",
+  "auditEvents",
   "webhookEndpoints",
   "createWebhookEndpoint",
   "updateWebhookEndpoint",

@@ -7,6 +7,8 @@ export interface ApiKeyCredential extends Credential {
   kind: "api_key";
   /** ApiKey row id (also the credential id). */
   id: string;
+  /** The key's name (the audit log's actor label). */
+  name: string;
 }
 
 /** A key that does not authenticate; the message is safe to show to the caller. */
@@ -43,6 +45,7 @@ export async function verifyApiKey(options: { key: string; now: Date }): Promise
   return {
     kind: "api_key",
     id: row.id,
+    name: row.name,
     schoolId: row.schoolId,
     permissions: row.permissions,
     enforceLimits: row.enforceLimits,

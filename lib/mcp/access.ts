@@ -30,6 +30,8 @@ export const TOOL_ACCESS = {
   list_members: { scope: "students:read", staff: true, apiKey: "members", writes: false },
   get_member: { scope: "students:read", staff: true, apiKey: "member", writes: false },
   list_enrollments: { scope: "students:read", staff: true, apiKey: "enrollments", writes: false },
+  list_payments: { scope: "subscriptions:read", staff: true, apiKey: "payments", writes: false },
+  list_audit_events: { scope: "students:read", staff: true, apiKey: "auditEvents", writes: false },
   create_subscription: { scope: "subscriptions:write", staff: true, apiKey: "createSubscription", writes: true },
   update_subscription: { scope: "subscriptions:write", staff: true, apiKey: "updateSubscription", writes: true },
   cancel_subscription: { scope: "subscriptions:write", staff: true, apiKey: "cancelSubscription", writes: true },

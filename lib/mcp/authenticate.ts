@@ -15,6 +15,8 @@ export type McpCaller =
       /** Rate limits are per grant (one client and one member). */
       credential: Credential & { kind: "oauth_app" };
       grantId: string;
+      /** The OAuth client the member authorized (the audit log's actor). */
+      clientId: string;
       user: User;
       scopes: ReadonlySet<string>;
       roles: string[];
@@ -78,6 +80,7 @@ export async function authenticateMcp(options: { headers: Headers; schoolId: str
     kind: "member",
     credential: { kind: "oauth_app", id: grant.id, schoolId, permissions: [], enforceLimits: true },
     grantId: grant.id,
+    clientId: grant.clientId,
     user: grant.user,
     scopes: new Set(parseScope(row.scope)),
     roles,

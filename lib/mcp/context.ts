@@ -4,6 +4,7 @@ import { UNAUTHORIZED } from "../credentials/permissions";
 import type { BuildContext } from "../storefront/build";
 import { TOOL_ACCESS, type ToolName } from "./access";
 import type { McpCaller } from "./authenticate";
+import type { AuditActor } from "../db/audit";
 
 /** What every tool of one /mcp request sees. */
 export interface McpContext {
@@ -12,6 +13,8 @@ export interface McpContext {
   /** This school's origin (the issuer): absolute URLs and the resource identifier. */
   origin: string;
   now: () => Date;
+  /** The request's id and client address, for the audit log (lib/tenancy/request-context.ts, requestAuditFacts). */
+  request: { requestId: string; ip: string | null };
   /** Set by a tool that met a database outage: the request is then answered 503 + Retry-After. */
   outage?: boolean;
 }
@@ -38,6 +41,18 @@ export function contextOf(extra: { authInfo?: AuthInfo }): McpContext {
   const ctx = extra.authInfo?.extra?.[CONTEXT_KEY] as McpContext | undefined;
   if (!ctx) throw new Error("mcp: a message arrived without its request's context");
   return ctx;
+}
+
+/**
+ * The audit log's actor of a write tool: an agent acting through a member's OAuth grant is its OAuth
+ * client (label "<email> via <client_id>", credential the grant); an Admin API key is itself.
+ */
+export function mcpActor(ctx: McpContext): AuditActor {
+  const { caller } = ctx;
+  if (caller.kind === "api_key") {
+    return { type: "api_key", id: caller.credential.id, label: caller.credential.name, credentialId: caller.credential.id, ...ctx.request };
+  }
+  return { type: "oauth_client", id: caller.clientId, label: `${caller.user.email} via ${caller.clientId}`, credentialId: caller.grantId, ...ctx.request };
 }
 
 export const buildContext = (ctx: McpContext): BuildContext => ({ school: ctx.school, origin: ctx.origin, now: ctx.now() });

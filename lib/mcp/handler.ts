@@ -13,7 +13,7 @@ import { authInfoOf, type McpContext } from "./context";
 import { answerToolCall, directToolCall } from "./direct-call";
 import { refuseUnknownTools } from "./unknown-tools";
 import { acquireMcpServer, releaseMcpServer } from "./server-pool";
-import { requestContext } from "../tenancy/request-context";
+import { requestAuditFacts, requestContext } from "../tenancy/request-context";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -114,7 +114,7 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
     const operationType: OperationType = access?.writes && !peeked.dryRun ? "mutations" : "queries";
 
     const direct = directPath ? directToolCall(request.headers, peeked.parsed) : null;
-    const ctx: McpContext = { caller, school, origin, now: clockNow };
+    const ctx: McpContext = { caller, school, origin, now: clockNow, request: requestAuditFacts(request) };
     // A pooled server (lib/mcp/server-pool.ts): the caller travels with the message (authInfo),
     // never in the server.
     const shape = { origin, schoolName: school.name };

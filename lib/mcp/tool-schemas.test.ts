@@ -36,8 +36,13 @@ describe("MCP tool input schemas (issue 29)", () => {
   it("state every bound the API enforces", async () => {
     const tools = new Map((await listedTools()).map((t) => [t.name, new Map(properties(t))]));
     const prop = (tool: string, name: string) => tools.get(tool)!.get(name)!;
-    for (const [tool, name] of [["list_subscriptions", "first"], ["list_webhook_deliveries", "first"], ["list_members", "first"], ["list_enrollments", "first"]]) {
+    for (const [tool, name] of [["list_subscriptions", "first"], ["list_webhook_deliveries", "first"], ["list_members", "first"], ["list_enrollments", "first"], ["list_payments", "first"], ["list_audit_events", "first"]]) {
       expect(prop(tool!, name!), `${tool}.${name}`).toMatchObject({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE });
+    }
+    expect(prop("list_payments", "state").enum).toEqual(["pending", "succeeded", "failed", "refunded"]);
+    expect(prop("list_audit_events", "actorType").enum).toEqual(["member", "api_key", "oauth_client", "system", "cli"]);
+    for (const [tool, name] of [["list_payments", "userId"], ["list_payments", "subscriptionId"], ["list_payments", "after"], ["list_audit_events", "action"], ["list_audit_events", "targetId"]]) {
+      expect(prop(tool!, name!).maxLength, `${tool}.${name}`).toBeGreaterThan(0);
     }
     expect(prop("search_catalog", "limit")).toMatchObject({ minimum: 1, maximum: 100 });
     expect(prop("list_webhook_deliveries", "status").enum).toEqual(["pending", "succeeded", "failed"]);

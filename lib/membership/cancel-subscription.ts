@@ -1,5 +1,6 @@
 import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
+import type { AuditActor } from "../db/audit";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
@@ -30,14 +31,16 @@ export async function cancelSubscription(options: {
   now: Date;
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
   /**
    * The member's own cancel at period end (account page): a cancellation already scheduled stays
    * as it is instead of taking effect now, so a form submitted twice changes nothing the second time.
    */
   keepScheduled?: boolean;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun, keepScheduled } = options;
-  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+  const { schoolId, input, now, dryRun, keepScheduled, actor } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.cancel" }, async (tx, sub) => {
     if (sub.state === "canceled") return failure<SubscriptionRecord>(ALREADY_CANCELLED);
     if (!isCancellable(sub)) return failure<SubscriptionRecord>(NOT_CANCELLABLE);
 

@@ -4,6 +4,8 @@ import { isUuid } from "../core/ids";
 import type { SubscriptionRecord } from "./record-types";
 import { failure, isUniqueViolation, success, type Payload, writeTransaction } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
+import { recordAudit, type AuditActor } from "../db/audit";
+import { subscriptionCreatedAudit } from "./audit-entries";
 import { presentSubscription } from "./presenter";
 import { settleDueSubscriptions } from "./settle";
 import { subscribeNewMember } from "./subscribe-new-member";
@@ -54,6 +56,8 @@ export async function createSubscription(options: {
   now: Date;
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the subscription (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<SubscriptionRecord>> {
   const { schoolId, input, dryRun } = options;
   const email = normalizeEmail(input.email);
@@ -117,6 +121,7 @@ async function subscribe(options: {
   final: boolean;
   /** Set: collected automatically with this saved payment method. */
   paymentMethodId?: string | null;
+  actor: AuditActor;
 }): Promise<Payload<SubscriptionRecord> | null> {
   const { schoolId, input, email, plan, now, dryRun, final } = options;
   const refuse = (message: string) => (final ? failure<SubscriptionRecord>(message) : null);
@@ -159,7 +164,7 @@ async function subscribe(options: {
   if (state === "incomplete") periods = { ...periods, nextChargeDate: now };
 
   if (options.name !== null && options.contentVersion !== null && !dryRun) {
-    const record = await subscribeNewMember({ schoolId, email, name: options.name, plan, periods, now, contentVersion: options.contentVersion });
+    const record = await subscribeNewMember({ schoolId, email, name: options.name, plan, periods, now, contentVersion: options.contentVersion, actor: options.actor });
     if (record) return success(record);
     if (!final) return null;
   }
@@ -178,6 +183,7 @@ async function subscribe(options: {
       });
       const record: SubscriptionRecord = { ...created, plan, user };
       await recordEvent(tx, { event: { schoolId, type: "subscription.created", subjectId: created.id, data: presentSubscription(record) }, now });
+      await recordAudit(tx, { actor: options.actor, now, entry: subscriptionCreatedAudit(record, member.created) });
       return success(record);
     });
   } catch (err) {

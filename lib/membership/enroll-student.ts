@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { isUuid } from "../core/ids";
 import { recordEvent } from "../db/outbox";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { presentEnrollment } from "./presenter";
 import type { EnrollmentRecord } from "./record-types";
 import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
@@ -21,8 +22,10 @@ export async function enrollStudentToCourse(options: {
   now: Date;
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the enrollment (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<EnrollmentRecord>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, now, dryRun, actor } = options;
   const email = normalizeEmail(input.email);
   if (!email) return failure(INVALID_EMAIL);
   if (!isUuid(input.courseId)) return failure(COURSE_NOT_FOUND);
@@ -39,9 +42,11 @@ export async function enrollStudentToCourse(options: {
       where: { courseId_userId: { courseId: course.id, userId: member.user.id } },
       include: { course: true, user: true },
     });
-    // Enrolling twice is not a change: only the first call reports enrollment.created.
+    // Enrolling twice is not a change: only the first call reports enrollment.created and is audited.
     if (inserted.count) {
       await recordEvent(tx, { event: { schoolId, type: "enrollment.created", subjectId: enrollment.id, data: presentEnrollment(enrollment) }, now });
+      const summary = { member: enrollment.user.email, memberCreated: member.created, courseId: course.id };
+      await recordAudit(tx, { actor, now, entry: { schoolId, action: "enrollment.create", target: { type: "enrollment", id: enrollment.id }, summary } });
     }
     return success(enrollment);
   });

@@ -1,4 +1,5 @@
 import { changeSubscription } from "./change-subscription";
+import type { AuditActor } from "../db/audit";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
@@ -23,9 +24,9 @@ export const PAYMENT_IN_PROGRESS = "A payment of this subscription is in progres
  * past_due, incomplete) → pending cancellation → a charge in flight. Writes subscription.paused in
  * the same transaction.
  */
-export async function pauseSubscription(options: { schoolId: string; input: PauseSubscriptionInput; now: Date; dryRun?: boolean }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
-  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+export async function pauseSubscription(options: { schoolId: string; input: PauseSubscriptionInput; now: Date; dryRun?: boolean; actor: AuditActor }): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now, dryRun, actor } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.pause" }, async (tx, sub) => {
     if (sub.pausedAt) return failure<SubscriptionRecord>(ALREADY_PAUSED);
     if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(LIFETIME_NOT_PAUSABLE);
     if (sub.state !== "active" && sub.state !== "trialing") return failure<SubscriptionRecord>(NOT_PAUSABLE);

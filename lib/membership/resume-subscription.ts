@@ -1,4 +1,5 @@
 import { changeSubscription } from "./change-subscription";
+import type { AuditActor } from "../db/audit";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
@@ -18,9 +19,9 @@ const later = (at: Date | null, ms: number) => (at ? new Date(at.getTime() + ms)
  * for; a recurring plan's next charge is the moved period end. Rules: not found → not paused.
  * Writes subscription.resumed in the same transaction.
  */
-export async function resumeSubscription(options: { schoolId: string; input: ResumeSubscriptionInput; now: Date; dryRun?: boolean }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
-  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+export async function resumeSubscription(options: { schoolId: string; input: ResumeSubscriptionInput; now: Date; dryRun?: boolean; actor: AuditActor }): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now, dryRun, actor } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.resume" }, async (tx, sub) => {
     if (!sub.pausedAt) return failure<SubscriptionRecord>(NOT_PAUSED);
     const paused = Math.max(0, now.getTime() - sub.pausedAt.getTime());
     const currentPeriodEnd = later(sub.currentPeriodEnd, paused);

@@ -5,8 +5,15 @@ import { presentSubscription } from "./presenter";
 import { subscriptionInclude } from "./record-types";
 import { TX_OPTIONS } from "../db/write-transaction";
 import { enqueueBillingMails } from "../mail/billing-mails";
+import { recordAudits, systemActor } from "../db/audit";
 
 type Tx = Prisma.TransactionClient;
+
+/**
+ * Time, not the caller, makes these changes: whichever request or job runs the rules (a read, a
+ * write's transaction, the cron), their audit rows name the system's time rules.
+ */
+export const TIME_RULES_ACTOR = systemActor("time rules");
 
 export interface SettleResult {
   /** Scheduled cancellations that took effect. */
@@ -115,6 +122,17 @@ async function settle(tx: Tx, options: { now: Date; schoolId?: string; userId?: 
     });
     await recordEvents(tx, { events, now });
     await enqueueBillingMails(tx, { events, now });
+    const entries = [...type].map(([id, t]) => {
+      const r = byId.get(id)!;
+      const canceledNow = t === "subscription.canceled";
+      return {
+        schoolId: r.schoolId,
+        action: canceledNow ? "subscription.scheduled_cancellation" : "subscription.expire",
+        target: { type: "subscription", id },
+        summary: { state: r.state, endAt: r.endAt },
+      };
+    });
+    await recordAudits(tx, { actor: TIME_RULES_ACTOR, entries, now });
   }
   return { canceled: canceledIds.length, expired: expiredIds.length, canceledIds, expiredIds };
 }

@@ -7,7 +7,8 @@
 // of data-modifying CTEs: atomic on its own (no transaction to open), one round trip on Postgres.
 //
 // The new member's mails (welcome, email verification: findOrCreateMember's mailNewMember) are
-// outbox rows of the same statement (lib/mail/enqueue.ts, mailCtes).
+// outbox rows of the same statement (lib/mail/enqueue.ts, mailCtes), and so is its audit row
+// (lib/db/audit.ts, auditInsert).
 //
 // Everything is written only when the user insert wins, and it runs only while ContentVersion still
 // equals the version the caller read the plan at (lib/membership/plan-cache.ts), so a plan cached in
@@ -20,10 +21,12 @@ import { rawQuery } from "../db/raw";
 import type { MembershipPlan, Subscription, User } from "../db/generated/client";
 import { outboxRows } from "../db/outbox";
 import { outboxFanOut } from "../db/outbox-fan-out";
+import { auditInsert, auditRows, type AuditActor } from "../db/audit";
 import { mailCtes } from "../mail/enqueue";
 import { presentSubscription } from "./presenter";
 import type { SubscriptionRecord } from "./record-types";
 import { memberCreatedEvent, NEW_MEMBER_ROLES } from "./users";
+import { subscriptionCreatedAudit } from "./audit-entries";
 
 type Periods = Pick<Subscription, "startAt" | "currentPeriodStart" | "currentPeriodEnd" | "endAt" | "nextChargeDate">;
 
@@ -46,7 +49,8 @@ WITH u AS (
   SELECT $6::uuid, $5::uuid, u."id", $7::uuid, 'active', $8, $9, $10, $11, $12, $13, $13 FROM u
   RETURNING "id"
 ), ${outboxFanOut({ rows: "$14", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })},
-${mailCtes({ name: "mails", kinds: ["welcome", "verify-email"], user: "u", schoolId: "$5::uuid", to: "$2", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })}
+${mailCtes({ name: "mails", kinds: ["welcome", "verify-email"], user: "u", schoolId: "$5::uuid", to: "$2", now: "$13", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })},
+${auditInsert({ name: "audit_rows", rows: "$17", when: "EXISTS (SELECT 1 FROM s) AND EXISTS (SELECT 1 FROM m)" })}
 SELECT (SELECT count(*) FROM s)::int AS "created", (SELECT count(*) FROM outbox_events)::int AS "events"`;
 
 /**
@@ -63,6 +67,8 @@ export async function subscribeNewMember(options: {
   now: Date;
   /** The content version the plan was read at: nothing is written unless it is still current. */
   contentVersion: bigint;
+  /** Who asks: its audit row is written by the same statement (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<SubscriptionRecord | null> {
   const { schoolId, email, name, plan, periods, now } = options;
   // As Prisma's @default(now()) / @updatedAt would: the user row's own timestamps are wall-clock.
@@ -113,6 +119,7 @@ export async function subscribeNewMember(options: {
     JSON.stringify(events),
     options.contentVersion.toString(),
     JSON.stringify(NEW_MEMBER_ROLES),
+    JSON.stringify(auditRows(options.actor, [subscriptionCreatedAudit(record, true)], now)),
   ];
   const rows = await rawQuery<{ created: number }>(SQL, params, { name: "subscribe-new-member" });
   return rows[0]?.created === 1 ? record : null;

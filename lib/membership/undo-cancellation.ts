@@ -1,4 +1,5 @@
 import { changeSubscription } from "./change-subscription";
+import type { AuditActor } from "../db/audit";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
@@ -18,9 +19,9 @@ export const NOT_CANCELING = "Subscription is not pending cancellation";
  * ended: time rules run first, so a cancellation whose date passed is final). Writes
  * subscription.updated (isCanceling false again) in the same transaction.
  */
-export async function undoCancellation(options: { schoolId: string; input: UndoCancellationInput; now: Date; dryRun?: boolean }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
-  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+export async function undoCancellation(options: { schoolId: string; input: UndoCancellationInput; now: Date; dryRun?: boolean; actor: AuditActor }): Promise<Payload<SubscriptionRecord>> {
+  const { schoolId, input, now, dryRun, actor } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.undo_cancellation" }, async (tx, sub) => {
     if (!isCanceling(sub) || !isLive(sub.state)) return failure<SubscriptionRecord>(NOT_CANCELING);
     const nextChargeDate = sub.plan.planType === "recurring" ? sub.currentPeriodEnd : null;
     const updated = await tx.subscription.update({

@@ -1,5 +1,6 @@
 import { fromUnixSeconds, toUnixSeconds } from "../clock";
 import { changeSubscription } from "./change-subscription";
+import type { AuditActor } from "../db/audit";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { recordEvent } from "../db/outbox";
@@ -33,9 +34,11 @@ export async function updateSubscription(options: {
   now: Date;
   /** Check and compute everything, write nothing (MCP's dry_run). */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun } = options;
-  return changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+  const { schoolId, input, now, dryRun, actor } = options;
+  return changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.update" }, async (tx, sub) => {
     let end = fromUnixSeconds(input.currentPeriodEnd);
 
     if (sub.plan.planType === "lifetime") return failure<SubscriptionRecord>(UPDATE_LIFETIME);

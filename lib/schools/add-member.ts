@@ -5,6 +5,7 @@ import { findSchoolByRef } from "./find-school";
 import { issuePasswordSetupToken } from "../auth/password-setup";
 import { mailNewMember } from "../membership/users";
 import { emailSchema, zodProblem } from "./rules";
+import { recordAudit, type AuditActor } from "../db/audit";
 
 type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
@@ -38,7 +39,7 @@ export async function ensureMember(options: {
 }
 
 /** `school add-member`: validates the role against the built-in and the school's custom roles. */
-export async function addMember(options: { db: Db; school: string; email: string; name?: string; role: string; now: Date }) {
+export async function addMember(options: { db: Db; school: string; email: string; name?: string; role: string; now: Date; actor: AuditActor }) {
   const email = emailSchema.safeParse(options.email);
   if (!email.success) throw new SchoolCommandError(zodProblem("--email", email.error));
   const school = await findSchoolByRef({ db: options.db, ref: options.school });
@@ -47,8 +48,16 @@ export async function addMember(options: { db: Db; school: string; email: string
   if (!allowed.includes(options.role)) {
     throw new SchoolCommandError(`unknown role "${options.role}"; choose from ${allowed.join(", ")}`);
   }
-  const member = await options.db.$transaction((tx) =>
-    ensureMember({ tx, schoolId: school.id, email: email.data, name: options.name, roles: [options.role], now: options.now }),
-  );
+  const member = await options.db.$transaction(async (tx) => {
+    const before = await tx.schoolMembership.findFirst({ where: { schoolId: school.id, user: { email: email.data } }, select: { roles: true } });
+    const ensured = await ensureMember({ tx, schoolId: school.id, email: email.data, name: options.name, roles: [options.role], now: options.now });
+    const from = before?.roles ?? null;
+    if (!from || from.length !== ensured.roles.length) {
+      const summary = { email: ensured.user.email, userCreated: ensured.created, roles: { from, to: ensured.roles } };
+      const entry = { schoolId: school.id, action: from ? "member.add_role" : "member.create", target: { type: "member", id: ensured.user.id }, summary };
+      await recordAudit(tx, { actor: options.actor, now: options.now, entry });
+    }
+    return ensured;
+  });
   return { school, ...member };
 }

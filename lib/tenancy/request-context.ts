@@ -82,3 +82,22 @@ export function clientAddress(request: { headers: Headers }): string | null {
   const address = env().TRUST_PROXY ? entries[0] : entries[entries.length - 1];
   return address ? address.slice(0, 64).toLowerCase() : null;
 }
+
+// One id per request, kept by its Headers like the context.
+const requestIds = new WeakMap<Headers, string>();
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request's id and client address as the audit log records them (lib/db/audit.ts, AuditActor):
+ * the front proxy's X-Request-Id only with TRUST_PROXY (otherwise the client could choose it), else
+ * one generated for this request; the address by clientAddress's rule.
+ */
+export function requestAuditFacts(request: { headers: Headers }): { requestId: string; ip: string | null } {
+  let id = requestIds.get(request.headers);
+  if (!id) {
+    const sent = env().TRUST_PROXY ? request.headers.get("x-request-id")?.trim() : undefined;
+    id = sent && REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+    requestIds.set(request.headers, id);
+  }
+  return { requestId: id, ip: clientAddress(request) };
+}

@@ -1,6 +1,7 @@
 import { authSecret } from "../auth/auth-secret";
 import type { WebhookEndpoint } from "../db/generated/client";
 import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { MAX_ENDPOINTS_PER_SCHOOL, TOO_MANY_ENDPOINTS, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 
@@ -19,8 +20,10 @@ export async function createWebhookEndpoint(options: {
   input: CreateEndpointInput;
   now: Date;
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, now, dryRun, actor } = options;
   const url = checkEndpointUrl(input.url, schoolId);
   if ("error" in url) return failure(url.error);
   const events = checkEventTypes(input.events);
@@ -45,6 +48,8 @@ export async function createWebhookEndpoint(options: {
         updatedAt: now,
       },
     });
+    const summary = { url: endpoint.url, events: endpoint.events, description: endpoint.description };
+    await recordAudit(tx, { actor, now, entry: { schoolId, action: "webhook_endpoint.create", target: { type: "webhook_endpoint", id: endpoint.id }, summary } });
     return success({ endpoint, secret });
   });
 }

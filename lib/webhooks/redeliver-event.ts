@@ -1,5 +1,6 @@
 import { isUuid } from "../core/ids";
 import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import type { DeliveryRecord } from "./presenter";
 
@@ -18,8 +19,10 @@ export async function redeliverWebhookEvent(options: {
   now: Date;
   /** Checked and queued, then rolled back: shows which deliveries would be queued. */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<DeliveryRecord[]>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, now, dryRun, actor } = options;
   if (!isUuid(input.eventId)) return failure(EVENT_NOT_FOUND);
   if (input.endpointId && !isUuid(input.endpointId)) return failure(ENDPOINT_NOT_FOUND);
   return writeTransaction({ dryRun }, async (tx) => {
@@ -38,6 +41,8 @@ export async function redeliverWebhookEvent(options: {
       });
       ids.push(d.id);
     }
+    const summary = { eventType: event.type, endpointIds: endpoints.map((e) => e.id) };
+    await recordAudit(tx, { actor, now, entry: { schoolId, action: "webhook_event.redeliver", target: { type: "webhook_event", id: event.id }, summary } });
     const deliveries = await tx.webhookDelivery.findMany({
       where: { id: { in: ids } },
       include: { event: true, attempts: { orderBy: { attemptedAt: "asc" }, take: 20 } },

@@ -2,6 +2,7 @@ import { authSecret } from "../auth/auth-secret";
 import type { WebhookEndpoint } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { ENDPOINT_NOT_FOUND } from "./endpoint-input";
 import { encryptWebhookSecret, generateWebhookSecret } from "./secret";
 
@@ -19,8 +20,10 @@ export async function rotateWebhookSecret(options: {
   now: Date;
   /** Checked and written, then rolled back: the secret keeps working and the one returned is void. */
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<{ endpoint: WebhookEndpoint; secret: string }>> {
-  const { schoolId, id, now, dryRun } = options;
+  const { schoolId, id, now, dryRun, actor } = options;
   if (!isUuid(id)) return failure(ENDPOINT_NOT_FOUND);
   const secret = generateWebhookSecret();
   return writeTransaction({ dryRun }, async (tx) => {
@@ -36,6 +39,9 @@ export async function rotateWebhookSecret(options: {
         updatedAt: now,
       },
     });
+    // The secrets themselves never reach the log: only that the signing secret changed, and until when the old one signs.
+    const summary = { rotated: true, previousValidUntil: endpoint.previousSecretExpiresAt };
+    await recordAudit(tx, { actor, now, entry: { schoolId, action: "webhook_endpoint.rotate_secret", target: { type: "webhook_endpoint", id }, summary } });
     return success({ endpoint, secret });
   });
 }

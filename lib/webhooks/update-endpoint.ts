@@ -1,6 +1,7 @@
 import type { WebhookEndpoint } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { failure, success, type Payload, writeTransaction } from "../db/write-transaction";
+import { changedFields, recordAudit, type AuditActor } from "../db/audit";
 import { ENDPOINT_NOT_FOUND, checkDescription, checkEndpointUrl, checkEventTypes } from "./endpoint-input";
 
 export interface UpdateEndpointInput {
@@ -21,8 +22,10 @@ export async function updateWebhookEndpoint(options: {
   input: UpdateEndpointInput;
   now: Date;
   dryRun?: boolean;
+  /** Who asks: written to the audit log with the change (lib/db/audit.ts). */
+  actor: AuditActor;
 }): Promise<Payload<WebhookEndpoint>> {
-  const { schoolId, input, now, dryRun } = options;
+  const { schoolId, input, now, dryRun, actor } = options;
   if (!isUuid(input.id)) return failure(ENDPOINT_NOT_FOUND);
   const data: Partial<WebhookEndpoint> = { updatedAt: now };
   if (input.url !== null && input.url !== undefined) {
@@ -41,11 +44,16 @@ export async function updateWebhookEndpoint(options: {
     data.description = description.description;
   }
   return writeTransaction({ dryRun }, async (tx) => {
-    const [existing] = await tx.$queryRaw<{ disabledAt: Date | null }[]>`
-      SELECT "disabledAt" FROM "WebhookEndpoint" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
+    const [existing] = await tx.$queryRaw<Pick<WebhookEndpoint, "disabledAt" | "url" | "events" | "description" | "disabledReason">[]>`
+      SELECT "disabledAt", "url", "events", "description", "disabledReason" FROM "WebhookEndpoint" WHERE "id" = ${input.id}::uuid AND "schoolId" = ${schoolId}::uuid FOR UPDATE`;
     if (!existing) return failure<WebhookEndpoint>(ENDPOINT_NOT_FOUND);
     if (input.enabled === true && existing.disabledAt) Object.assign(data, { disabledAt: null, disabledReason: null, failingSince: null });
     if (input.enabled === false && !existing.disabledAt) Object.assign(data, { disabledAt: now, disabledReason: "Disabled by the school" });
-    return success(await tx.webhookEndpoint.update({ where: { id: input.id }, data }));
+    const updated = await tx.webhookEndpoint.update({ where: { id: input.id }, data });
+    const summary = changedFields(existing, updated, ["url", "events", "description", "disabledAt", "disabledReason"]);
+    if (Object.keys(summary).length) {
+      await recordAudit(tx, { actor, now, entry: { schoolId, action: "webhook_endpoint.update", target: { type: "webhook_endpoint", id: updated.id }, summary } });
+    }
+    return success(updated);
   });
 }

@@ -4,6 +4,8 @@ import { drainMail } from "../mail/deliver";
 import { drainBackchannelLogouts } from "../oidc/deliver-backchannel-logouts";
 import { renewDueSubscriptions } from "../billing/renew-due";
 import { drainWebhooks } from "./deliver";
+import { purgeAuditEvents } from "../db/audit";
+import { db } from "../db/client";
 
 /** How often the worker runs renewals (lib/billing), when asked to. */
 export const RENEWAL_INTERVAL_MS = 60_000;
@@ -51,6 +53,8 @@ export function startWebhookWorker(
         if (options.renewals && Date.now() - lastRenewal >= RENEWAL_INTERVAL_MS) {
           lastRenewal = Date.now();
           await renewDueSubscriptions({ now: now() });
+          // The audit log's retention (lib/db/audit.ts) on the same schedule as renewals.
+          await purgeAuditEvents(db(), { now: now() });
         }
         // The mail outbox (lib/mail) shares it too: one loop, one backoff, one log line per outage.
         await drainMail({ now, budgetMs: 10_000, shouldContinue: () => running });

@@ -19,6 +19,8 @@ export const MCP_TOOLS = [
   "list_members",
   "get_member",
   "list_enrollments",
+  "list_payments",
+  "list_audit_events",
   "list_webhook_endpoints",
   "create_webhook_endpoint",
   "update_webhook_endpoint",

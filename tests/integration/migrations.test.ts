@@ -147,6 +147,9 @@ describe("schema.prisma and the migrations agree", () => {
     const signingKey = await p.oidcSigningKey.create({
       data: { kid: "mig-kid", alg: "ES256", publicJwk: { kty: "EC" }, privateKeyCiphertext: "c", createdAt: now, activatesAt: now },
     });
+    const auditEvent = await p.auditEvent.create({
+      data: { id: "00000000-0000-4000-8000-000000000028", schoolId: school.id, actorType: "cli", actorLabel: "mig", action: "member.create", targetType: "member", targetId: user.id, summary: {}, createdAt: now },
+    });
     // The migration creates the one row; triggers keep it up to date (content-version.test.ts).
     const contentVersion = await p.contentVersion.findUniqueOrThrow({ where: { id: 1 } });
     // The same for the credential version (api-key-cache.test.ts).
@@ -163,7 +166,7 @@ describe("schema.prisma and the migrations agree", () => {
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
       PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund, StripeEvent: stripeEvent,
-      EmailVerificationToken: verificationToken, MailMessage: mail,
+      EmailVerificationToken: verificationToken, MailMessage: mail, AuditEvent: auditEvent,
       TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
@@ -184,6 +187,8 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.webhookAttempt.count()).toBe(0);
     expect(await p.backchannelLogout.count()).toBe(0);
     expect(await p.mailMessage.count()).toBe(0);
+    // The audit log is append-only, but a deleted school takes its rows (the trigger admits the cascade).
+    expect(await p.auditEvent.count()).toBe(0);
     await p.oAuthClientAssertion.deleteMany({});
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });

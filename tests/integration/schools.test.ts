@@ -12,6 +12,7 @@ import { SchoolCommandError } from "@/lib/schools/errors";
 import { listSchools, setCustomDomain, setSchoolEnabled } from "@/lib/schools/manage-schools";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 let server: AppServer;
 let created: CreatedSchool;
@@ -107,7 +108,7 @@ describe("the one-time password link", () => {
   });
 
   it("expires after its lifetime and rejects unknown or malformed tokens", async () => {
-    const m = await addMember({ db: db(), school: "pottery", email: "ta@pottery.example", role: "teaching_assistant", now: T0 });
+    const m = await addMember({ actor: TEST_ACTOR, db: db(), school: "pottery", email: "ta@pottery.example", role: "teaching_assistant", now: T0 });
     advance(72 * 3_600_000);
     const expired = await setPassword({ token: m.passwordSetup!.token, password: "never-accepted", confirm: "never-accepted" });
     expect(expired.headers.get("location")).toContain("error=expired_link");
@@ -157,17 +158,17 @@ describe("the one-time password link", () => {
 
 describe("members, disabling and domains", () => {
   it("add-member accepts built-in and custom roles only, and merges roles", async () => {
-    await expect(addMember({ db: db(), school: "pottery", email: "x@pottery.example", role: "superuser", now: T0 })).rejects.toThrow(
+    await expect(addMember({ actor: TEST_ACTOR, db: db(), school: "pottery", email: "x@pottery.example", role: "superuser", now: T0 })).rejects.toThrow(
       /unknown role "superuser"; choose from owner, manager/,
     );
     await db().schoolRole.create({ data: { schoolId: created.school.id, name: "mentor" } });
-    await addMember({ db: db(), school: "pottery", email: "ta@pottery.example", role: "mentor", now: T0 });
+    await addMember({ actor: TEST_ACTOR, db: db(), school: "pottery", email: "ta@pottery.example", role: "mentor", now: T0 });
     const m = await db().schoolMembership.findFirstOrThrow({ where: { schoolId: created.school.id, user: { email: "ta@pottery.example" } } });
     expect(m.roles).toEqual(["teaching_assistant", "mentor"]);
     // The owner has a password now: adding a role issues no new link.
-    const owner = await addMember({ db: db(), school: "pottery", email: "owner@pottery.example", role: "teacher", now: T0 });
+    const owner = await addMember({ actor: TEST_ACTOR, db: db(), school: "pottery", email: "owner@pottery.example", role: "teacher", now: T0 });
     expect(owner.passwordSetup).toBeNull();
-    await expect(addMember({ db: db(), school: "nope", email: "x@y.example", role: "student", now: T0 })).rejects.toThrow(SchoolCommandError);
+    await expect(addMember({ actor: TEST_ACTOR, db: db(), school: "nope", email: "x@y.example", role: "student", now: T0 })).rejects.toThrow(SchoolCommandError);
   });
 
   it("a custom domain serves the school; hosts under the platform domain or malformed are refused", async () => {

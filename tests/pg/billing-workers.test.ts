@@ -12,6 +12,7 @@ import { renewDueSubscriptions, type RenewalRunResult } from "@/lib/billing/rene
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { createTestDb, type TestDb } from "../helpers/test-db";
 import { DEMO_IDS, PLANS, TEST_NOW, freshEmail } from "../integration/admin-api/helpers";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await seedDemo({ prisma: db() });
   setNow(TEST_NOW);
   for (let i = 0; i < COUNT; i++) {
-    const r = await createSubscription({
+    const r = await createSubscription({ actor: TEST_ACTOR,
       schoolId: DEMO_IDS.school,
       input: { email: freshEmail("worker"), name: "Worker", planId: PLANS.monthly, collectionMethod: "charge_automatically", paymentMethod: "4242424242424242" },
       now: TEST_NOW,

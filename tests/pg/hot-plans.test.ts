@@ -17,6 +17,9 @@ import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
 import { findActiveAccessToken } from "@/lib/oauth/tokens";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
+import { TEST_ACTOR } from "../helpers/audit-actor";
+import { listSchoolPayments } from "@/lib/billing/list-school-payments";
+import { listAuditEvents } from "@/lib/audit/list-audit-events";
 
 // 10,000 members, 20,000 subscriptions (15 due), 50,000 payments, 100,000 token rows: small enough
 // to generate in seconds, large enough that without an index the planner scans (dropping
@@ -172,12 +175,53 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     const [a, b] = [await generatedSubscription(17), await generatedSubscription(27)];
     const statements = await capture(async () => {
       const end = Math.floor(now.getTime() / 1000) + 60 * 86_400;
-      const updated = await updateSubscription({ schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
+      const updated = await updateSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
       expect(updated.errors).toEqual([]);
-      const canceled = await cancelSubscription({ schoolId: SCHOOL, input: { id: b.id, cancelAtPeriodEnd: true }, now });
+      const canceled = await cancelSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { id: b.id, cancelAtPeriodEnd: true }, now });
       expect(canceled.errors).toEqual([]);
     });
     expect(statements.filter((s) => s.sql.includes('"Subscription"')).length).toBeGreaterThanOrEqual(6);
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+
+  it("payments (school-wide): the first page, a deep page, by state, by member, by time", async () => {
+    const [deep] = (await pool.query<{ id: string; createdAt: Date }>(`SELECT "id"::text AS "id", "createdAt" FROM "Payment" WHERE "schoolId" = $1 ORDER BY "createdAt" DESC, "id" DESC OFFSET $2 LIMIT 1`, [SCHOOL, Math.floor(shape.payments * 0.6)])).rows;
+    const member = await generatedSubscription(7);
+    const { rows: [owner] } = await pool.query<{ userId: string }>(`SELECT "userId"::text AS "userId" FROM "Subscription" WHERE "id" = $1`, [member.id]);
+    const since = Math.floor(now.getTime() / 1000) - 3_600;
+    const statements = await capture(async () => {
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { first: 50 } });
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep!) } });
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { state: "failed" } });
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { state: "failed", after: cursorOf(deep!) } });
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { userId: owner!.userId } });
+      await listSchoolPayments({ schoolId: SCHOOL, filter: { since } });
+    });
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+
+  it("auditEvents: the first page, a deep page and each filter", async () => {
+    // The generated dataset has no audit log: 20,000 rows of this school, four actor types and
+    // twenty actions and targets, over the last 20,000 minutes.
+    await pool.query(
+      `INSERT INTO "AuditEvent" ("id", "schoolId", "actorType", "actorLabel", "action", "targetType", "targetId", "summary", "createdAt")
+       SELECT gen_random_uuid(), $1, (ARRAY['member', 'api_key', 'oauth_client', 'system'])[1 + a % 4]::"AuditActorType", 'large',
+              'subscription.a' || (a % 20), 'subscription', md5('large-target-' || (a % 20)), '{}', now() - a * interval '1 minute'
+         FROM generate_series(1, 20000) AS a`,
+      [SCHOOL],
+    );
+    await pool.query(`ANALYZE "AuditEvent"`);
+    largeTables.add("AuditEvent");
+    const [deep] = (await pool.query<{ id: string; createdAt: Date }>(`SELECT "id"::text AS "id", "createdAt" FROM "AuditEvent" WHERE "schoolId" = $1 ORDER BY "createdAt" DESC, "id" DESC OFFSET 12000 LIMIT 1`, [SCHOOL])).rows;
+    const statements = await capture(async () => {
+      await listAuditEvents({ schoolId: SCHOOL, filter: { first: 50 } });
+      await listAuditEvents({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep!) } });
+      await listAuditEvents({ schoolId: SCHOOL, filter: { actorType: "system", after: cursorOf(deep!) } });
+      await listAuditEvents({ schoolId: SCHOOL, filter: { action: "subscription.a3" } });
+      const { rows: [t] } = await pool.query<{ id: string }>(`SELECT md5('large-target-5') AS "id"`);
+      await listAuditEvents({ schoolId: SCHOOL, filter: { targetId: t!.id } });
+      await listAuditEvents({ schoolId: SCHOOL, filter: { since: Math.floor(now.getTime() / 1000) - 600 } });
+    });
     expect(await wastefulPlans(statements)).toEqual([]);
   });
 

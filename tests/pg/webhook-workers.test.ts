@@ -10,6 +10,7 @@ import { drainWebhooks } from "@/lib/webhooks/deliver";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { DEMO_IDS, PLANS, TEST_NOW, subscribe } from "../integration/admin-api/helpers";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 let app: AppServer;
 let receiver: Receiver;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   setNow(TEST_NOW);
   app = await startAppServer();
   receiver = await startReceiver();
-  const created = await createWebhookEndpoint({ schoolId: DEMO_IDS.school, input: { url: receiver.url, events: ["subscription.created"] }, now: TEST_NOW });
+  const created = await createWebhookEndpoint({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { url: receiver.url, events: ["subscription.created"] }, now: TEST_NOW });
   receiver.secrets.push(created.record!.secret);
 });
 afterAll(async () => {

@@ -7,13 +7,17 @@ import { presentMember, type MemberWire } from "../../membership/member-record";
 import { presentEnrollment } from "../../membership/presenter";
 import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { fail, ok } from "../results";
-import { enrollmentSchema, pageSizeInput } from "../schemas";
+import { enrollmentSchema, pageSizeInput, paymentSchema, unixSeconds } from "../schemas";
+import { listSchoolPayments, PAYMENT_STATES } from "../../billing/list-school-payments";
+import { listAuditEvents, presentAuditEvent } from "../../audit/list-audit-events";
+import { AUDIT_ACTOR_TYPES } from "../../db/audit";
+import { presentPayment } from "../../membership/presenter";
 import type { ToolRegistrar } from "../tool-registrar";
 
 // The staff's member and enrollment reads: the Admin API's members, member(id) and enrollments,
 // over the same membership verbs, with the same bounds and messages.
 
-type StaffReadTool = "list_members" | "get_member" | "list_enrollments";
+type StaffReadTool = "list_members" | "get_member" | "list_enrollments" | "list_payments" | "list_audit_events";
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -28,6 +32,24 @@ const memberSchema = z.object({
 const pageInfoSchema = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 const afterInput = z.string().max(512).optional().describe("pageInfo.endCursor of the previous page; omit for the first page");
 const idInput = (description: string) => z.string().max(64).describe(description);
+
+const auditEventSchema = z.object({
+  id: z.string(),
+  actorType: z.string(),
+  actorId: z.string().nullable(),
+  actorLabel: z.string(),
+  credentialId: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  summary: z.string(),
+  requestId: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+const sinceInput = unixSeconds.optional().describe("Only rows at or after this time (Unix seconds)");
+const untilInput = unixSeconds.optional().describe("Only rows before this time (Unix seconds)");
+const day = (seconds: number) => new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 16);
 
 const describeMember = (m: MemberWire) => `${m.name} <${m.email}>${m.roles.length ? ` (${m.roles.join(", ")})` : ""}, id ${m.id}`;
 
@@ -113,6 +135,64 @@ export function registerStaffReadTools(tool: ToolRegistrar<StaffReadTool>) {
           ? enrollments.map((e) => `- ${e.user.email} in ${e.course.title}, since ${new Date(e.createdAt * 1000).toISOString().slice(0, 10)}, id ${e.id}`).join("\n")
           : "No enrollment matches.";
         return ok({ enrollments, pageInfo: page.pageInfo }, more(text, page.pageInfo));
+      }),
+  );
+
+  tool(
+    "list_payments",
+    {
+      title: "List payments (staff)",
+      description:
+        "Staff only. The school's payments, newest first, filtered by state, member, subscription and time; first: 1 to 100 (default 50); after: the previous page's endCursor.",
+      inputSchema: {
+        state: z.enum(PAYMENT_STATES).optional().describe("Only payments in this state"),
+        userId: idInput("Only this member's payments (a member id from list_members)").optional(),
+        subscriptionId: idInput("Only this subscription's payments (a subscription id)").optional(),
+        since: sinceInput,
+        until: untilInput,
+        first: pageSizeInput,
+        after: afterInput,
+      },
+      outputSchema: { payments: z.array(paymentSchema), pageInfo: pageInfoSchema },
+      annotations: { title: "List payments", ...READ_ONLY },
+    },
+    async (args, ctx) =>
+      reading(async () => {
+        const page = await listSchoolPayments({ schoolId: ctx.school.id, filter: args });
+        const payments = page.nodes.map(presentPayment);
+        const text = payments.length
+          ? payments.map((p) => `- ${p.amount} ${p.currency} ${p.state}, ${day(p.createdAt)}, subscription ${p.subscriptionId}, id ${p.id}`).join("\n")
+          : "No payment matches.";
+        return ok({ payments, pageInfo: page.pageInfo }, more(text, page.pageInfo));
+      }),
+  );
+
+  tool(
+    "list_audit_events",
+    {
+      title: "List audit log (staff)",
+      description:
+        "Staff only. The school's audit log (who changed what, with which credential, when), newest first, filtered by actor type, action, target and time; first: 1 to 100 (default 50); after: the previous page's endCursor.",
+      inputSchema: {
+        actorType: z.enum(AUDIT_ACTOR_TYPES).optional().describe("Only changes by this kind of actor"),
+        action: z.string().max(200).optional().describe("Only this action, e.g. subscription.cancel"),
+        targetId: z.string().max(200).optional().describe("Only changes to this target (a subscription, payment, member, endpoint, key or client id)"),
+        since: sinceInput,
+        until: untilInput,
+        first: pageSizeInput,
+        after: afterInput,
+      },
+      outputSchema: { auditEvents: z.array(auditEventSchema), pageInfo: pageInfoSchema },
+      annotations: { title: "List audit log", ...READ_ONLY },
+    },
+    async (args, ctx) =>
+      reading(async () => {
+        const page = await listAuditEvents({ schoolId: ctx.school.id, filter: args });
+        const auditEvents = page.nodes.map(presentAuditEvent);
+        const text = auditEvents.length
+          ? auditEvents.map((e) => `- ${day(e.createdAt)} ${e.action} ${e.targetType} ${e.targetId ?? ""} by ${e.actorType} ${e.actorLabel}`).join("\n")
+          : "No audit row matches.";
+        return ok({ auditEvents, pageInfo: page.pageInfo }, more(text, page.pageInfo));
       }),
   );
 }

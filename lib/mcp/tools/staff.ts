@@ -15,7 +15,7 @@ import type { Payload } from "../../db/write-transaction";
 import { SUBSCRIPTION_STATES } from "../../membership/states";
 import { updateSubscription } from "../../membership/update-subscription";
 import type { ToolName } from "../access";
-import type { McpContext } from "../context";
+import { mcpActor, type McpContext } from "../context";
 import { fail, ok } from "../results";
 import { emailInput, enrollmentSchema, pageSizeInput, paymentSchema, subscriptionSchema, unixSeconds, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
@@ -169,7 +169,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
         paymentMethod: args.paymentMethod,
       };
       return write(ctx, "create_subscription", args, async (dryRun) =>
-        payloadResult(await createSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await createSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
@@ -192,7 +192,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     async (args, ctx) => {
       const input = { id: args.id, currentPeriodEnd: args.currentPeriodEnd };
       return write(ctx, "update_subscription", args, async (dryRun) =>
-        payloadResult(await updateSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await updateSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
@@ -215,7 +215,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     async (args, ctx) => {
       const input = { id: args.id, cancelAtPeriodEnd: args.cancelAtPeriodEnd ?? true, customEndedAt: args.customEndedAt };
       return write(ctx, "cancel_subscription", args, async (dryRun) =>
-        payloadResult(await cancelSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await cancelSubscription({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun, "subscription", presentSubscription, describeSubscription),
       );
     },
   );
@@ -232,7 +232,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     },
     async (args, ctx) =>
       write(ctx, "pause_subscription", args, async (dryRun) =>
-        payloadResult(await pauseSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await pauseSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun, "subscription", presentSubscription, describeSubscription),
       ),
   );
 
@@ -248,7 +248,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     },
     async (args, ctx) =>
       write(ctx, "resume_subscription", args, async (dryRun) =>
-        payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun }), dryRun, "subscription", presentSubscription, describeSubscription),
+        payloadResult(await resumeSubscription({ schoolId: ctx.school.id, input: { id: args.id }, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun, "subscription", presentSubscription, describeSubscription),
       ),
   );
 
@@ -298,7 +298,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     },
     async (args, ctx) =>
       write(ctx, "refund_payment", args, async (dryRun) => {
-        const p = await refundPayment({ schoolId: ctx.school.id, input: { paymentId: args.paymentId, amount: args.amount }, now: ctx.now(), dryRun });
+        const p = await refundPayment({ schoolId: ctx.school.id, input: { paymentId: args.paymentId, amount: args.amount }, now: ctx.now(), dryRun, actor: mcpActor(ctx) });
         if (!p.record) return fail(p.errors.join("\n"));
         const payment = presentPayment(p.record);
         const prefix = dryRun ? "Dry run, nothing was written. Would result in: " : "";
@@ -325,7 +325,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
       const input = { courseId: args.courseId, email: args.email, name: args.name };
       return write(ctx, "enroll_student", args, async (dryRun) =>
         payloadResult(
-          await enrollStudentToCourse({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }),
+          await enrollStudentToCourse({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) }),
           dryRun,
           "enrollment",
           presentEnrollment,

@@ -15,6 +15,7 @@ import { WEBHOOK_DELIVERY_STATUSES } from "../../webhooks/list-deliveries";
 import { fail, ok } from "../results";
 import { pageSizeInput, webhookDeliverySchema, webhookEndpointSchema, writeOptions } from "../schemas";
 import type { ToolRegistrar } from "../tool-registrar";
+import { mcpActor } from "../context";
 import { write, writeAnnotations } from "./staff";
 
 type WebhookTool =
@@ -98,7 +99,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
         ctx,
         "create_webhook_endpoint",
         args,
-        async (dryRun) => secretResult(await createWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun }), dryRun),
+        async (dryRun) => secretResult(await createWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun),
         withoutSecret,
       );
     },
@@ -123,7 +124,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
     async (args, ctx) => {
       const input = { id: args.id, url: args.url, events: args.events, description: args.description, enabled: args.enabled };
       return write(ctx, "update_webhook_endpoint", args, async (dryRun) => {
-        const p = await updateWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun });
+        const p = await updateWebhookEndpoint({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) });
         if (!p.record) return fail(p.errors.join("\n"));
         const endpoint = presentEndpoint(p.record);
         return ok({ dryRun, endpoint }, `${dryPrefix(dryRun)}${describeEndpoint(endpoint)}`);
@@ -142,7 +143,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
     },
     async (args, ctx) => {
       return write(ctx, "delete_webhook_endpoint", args, async (dryRun) => {
-        const p = await deleteWebhookEndpoint({ schoolId: ctx.school.id, id: args.id, dryRun });
+        const p = await deleteWebhookEndpoint({ schoolId: ctx.school.id, id: args.id, now: ctx.now(), dryRun, actor: mcpActor(ctx) });
         if (!p.record) return fail(p.errors.join("\n"));
         return ok({ dryRun, deletedId: p.record.id }, `${dryPrefix(dryRun)}webhook endpoint ${p.record.id} deleted`);
       });
@@ -164,7 +165,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
         ctx,
         "rotate_webhook_secret",
         args,
-        async (dryRun) => secretResult(await rotateWebhookSecret({ schoolId: ctx.school.id, id: args.id, now: ctx.now(), dryRun }), dryRun),
+        async (dryRun) => secretResult(await rotateWebhookSecret({ schoolId: ctx.school.id, id: args.id, now: ctx.now(), dryRun, actor: mcpActor(ctx) }), dryRun),
         withoutSecret,
       );
     },
@@ -213,7 +214,7 @@ export function registerWebhookTools(tool: ToolRegistrar<WebhookTool>) {
     async (args, ctx) => {
       const input = { eventId: args.eventId, endpointId: args.endpointId };
       return write(ctx, "redeliver_webhook_event", args, async (dryRun) => {
-        const p = await redeliverWebhookEvent({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun });
+        const p = await redeliverWebhookEvent({ schoolId: ctx.school.id, input, now: ctx.now(), dryRun, actor: mcpActor(ctx) });
         if (!p.record) return fail(p.errors.join("\n"));
         const deliveries = p.record.map(presentDelivery);
         return ok({ dryRun, deliveries }, `${dryPrefix(dryRun)}queued:\n${deliveries.map((d) => `- ${describeDelivery(d)}`).join("\n")}`);

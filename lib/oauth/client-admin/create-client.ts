@@ -10,9 +10,13 @@ import type { Prisma } from "../../db/generated/client";
 import { DEFAULT_SIGNING_ALG, isSigningAlg, SIGNING_ALGS } from "../../oidc/key-store";
 import { formatScope, parseScope, unknownScopes, SUPPORTED_SCOPES } from "../scopes";
 import { OAuthClientCommandError } from "./errors";
+import { recordAudit, type AuditActor } from "../../db/audit";
 
 export interface CreateOAuthClientOptions {
-  db: Pick<Db, "school" | "oAuthClient">;
+  db: Pick<Db, "school" | "$transaction">;
+  /** Who asks: written to the audit log with the client (lib/db/audit.ts); never the secret. */
+  actor: AuditActor;
+  now: Date;
   /** School id or subdomain: the client is usable with this school only. */
   school: string;
   name: string;
@@ -97,7 +101,8 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
   const idTokenSignedResponseAlg = options.idTokenSignedResponseAlg ?? DEFAULT_SIGNING_ALG;
   if (!isSigningAlg(idTokenSignedResponseAlg)) throw new OAuthClientCommandError(`--id-token-alg must be one of ${SIGNING_ALGS.join(", ")}`);
   const secret = options.confidential && !keyAuth ? generateClientSecret() : null;
-  const row = await options.db.oAuthClient.create({
+  const row = await options.db.$transaction(async (tx) => {
+    const created = await tx.oAuthClient.create({
     data: {
       clientId: `oc_${randomBytes(12).toString("hex")}`,
       name,
@@ -112,6 +117,10 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
       backchannelLogoutUri,
       idTokenSignedResponseAlg,
     },
+    });
+    const summary = { clientId: created.clientId, name, redirectUris, scope, tokenEndpointAuthMethod: created.tokenEndpointAuthMethod };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: school.id, action: "oauth_client.create", target: { type: "oauth_client", id: created.clientId }, summary } });
+    return created;
   });
   return { client: row, school, secret };
 }

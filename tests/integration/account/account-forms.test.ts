@@ -6,6 +6,7 @@ import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { csrf, signIn, tokensFor } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // The account forms (POST /api/account/<action>, lib/account/forms.ts): the member's own rows at
 // the host's school only, the CSRF double-submit token, the membership verbs' rules and events,
@@ -40,7 +41,7 @@ beforeAll(async () => {
   ({ cookie: student, token: studentCsrf } = await withCsrf(await signIn(app, "student@schoolhouse.test")));
   ({ cookie: multi, token: multiCsrf } = await withCsrf(await signIn(app, "multi@schoolhouse.test")));
   const plan = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "recurring" } });
-  const make = async (email: string) => (await createSubscription({ schoolId: DEMO_IDS.school, input: { email, planId: plan.id }, now: new Date() })).record!.id;
+  const make = async (email: string) => (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email, planId: plan.id }, now: new Date() })).record!.id;
   studentSub = await make("student@schoolhouse.test");
   multiSub = await make("multi@schoolhouse.test");
 });
@@ -201,7 +202,7 @@ describe("memberships", () => {
 
   it("says the verb's own message when the rule refuses (a lifetime plan is not cancellable)", async () => {
     const lifetime = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "lifetime" } });
-    const { record } = await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: lifetime.id }, now: new Date() });
+    const { record } = await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: lifetime.id }, now: new Date() });
     const res = await post("cancel", multi, { csrfToken: multiCsrf, subscription: record!.id });
     expect(res.headers.get("location")).toBe("/account/memberships?error=not_cancellable");
   });

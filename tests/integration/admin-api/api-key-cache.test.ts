@@ -6,6 +6,7 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { setSchoolEnabled } from "@/lib/schools/manage-schools";
 import { adminAppForSuite, gql } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // API-key verification is served from a process cache (lib/credentials/api-key-cache.ts) whose
 // entries hold only while the database's CredentialVersion is unchanged; triggers bump it on every
@@ -15,7 +16,7 @@ const app = adminAppForSuite({ now: null });
 const version = credentialVersion;
 const typename = (key: string) => gql(app, "{ __typename }", {}, { key });
 const newKey = async (name: string) =>
-  (await createApiKey({ school: "demo", name, permissions: ["subscriptions", "createSubscription"], enforceLimits: false })).key;
+  (await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name, permissions: ["subscriptions", "createSubscription"], enforceLimits: false })).key;
 
 withCredentialBound();
 
@@ -35,7 +36,7 @@ describe("the API-key cache", () => {
   it("refuses a key revoked by this process at once, within the bound or not", async () => {
     const key = await newKey("revoked here");
     expect((await typename(key)).status).toBe(200);
-    await revokeApiKey({ ref: key, now: now() });
+    await revokeApiKey({ actor: TEST_ACTOR, ref: key, now: now() });
     const refused = await typename(key);
     expect(refused.status).toBe(401);
     expect(refused.body.errors[0].message).toBe("This API key has been revoked.");

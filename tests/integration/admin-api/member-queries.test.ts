@@ -5,6 +5,7 @@ import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { DEMO_USERS } from "@/lib/startup/seed/demo-data";
 import { ACME_API_KEY, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, gql, subscribe, adminAppForSuite, freshEmail } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // members, member(id) and enrollments (lib/admin-api/member-queries.ts) through HTTP, on PGlite and,
 // with TEST_DATABASE_URL, on Postgres.
@@ -187,7 +188,7 @@ describe("permissions", () => {
       expect(r.body.errors).toEqual([expect.objectContaining({ message: "Unauthorized", extensions: { code: "FORBIDDEN" }, path: [field] })]);
     }
     // Each query has its own permission: subscriptions does not open members, members does not open member(id) or enrollments.
-    const { key } = await createApiKey({ school: "demo", name: "members only", permissions: ["members", "subscriptions"], enforceLimits: false });
+    const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "members only", permissions: ["members", "subscriptions"], enforceLimits: false });
     expect((await gql(app, MEMBERS, { first: 1 }, { key })).body.data.members.nodes).toHaveLength(1);
     expect((await gql(app, MEMBER, { id: DEMO_IDS.users.owner }, { key })).body.errors[0].message).toBe("Unauthorized");
     expect((await gql(app, ENROLLMENTS, {}, { key })).body.errors[0].message).toBe("Unauthorized");

@@ -3,6 +3,7 @@ import { advance } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { readdirSync } from "node:fs";
 import { ACME_API_KEY, DEMO_IDS, GET_SUBSCRIPTION, NO_PERMISSIONS_KEY, PLANS, freshEmail, gql, subscribe, adminAppForSuite } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = adminAppForSuite();
 const ENROLL = `mutation($input: EnrollStudentToCourseInput!) {
@@ -202,7 +203,7 @@ describe("permissions on queries", () => {
 
   it("each permission allows exactly its operation", async () => {
     const { createApiKey } = await import("@/lib/admin-api/api-keys");
-    const { key } = await createApiKey({ school: "demo", name: "plans only", permissions: ["membershipPlans"], enforceLimits: false });
+    const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "plans only", permissions: ["membershipPlans"], enforceLimits: false });
     expect((await gql(app, "{ membershipPlans { id } }", {}, { key })).body.data.membershipPlans).toHaveLength(5);
     expect((await gql(app, "{ courses { nodes { id } } }", {}, { key })).body.errors[0].message).toBe("Unauthorized");
     const m = await gql(app, `mutation($i: AdminCreateSubscriptionInput!) { createSubscription(input: $i) { errors } }`, { i: { email: freshEmail(), name: "P", planId: PLANS.monthly } }, { key });

@@ -16,6 +16,7 @@ import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { PLANS, TEST_NOW, adminAppForSuite, gql, CANCEL } from "../admin-api/helpers";
 import { CARDS, subscribeWithCard } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = adminAppForSuite();
 const T = toUnixSeconds(TEST_NOW)!;
@@ -121,7 +122,7 @@ describe("billing mails", () => {
 
   it("canceled: at once through the Admin API, and a scheduled cancellation when it takes effect; a dry run mails nothing", async () => {
     const now = await subscribeWithCard(app, PLANS.monthly, CARDS.visa);
-    const dry = await cancelSubscription({ schoolId: DEMO_IDS.school, input: { id: now.id, cancelAtPeriodEnd: false }, now: TEST_NOW, dryRun: true });
+    const dry = await cancelSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { id: now.id, cancelAtPeriodEnd: false }, now: TEST_NOW, dryRun: true });
     expect(dry.errors).toEqual([]);
     expect((await billingMailsOf(now.id)).map((m) => m.kind)).toEqual(["purchase-receipt"]);
     await gql(app, CANCEL, { input: { id: now.id, cancelAtPeriodEnd: false } });

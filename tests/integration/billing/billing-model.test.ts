@@ -18,6 +18,7 @@ import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { addInterval } from "@/lib/membership/time";
 import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, freshEmail } from "../admin-api/helpers";
 import { CHANGE_PLANS, ensureChangePlans, providerChargesOf } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 adminAppForSuite();
 beforeAll(() => ensureChangePlans(DEMO_IDS.school));
@@ -146,7 +147,7 @@ describe("billing against a reference model", () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
         clearTestProviderFaults();
         let now = TEST_NOW;
-        const created = await createSubscription({
+        const created = await createSubscription({ actor: TEST_ACTOR,
           schoolId: DEMO_IDS.school,
           input: { email: freshEmail("model"), name: "Model", planId: PLANS.monthly, collectionMethod: "charge_automatically", paymentMethod: "4242424242424242" },
           now,
@@ -171,10 +172,10 @@ describe("billing against a reference model", () => {
               // A change is a charge of its own: an armed time-out is for the renewal sequences.
               clearTestProviderFaults();
               model.armedTimeout = false;
-              const r = await changeSubscriptionPlan({ schoolId: DEMO_IDS.school, input: { id, planId: PLAN_ID[op.to] }, now });
+              const r = await changeSubscriptionPlan({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { id, planId: PLAN_ID[op.to] }, now });
               expect(r.errors.length === 0, `${op.to}: ${r.errors.join()}`).toBe(model.change(op.to, now));
             } else {
-              const r = await cancelSubscription({ schoolId: DEMO_IDS.school, input: { id, cancelAtPeriodEnd: true }, now });
+              const r = await cancelSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { id, cancelAtPeriodEnd: true }, now });
               if (r.record) model.cancel(now);
             }
           }

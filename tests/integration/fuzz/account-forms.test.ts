@@ -9,6 +9,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { csrf, signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const RUNS = Number(process.env.FUZZ_RUNS_ACCOUNT ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await seedDemo({ prisma: db() });
   app = await startAppServer({ host: "demo.localhost" });
   const plan = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "recurring" } });
-  others.subscription = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: plan.id }, now: new Date() })).record!.id;
+  others.subscription = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: plan.id }, now: new Date() })).record!.id;
   await signIn(app, "multi@schoolhouse.test");
   others.session = (await db().memberSession.findFirstOrThrow({ where: { userId: DEMO_IDS.users.multiRole } })).id;
   const c = await csrf(app, await signIn(app, "student@schoolhouse.test"));

@@ -194,6 +194,10 @@ const FIELDS = [
   (a: string) => `member(id: ${a}) { id email roles }`,
   (a: string) => `enrollments(first: ${a}, userId: ${a}) { nodes { id course { title } user { email } } pageInfo { endCursor } }`,
   (a: string) => `enrollments(after: ${a}, courseId: ${a}) { nodes { id } }`,
+  (a: string) => `payments(first: ${a}, state: ${a}, userId: ${a}) { nodes { id amount state subscriptionId } pageInfo { hasNextPage endCursor } }`,
+  (a: string) => `payments(after: ${a}, subscriptionId: ${a}, since: ${a}, until: ${a}) { nodes { id } }`,
+  (a: string) => `auditEvents(first: ${a}, actorType: ${a}, action: ${a}) { nodes { id action actorType actorLabel summary } pageInfo { hasNextPage endCursor } }`,
+  (a: string) => `auditEvents(after: ${a}, targetId: ${a}, since: ${a}, until: ${a}) { nodes { id } }`,
   () => `eventTypes { type dataType fields { path type } }`,
 ];
 const MUTATIONS = [
@@ -376,8 +380,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
 // tools are sent as dry runs (they must change nothing) or by the key without permissions.
-const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments"];
-const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key"];
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments", "list_payments", "list_audit_events"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key", "subscriptionId", "since", "until", "actorType", "action", "targetId"];
 const mcpBody = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, ...(huge === undefined ? {} : { huge }), dry_run: true } } }),

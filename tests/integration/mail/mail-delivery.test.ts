@@ -17,6 +17,7 @@ import { CARDS, subscribeWithCard } from "../billing/helpers";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn, tokensFor } from "../oauth/helpers";
 import { headersOf, linkIn, partOf, startSmtpInbox, type SmtpInbox } from "../../helpers/smtp-inbox";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = appForSuite({ host: "demo.localhost", now: TEST_NOW });
 let inbox: SmtpInbox;
@@ -126,7 +127,7 @@ describe("mail through SMTP", () => {
 
   it("the CLI's new owner gets the set-password link by mail too; using either link spends both", async () => {
     const email = freshEmail("owner");
-    const added = await addMember({ db: db(), school: "demo", email, role: "admin", now: TEST_NOW });
+    const added = await addMember({ actor: TEST_ACTOR, db: db(), school: "demo", email, role: "admin", now: TEST_NOW });
     await drain();
     expect(mailsTo(email).map((m) => kindOf(m.raw)).sort()).toEqual(["verify-email", "welcome"]);
     const mailed = linkIn(mailsTo(email).find((m) => kindOf(m.raw) === "welcome")!.raw, "/account/set-password").searchParams.get("token")!;

@@ -5,6 +5,7 @@ import { MAX_PAGE_SIZE } from "@/lib/core/page";
 import { adminAppForSuite } from "../admin-api/helpers";
 import { signIn } from "../oauth/helpers";
 import { call, mcpClient, mcpToken, prose, rpc, text, toolCall } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // The staff's member and enrollment tools (lib/mcp/tools/staff-reads.ts): the Admin API's members,
 // member(id) and enrollments over MCP, with scope students:read, a staff role or the key's permission.
@@ -89,7 +90,7 @@ describe("access", () => {
     const none = await mcpClient(app, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS);
     for (const name of ["list_members", "list_enrollments"]) expect(text(await call(none, name))).toBe("Unauthorized");
     await none.close();
-    const { key } = await createApiKey({ school: "demo", name: "members only (mcp)", permissions: ["members"], enforceLimits: false });
+    const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "members only (mcp)", permissions: ["members"], enforceLimits: false });
     const partial = await mcpClient(app, key);
     expect((await call(partial, "list_members", { first: 1 })).isError).toBeFalsy();
     expect(text(await call(partial, "get_member", { id: DEMO_IDS.users.owner }))).toBe("Unauthorized");

@@ -16,12 +16,13 @@ import { generateClientSecret, hashClientSecret } from "@/lib/oauth/client-secre
 import { oauthClientCacheStats } from "@/lib/oauth/client-cache";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { form } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = appForSuite({ host: "demo.localhost" });
 
 const version = credentialVersion;
 const newClient = async (name: string) =>
-  createOAuthClient({ db: db(), school: "demo", name, redirectUris: ["https://reports.example/callback"], scope: "openid", confidential: true });
+  createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name, redirectUris: ["https://reports.example/callback"], scope: "openid", confidential: true });
 
 async function probe(clientId: string, secret: string): Promise<"accepted" | "refused"> {
   const res = await app.fetch("/api/oauth/token", form({ grant_type: "refresh_token", refresh_token: "shr_nope", client_id: clientId, client_secret: secret }));
@@ -47,7 +48,7 @@ describe("the OAuth client cache", () => {
   it("refuses a secret rotated away (no overlap) by this process at once", async () => {
     const { client, secret } = await newClient("rotated here");
     expect(await probe(client.clientId, secret!)).toBe("accepted");
-    const rotated = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now(), overlap: false });
+    const rotated = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now(), overlap: false });
     expect(await probe(client.clientId, secret!)).toBe("refused");
     expect(await probe(client.clientId, rotated.secret)).toBe("accepted");
   });
@@ -55,7 +56,7 @@ describe("the OAuth client cache", () => {
   it("refuses a client revoked by this process at once", async () => {
     const { client, secret } = await newClient("revoked here");
     expect(await probe(client.clientId, secret!)).toBe("accepted");
-    await revokeOAuthClient({ db: db(), clientId: client.clientId, now: now() });
+    await revokeOAuthClient({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
     expect(await probe(client.clientId, secret!)).toBe("refused");
   });
 

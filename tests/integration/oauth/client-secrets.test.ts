@@ -13,6 +13,7 @@ import { revokeOAuthClient } from "@/lib/oauth/client-admin/revoke-client";
 import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { VERIFIER, authorizeUrl, form, getCode, signIn, type TokenBody } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = appForSuite({ host: "demo.localhost" });
 let cookie: string;
@@ -26,7 +27,7 @@ afterEach(() => setNow(null));
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
 async function newClient(confidential = true) {
-  return createOAuthClient({ db: db(), school: "demo", name: "Reports", redirectUris: [CB, "http://127.0.0.1/cb"], scope: "openid profile courses:read", confidential });
+  return createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name: "Reports", redirectUris: [CB, "http://127.0.0.1/cb"], scope: "openid profile courses:read", confidential });
 }
 
 /** authorize → consent → code → token, authenticating with HTTP Basic (or the body with `post`). */
@@ -71,7 +72,7 @@ describe("OAuth clients with issued secrets", () => {
   it("rotation: the old secret works during the overlap, is refused after it; the new one works throughout", async () => {
     setNow(Date.parse("2026-11-23T08:00:00Z"));
     const { client, secret: oldSecret } = await newClient();
-    const rotated = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now() });
+    const rotated = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
     expect(rotated.secret).not.toBe(oldSecret);
     expect(rotated.previousValidUntil?.getTime()).toBe(now().getTime() + CLIENT_SECRET_OVERLAP_MS);
     expect(CLIENT_SECRET_OVERLAP_MS).toBe(24 * 60 * 60 * 1000);
@@ -88,11 +89,11 @@ describe("OAuth clients with issued secrets", () => {
 
   it("a second rotation drops the first secret at once; --no-overlap drops the old one at once", async () => {
     const { client, secret: first } = await newClient();
-    const second = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now() });
-    const third = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now() });
+    const second = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
+    const third = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
     await expectInvalidClient(await exchange(client.clientId, first!));
     expect((await exchange(client.clientId, second.secret)).status).toBe(200);
-    const fourth = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now(), overlap: false });
+    const fourth = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now(), overlap: false });
     expect(fourth.previousValidUntil).toBeNull();
     await expectInvalidClient(await exchange(client.clientId, third.secret));
     expect((await exchange(client.clientId, fourth.secret)).status).toBe(200);
@@ -100,7 +101,7 @@ describe("OAuth clients with issued secrets", () => {
 
   it("two rotations at once never hand out a secret that does not work", async () => {
     const { client } = await newClient();
-    const results = await Promise.allSettled([1, 2].map(() => rotateClientSecret({ db: db(), clientId: client.clientId, now: now() })));
+    const results = await Promise.allSettled([1, 2].map(() => rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() })));
     const issued = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.secret] : []));
     expect(issued.length).toBeGreaterThan(0);
     for (const r of results) if (r.status === "rejected") expect(String(r.reason)).toMatch(/changed meanwhile/);
@@ -115,9 +116,9 @@ describe("OAuth clients with issued secrets", () => {
     const { client, secret } = await newClient();
     const res = await exchange(client.clientId, secret!);
     const tokens = (await res.json()) as TokenBody;
-    const rotated = await rotateClientSecret({ db: db(), clientId: client.clientId, now: now() });
+    const rotated = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
 
-    const result = await revokeOAuthClient({ db: db(), clientId: client.clientId, now: now() });
+    const result = await revokeOAuthClient({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() });
     expect(result).toMatchObject({ alreadyRevoked: false, grants: 1, accessTokens: 1, refreshTokens: 1 });
 
     // Neither the current nor the overlapping previous secret authenticates any more.
@@ -138,19 +139,19 @@ describe("OAuth clients with issued secrets", () => {
     expect(again.status).toBe(400);
     expect(again.headers.get("location")).toBeNull();
     // Revoking twice is harmless; rotating a revoked client is refused.
-    expect((await revokeOAuthClient({ db: db(), clientId: client.clientId, now: now() })).alreadyRevoked).toBe(true);
-    await expect(rotateClientSecret({ db: db(), clientId: client.clientId, now: now() })).rejects.toThrow(/revoked/);
+    expect((await revokeOAuthClient({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() })).alreadyRevoked).toBe(true);
+    await expect(rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.clientId, now: now() })).rejects.toThrow(/revoked/);
   });
 
   it("refuses bad input: redirect URIs by the CIMD rules, unknown scopes, a public client's rotation", async () => {
     for (const uri of ["http://evil.example/cb", "javascript:alert(1)", "https://app.example/cb#frag", "https://u:p@app.example/cb", "not a url"]) {
-      await expect(createOAuthClient({ db: db(), school: "demo", name: "X", redirectUris: [uri], scope: "openid", confidential: true })).rejects.toThrow(/redirect URI/);
+      await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name: "X", redirectUris: [uri], scope: "openid", confidential: true })).rejects.toThrow(/redirect URI/);
     }
-    await expect(createOAuthClient({ db: db(), school: "demo", name: "X", redirectUris: [], scope: "openid", confidential: true })).rejects.toThrow(/redirect-uri/);
-    await expect(createOAuthClient({ db: db(), school: "demo", name: "X", redirectUris: [CB], scope: "openid admin", confidential: true })).rejects.toThrow(/unknown scope admin/);
-    await expect(createOAuthClient({ db: db(), school: "nowhere", name: "X", redirectUris: [CB], scope: "openid", confidential: true })).rejects.toThrow(/no school/);
-    await expect(rotateClientSecret({ db: db(), clientId: "demo-public-app", now: now() })).rejects.toThrow(/public/);
-    await expect(rotateClientSecret({ db: db(), clientId: "no-such-client", now: now() })).rejects.toThrow(/no OAuth client/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name: "X", redirectUris: [], scope: "openid", confidential: true })).rejects.toThrow(/redirect-uri/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name: "X", redirectUris: [CB], scope: "openid admin", confidential: true })).rejects.toThrow(/unknown scope admin/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "nowhere", name: "X", redirectUris: [CB], scope: "openid", confidential: true })).rejects.toThrow(/no school/);
+    await expect(rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: "demo-public-app", now: now() })).rejects.toThrow(/public/);
+    await expect(rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: "no-such-client", now: now() })).rejects.toThrow(/no OAuth client/);
   });
 
   it("the client is usable with its own school only", async () => {

@@ -12,6 +12,7 @@ import { OAuthClientCommandError } from "@/lib/oauth/client-admin/errors";
 import { clearClientJwksCache } from "@/lib/oauth/client-jwks";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { form, getCode, signIn, VERIFIER } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // Issue 25, item 5: private_key_jwt client authentication (OIDC Core §9, RFC 7523).
 const TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -50,9 +51,9 @@ beforeAll(async () => {
   inline = await signer("inline-1");
   remote = await signer("remote-1", "ES256");
   served = { keys: [remote.publicJwk] };
-  inlineClient = (await createOAuthClient({ db: db(), school: "demo", name: "Key Client", redirectUris: [CB], scope: "openid profile offline_access", confidential: true, jwks: { keys: [inline.publicJwk] } })).client.clientId;
+  inlineClient = (await createOAuthClient({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "demo", name: "Key Client", redirectUris: [CB], scope: "openid profile offline_access", confidential: true, jwks: { keys: [inline.publicJwk] } })).client.clientId;
   remoteClient = (
-    await createOAuthClient({
+    await createOAuthClient({ actor: TEST_ACTOR, now: new Date(),
       db: db(), school: "demo", name: "Remote Key Client", redirectUris: [CB], scope: "openid profile", confidential: true,
       jwksUri: `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`,
     })
@@ -179,10 +180,10 @@ describe("private_key_jwt", () => {
   it("registration of keys refuses private parts, both kinds at once and non-https URIs", async () => {
     const priv = await exportJWK(inline.privateKey);
     const base = { db: db(), school: "demo", name: "Bad", redirectUris: [CB], scope: "openid", confidential: true };
-    await expect(createOAuthClient({ ...base, jwks: { keys: [priv] } })).rejects.toThrow(/public keys only/);
-    await expect(createOAuthClient({ ...base, jwks: { keys: [inline.publicJwk] }, jwksUri: "https://keys.example/jwks" })).rejects.toThrow(OAuthClientCommandError);
-    await expect(createOAuthClient({ ...base, jwksUri: "http://keys.example/jwks" })).rejects.toThrow(/https/);
-    await expect(createOAuthClient({ ...base, confidential: false, jwks: { keys: [inline.publicJwk] } })).rejects.toThrow(/public client/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, jwks: { keys: [priv] } })).rejects.toThrow(/public keys only/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, jwks: { keys: [inline.publicJwk] }, jwksUri: "https://keys.example/jwks" })).rejects.toThrow(OAuthClientCommandError);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, jwksUri: "http://keys.example/jwks" })).rejects.toThrow(/https/);
+    await expect(createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, confidential: false, jwks: { keys: [inline.publicJwk] } })).rejects.toThrow(/public client/);
     expect(await db().oAuthClient.count({ where: { name: "Bad" } })).toBe(0);
     expect(await db().oAuthClient.findUniqueOrThrow({ where: { clientId: inlineClient } })).toMatchObject({ tokenEndpointAuthMethod: "private_key_jwt", clientSecretHash: null, schoolId: DEMO_IDS.school });
   });

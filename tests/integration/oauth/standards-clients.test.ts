@@ -20,6 +20,7 @@ import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secre
 import { appForSuite } from "../../helpers/app-for-suite";
 import { RecordingAuthProvider } from "../../helpers/mcp-auth-provider";
 import { browseAuthorization, signIn } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // Real clients against the real route handlers over HTTP, on the bare host (127.0.0.1:<port>),
 // whose issuer is exactly http://127.0.0.1:<port>.
@@ -90,7 +91,7 @@ describe("oauth4webapi with a client issued by npm run oauth-client (client_secr
     const issuer = new URL(app.url);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
     expect(as.token_endpoint_auth_methods_supported).toContain("client_secret_basic");
-    const created = await createOAuthClient({
+    const created = await createOAuthClient({ actor: TEST_ACTOR, now: new Date(),
       db: db(), school: "acme-training", name: "Acme Reports", redirectUris: ["http://127.0.0.1/callback"], scope: "openid profile offline_access", confidential: true,
     });
     const client: oauth.Client = { client_id: created.client.clientId };
@@ -107,7 +108,7 @@ describe("oauth4webapi with a client issued by npm run oauth-client (client_secr
       as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(created.secret!), params, redirectUri, verifier, insecure),
     );
 
-    const rotated = await rotateClientSecret({ db: db(), clientId: client.client_id, now: now() });
+    const rotated = await rotateClientSecret({ actor: TEST_ACTOR, db: db(), clientId: client.client_id, now: now() });
     const introspect = async (clientAuth: oauth.ClientAuth) =>
       oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, tokens.access_token, insecure));
     for (const clientAuth of [oauth.ClientSecretBasic(created.secret!), oauth.ClientSecretBasic(rotated.secret), oauth.ClientSecretPost(rotated.secret)]) {

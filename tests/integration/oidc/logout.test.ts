@@ -12,6 +12,7 @@ import { drainBackchannelLogouts } from "@/lib/oidc/deliver-backchannel-logouts"
 import { endMemberSessions } from "@/lib/oidc/end-member-sessions";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { csrf, form, getCode, mergeCookies, sessionUserId, signIn, VERIFIER } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // Issue 25, item 4: RP-Initiated Logout 1.0 at /oauth/end-session and Back-Channel Logout 1.0,
 // delivered to a real receiver on loopback (the test switch the webhook tests use).
@@ -45,8 +46,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const uri = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/backchannel`;
   const base = { db: db(), school: "demo", redirectUris: [CB], scope: "openid profile email", confidential: false };
-  clientId = (await createOAuthClient({ ...base, name: "Community Forum", postLogoutRedirectUris: [AFTER], backchannelLogoutUri: uri })).client.clientId;
-  otherClientId = (await createOAuthClient({ ...base, name: "Other App", postLogoutRedirectUris: ["http://127.0.0.1/other"] })).client.clientId;
+  clientId = (await createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, name: "Community Forum", postLogoutRedirectUris: [AFTER], backchannelLogoutUri: uri })).client.clientId;
+  otherClientId = (await createOAuthClient({ actor: TEST_ACTOR, now: new Date(), ...base, name: "Other App", postLogoutRedirectUris: ["http://127.0.0.1/other"] })).client.clientId;
 });
 afterAll(async () => {
   delete process.env.WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS;

@@ -8,6 +8,7 @@ import { runScheduledJobs } from "@/lib/admin-api/cron";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { recordEvent } from "@/lib/db/outbox";
 import { CANCEL, CREATE, PLANS, TEST_NOW, adminAppForSuite, freshEmail, gql, subscribe } from "../admin-api/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const T = toUnixSeconds(TEST_NOW)!;
 const DAY = 86_400;
@@ -125,7 +126,7 @@ describe("nothing written when the change rolls back", () => {
     const before = await db().webhookEvent.count();
     const email = freshEmail("rollback");
     try {
-      await expect(createSubscription({ schoolId: DEMO_IDS.school, input: { email, name: "Rolled Back", planId: PLANS.monthly }, now: TEST_NOW })).rejects.toThrow(/rejected by test/);
+      await expect(createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email, name: "Rolled Back", planId: PLANS.monthly }, now: TEST_NOW })).rejects.toThrow(/rejected by test/);
     } finally {
       await db().$executeRawUnsafe(`DROP TRIGGER test_reject ON "Subscription"`);
       await db().$executeRawUnsafe(`DROP FUNCTION test_reject()`);
