@@ -16,7 +16,7 @@ import { NOT_CANCELING, undoCancellation } from "../membership/undo-cancellation
 import { revokeMemberGrant } from "../oauth/member-grants/revoke-member-grant";
 import { ACCOUNT_PATH, accountAccess, accountForbiddenResponse, accountLoginPath } from "./access";
 import { membershipErrorCode } from "./messages";
-import { recordAudit, type AuditActor } from "../db/audit";
+import { memberActor, recordAudit, type AuditActor } from "../db/audit";
 import { requestAuditFacts } from "../tenancy/request-context";
 
 /** The account forms' address: POST /api/account/<action>. */
@@ -156,7 +156,7 @@ export async function handleAccountPost(request: Request): Promise<Response> {
       return htmlErrorPage(403, "Form expired", "This form expired or did not come from this site. Nothing was changed: go back, reload the page and try again.");
     }
     const { session } = access;
-    const actor: AuditActor = { type: "member", id: session.userId, label: session.email, credentialId: session.sessionId, ...requestAuditFacts(request) };
+    const actor = memberActor(session, requestAuditFacts(request));
     const member = { schoolId: access.school.id, userId: session.userId, sessionId: session.sessionId, origin: access.origin, actor };
     const outcome = await ACCOUNT_ACTIONS[action]!(member, form, clockNow());
     if (outcome === "not_found") return notFound();

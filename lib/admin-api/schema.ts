@@ -730,7 +730,7 @@ export const resolvers = {
     },
     changeSubscriptionPlan: async (_: unknown, args: { input: ChangeSubscriptionPlanInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "changeSubscriptionPlan")) return { errors: [UNAUTHORIZED], subscription: null };
-      return subscriptionPayload(await changeSubscriptionPlan({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() }));
+      return subscriptionPayload(await changeSubscriptionPlan({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
     },
     refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };

@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { Prisma, type MembershipPlan, type Payment } from "../db/generated/client";
 import { isUuid } from "../core/ids";
+import type { AuditActor } from "../db/audit";
 import { recordEvent } from "../db/outbox";
 import { failure, success, TX_OPTIONS, type Payload } from "../db/write-transaction";
 import { changeSubscription } from "../membership/change-subscription";
@@ -73,11 +74,13 @@ export async function changeSubscriptionPlan(options: {
   now: Date;
   dryRun?: boolean;
   openOnly?: boolean;
+  /** Who asks: the audit log's actor of the change and of its proration's outcome. */
+  actor: AuditActor;
 }): Promise<Payload<SubscriptionRecord>> {
-  const { schoolId, input, now, dryRun, openOnly } = options;
+  const { schoolId, input, now, dryRun, openOnly, actor } = options;
   let charge: Payment | null = null;
   let resume = false;
-  const opened = await changeSubscription({ schoolId, id: input.id, now, dryRun }, async (tx, sub) => {
+  const opened = await changeSubscription({ schoolId, id: input.id, now, dryRun, actor, action: "subscription.change_plan" }, async (tx, sub) => {
     const plan = isUuid(input.planId) ? await tx.membershipPlan.findFirst({ where: { id: input.planId, schoolId } }) : null;
     if (!plan) return failure<SubscriptionRecord>(PLAN_NOT_FOUND);
     const refused = refusal(sub, plan, !!openOnly);
@@ -133,7 +136,7 @@ export async function changeSubscriptionPlan(options: {
   });
   const payment = charge as Payment | null;
   if (!payment || opened.errors.length) return opened;
-  return collectProration({ payment, reconcile: resume, now });
+  return collectProration({ payment, reconcile: resume, now, actor });
 }
 
 function refusal(sub: SubscriptionRecord, plan: MembershipPlan, openOnly: boolean): string | null {
@@ -156,8 +159,8 @@ function refusal(sub: SubscriptionRecord, plan: MembershipPlan, openOnly: boolea
  * from before (a time-out, a crash) is looked up with the provider first, so a charge made before
  * the answer was lost is found, never made twice.
  */
-async function collectProration(options: { payment: Payment; reconcile: boolean; now: Date }): Promise<Payload<SubscriptionRecord>> {
-  const { payment, reconcile, now } = options;
+async function collectProration(options: { payment: Payment; reconcile: boolean; now: Date; actor: AuditActor }): Promise<Payload<SubscriptionRecord>> {
+  const { payment, reconcile, now, actor } = options;
   const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
   let result: ChargeResult;
   try {
@@ -177,7 +180,7 @@ async function collectProration(options: { payment: Payment; reconcile: boolean;
     await db().subscription.update({ where: { id: payment.subscriptionId }, data: { chargeLockedUntil: new Date(now.getTime() + RECONCILE_AFTER_MS) } });
     return failure(PROVIDER_NO_ANSWER);
   }
-  const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now }), TX_OPTIONS);
+  const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now, actor }), TX_OPTIONS);
   if (outcome.kind === "succeeded") return success(outcome.subscription);
   if (outcome.kind === "failed") return failure(outcome.failureMessage);
   // Recorded by someone else meanwhile (a renewal run's reconciliation): answer with its outcome.

@@ -17,7 +17,8 @@ import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BOD
 import { createSubscription } from "../membership/create-subscription";
 import { displayDate, displayPrice, moneyString } from "../storefront/format";
 import { planTerms } from "../storefront/documents/plan";
-import { requestContext } from "../tenancy/request-context";
+import { memberActor } from "../db/audit";
+import { requestAuditFacts, requestContext } from "../tenancy/request-context";
 import {
   CHECKOUT_ALREADY_MEMBER,
   CHECKOUT_EXPIRED,
@@ -195,7 +196,7 @@ export async function handleCheckoutStart(request: Request): Promise<Response> {
     if (!plan) return notFoundPage(school.name, `${CHECKOUT_PLAN_NOT_FOUND}: the form named no plan of ${school.name}. Nothing was charged.`);
     const now = clockNow();
     const signedIn = viewer.session && (viewer.member || !school.enterpriseTraining) ? viewer.session : null;
-    if (plan.price.isZero()) return joinFree({ viewer, plan, now });
+    if (plan.price.isZero()) return joinFree({ viewer, plan, now, request });
     const values = { email: (form.get("email") ?? "").slice(0, 320), name: (form.get("name") ?? "").slice(0, 200) };
     const started = await startCheckout({
       schoolId: school.id,
@@ -216,8 +217,8 @@ export async function handleCheckoutStart(request: Request): Promise<Response> {
 }
 
 /** A free plan: a signed-in member joins at once (the Admin API's createSubscription, collected externally: nothing to pay). */
-async function joinFree(options: { viewer: Viewer; plan: MembershipPlan; now: Date }): Promise<Response> {
-  const { viewer, plan, now } = options;
+async function joinFree(options: { viewer: Viewer; plan: MembershipPlan; now: Date; request: Request }): Promise<Response> {
+  const { viewer, plan, now, request } = options;
   if (!viewer.session) {
     return new Response(null, { status: 303, headers: { location: loginHref(checkoutReviewPath(plan.slug)), "cache-control": "no-store" } });
   }
@@ -225,7 +226,7 @@ async function joinFree(options: { viewer: Viewer; plan: MembershipPlan; now: Da
   if (!(await mayBuy(db(), { schoolId: viewer.school.id, userId: viewer.session.userId }))) {
     return reviewPage({ viewer, plan, now, status: 403, error: `${CHECKOUT_MEMBERS_ONLY}. Nothing was changed.` });
   }
-  const created = await createSubscription({ schoolId: viewer.school.id, input: { email: viewer.session.email, name: viewer.session.name, planId: plan.id }, now });
+  const created = await createSubscription({ schoolId: viewer.school.id, input: { email: viewer.session.email, name: viewer.session.name, planId: plan.id }, now, actor: memberActor(viewer.session, requestAuditFacts(request)) });
   if (!created.record) return reviewPage({ viewer, plan, now, status: 409, error: `${CHECKOUT_ALREADY_MEMBER}. Nothing was changed.` });
   return new Response(null, { status: 303, headers: { location: "/account/memberships?done=joined", "cache-control": "no-store" } });
 }

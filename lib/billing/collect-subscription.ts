@@ -94,7 +94,7 @@ export async function collectSubscription(options: {
   }
   if (payment.billingReason === "subscription_update") {
     // An upgrade's proration whose answer was lost: recorded as changeSubscriptionPlan would have.
-    const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now }), TX_OPTIONS);
+    const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now, actor: RENEWALS_ACTOR }), TX_OPTIONS);
     return outcome.kind;
   }
   return db().$transaction(async (tx) => record(tx, { payment, result, now }), TX_OPTIONS);

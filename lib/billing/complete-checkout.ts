@@ -1,6 +1,7 @@
 import { isUuid } from "../core/ids";
 import { db } from "../db/client";
 import type { CheckoutSession, PaymentProvider, Prisma } from "../db/generated/client";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { failure, isUniqueViolation, success, TX_OPTIONS, type Payload } from "../db/write-transaction";
 import { enqueueBillingMails } from "../mail/billing-mails";
@@ -134,6 +135,10 @@ async function complete(
     events.push({ schoolId, type: "payment.succeeded", subjectId: payment.id, data: presentPayment(payment) });
   }
   await recordEvents(tx, { events, now });
+  // The buyer made this change (whoever reported the checkout complete: their browser or the provider).
+  const buyer: AuditActor = { type: "member", id: userId, label: member.user.email, credentialId: null, requestId: null, ip: null };
+  const summary = { checkoutId, planId: plan.id, state, amount: checkout.amount, currency: checkout.currency, accountCreated };
+  await recordAudit(tx, { actor: buyer, now, entry: { schoolId, action: "subscription.create", target: { type: "subscription", id: created.id }, summary } });
   await enqueueBillingMails(tx, { events, now });
   const done = await tx.checkoutSession.update({
     where: { id: checkoutId },

@@ -1,4 +1,6 @@
 import type { Payment, Prisma } from "../db/generated/client";
+import { changedFields, recordAudit, type AuditActor } from "../db/audit";
+import { AUDITED_SUBSCRIPTION_FIELDS } from "../membership/change-subscription";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { enqueueBillingMails } from "../mail/billing-mails";
 import { presentPayment, presentSubscription } from "../membership/presenter";
@@ -22,8 +24,8 @@ export type ProrationOutcome =
  * nothing the member has is at risk (the change was simply not made). Called by changeSubscriptionPlan
  * and by the renewal run's reconciliation of a proration whose answer was lost.
  */
-export async function recordProration(tx: Tx, options: { payment: Payment; result: ChargeResult; now: Date }): Promise<ProrationOutcome> {
-  const { payment, result, now } = options;
+export async function recordProration(tx: Tx, options: { payment: Payment; result: ChargeResult; now: Date; actor: AuditActor }): Promise<ProrationOutcome> {
+  const { payment, result, now, actor } = options;
   const succeeded = result.status === "succeeded";
   const { count } = await tx.payment.updateMany({
     where: { id: payment.id, state: "pending" },
@@ -44,6 +46,12 @@ export async function recordProration(tx: Tx, options: { payment: Payment; resul
   });
   if (applies) events.push({ schoolId: s.schoolId, type: "subscription.plan_changed", subjectId: s.id, data: presentSubscription(updated) });
   await recordEvents(tx, { events, now });
+  const summary = {
+    subscriptionId: s.id,
+    payment: { state: { from: "pending", to: paid.state }, amount: paid.amount, currency: paid.currency, failureCode: paid.failureCode },
+    ...changedFields(s, updated, AUDITED_SUBSCRIPTION_FIELDS),
+  };
+  await recordAudit(tx, { actor, now, entry: { schoolId: paid.schoolId, action: succeeded ? "payment.collect" : "payment.fail", target: { type: "payment", id: paid.id }, summary } });
   if (!succeeded) return { kind: "failed", failureMessage: paid.failureMessage ?? "The payment was refused" };
   await enqueueBillingMails(tx, { events, now });
   return { kind: "succeeded", subscription: updated };

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { systemActor } from "../db/audit";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { TX_OPTIONS } from "../db/write-transaction";
 import { recordRefund, refundKeyOf } from "./refund-payment";
+
+/** Refunds made in Stripe's dashboard reach us by its webhook: no person of ours made them. */
+const STRIPE_ACTOR = systemActor("stripe-webhook");
 
 export interface ProviderRefund {
   providerRefundId: string;
@@ -38,7 +42,7 @@ export async function recordProviderRefunds(options: { schoolId: string; provide
       const refund = await tx.paymentRefund.create({
         data: { id, schoolId, paymentId: payment.id, amount, state: "succeeded", idempotencyKey: refundKeyOf(id), providerRefundId: r.providerRefundId, createdAt: now, updatedAt: now },
       });
-      await recordRefund(tx, { refund, providerRefundId: r.providerRefundId, now, recorded: true });
+      await recordRefund(tx, { refund, providerRefundId: r.providerRefundId, now, recorded: true, actor: STRIPE_ACTOR });
       return true;
     }, TX_OPTIONS);
     if (added) recorded += 1;

@@ -128,6 +128,15 @@ export async function recordAudits(tx: Tx, options: { actor: AuditActor; entries
 export const recordAudit = (tx: Tx, options: { actor: AuditActor; entry: AuditEntry; now: Date }) =>
   recordAudits(tx, { actor: options.actor, entries: [options.entry], now: options.now });
 
+/** A signed-in member acting on their own behalf (the account pages, checkout), in this request. */
+export const memberActor = (member: { userId: string; email: string; sessionId: string }, request: { requestId: string; ip: string | null }): AuditActor => ({
+  type: "member",
+  id: member.userId,
+  label: member.email,
+  credentialId: member.sessionId,
+  ...request,
+});
+
 /** A scheduled job of the platform (renewals, the time rules): no person, no request. */
 export const systemActor = (job: string): AuditActor => ({ type: "system", id: null, label: job, credentialId: null, requestId: null, ip: null });
 

@@ -11,6 +11,7 @@ export const SUBSCRIPTION_NOT_FOUND = "Subscription not found";
 export const AUDITED_SUBSCRIPTION_FIELDS = [
   "state",
   "planId",
+  "scheduledPlanId",
   "currentPeriodStart",
   "currentPeriodEnd",
   "endAt",

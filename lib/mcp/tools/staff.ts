@@ -269,7 +269,7 @@ export function registerStaffTools(tool: ToolRegistrar<StaffTool>) {
     async (args, ctx) =>
       write(ctx, "change_subscription_plan", args, async (dryRun) =>
         payloadResult(
-          await changeSubscriptionPlan({ schoolId: ctx.school.id, input: { id: args.id, planId: args.planId }, now: ctx.now(), dryRun }),
+          await changeSubscriptionPlan({ schoolId: ctx.school.id, input: { id: args.id, planId: args.planId }, now: ctx.now(), dryRun, actor: mcpActor(ctx) }),
           dryRun,
           "subscription",
           presentSubscription,
