@@ -29,6 +29,8 @@ const json = (status: number, body: Record<string, unknown>) =>
 export const NOT_STRIPE_SCHOOL = "This school does not take payments through Stripe";
 export const BAD_SIGNATURE = "The Stripe-Signature header does not match this school's webhook signing secret, or the event is too old";
 
+export const NOT_AN_EVENT = "The body is not a Stripe event";
+
 export type AppliedOutcome = "applied" | "ignored";
 
 /** The handler of POST /api/webhooks/stripe (app/_routes/table.ts). */
@@ -50,6 +52,11 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     event = stripe.webhooks.constructEvent(payload, request.headers.get("stripe-signature") ?? "", account.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, at.getTime());
   } catch {
     return json(400, { error: BAD_SIGNATURE });
+  }
+  // Signed by Stripe's secret holder, but still only data: an event must look like one.
+  const shape = event as { id?: unknown; type?: unknown; data?: { object?: unknown } | null };
+  if (typeof shape.id !== "string" || !/^[\w-]{1,255}$/.test(shape.id) || typeof shape.type !== "string" || shape.type.length > 255 || typeof shape.data?.object !== "object" || shape.data.object === null) {
+    return json(400, { error: NOT_AN_EVENT });
   }
   const seen = await db().stripeEvent.findUnique({ where: { schoolId_eventId: { schoolId: school.id, eventId: event.id } } });
   if (seen) return json(200, { received: true, duplicate: true });

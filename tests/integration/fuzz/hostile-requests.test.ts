@@ -1,6 +1,7 @@
 // The project's own hostile-input fuzz suite (issue 11): seeded, property-based (fast-check), over
 // every route-handler endpoint served in-process: Admin GraphQL, OAuth token/authorize/revoke/
-// introspect/userinfo/register, Auth.js, the account forms (/api/account/*), /api/md/*, the llms files, openapi.json, discovery and /mcp.
+// introspect/userinfo/register, Auth.js, the account forms (/api/account/*), /api/md/*, the llms files, openapi.json, discovery, /mcp
+// and Stripe's webhook endpoint.
 // Pages and proxy.ts (edge guard) are fuzzed against `next start` in tests/e2e/fuzz-edge.spec.ts.
 //
 // Every response: below 500, no leaked internals (stack traces, paths, SQL, Prisma text), answered
@@ -409,6 +410,15 @@ const adminCreate: fc.Arbitrary<Req> = fc.uuid().map((id) => ({
   body: JSON.stringify({ query: `mutation { m0: createSubscription(input: { email: "fuzz.${id}@example.com", name: "Fuzz", planId: "${DEMO_IDS.plans.monthly}" }) { errors subscription { id } } }` }),
 }));
 
+// Stripe's webhook endpoint (a school without a Stripe account here: 404 whatever is sent; a school
+// with one is fuzzed in stripe-webhook.test.ts).
+const stripeWebhookRequest: fc.Arbitrary<Req> = fc.tuple(bodyOf, fc.option(headerValue)).map(([body, signature]) => ({
+  method: "POST",
+  path: "/api/webhooks/stripe",
+  headers: { "content-type": "application/json", ...(signature ? { "stripe-signature": signature } : {}) },
+  body,
+}));
+
 const anyRequest = withHeaders(
   fc.oneof(
     { weight: 4, arbitrary: adminRequest },
@@ -418,6 +428,7 @@ const anyRequest = withHeaders(
     { weight: 1, arbitrary: accountRequest },
     { weight: 2, arbitrary: contentRequest },
     { weight: 2, arbitrary: mcpRequest },
+    { weight: 1, arbitrary: stripeWebhookRequest },
   ),
 );
 
