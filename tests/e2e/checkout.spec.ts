@@ -101,7 +101,7 @@ test.describe("checkout in the browser", () => {
   const buyer = `buyer.${dbName}@example.com`;
 
   test("a declined card shows its error and creates nothing; 4242 buys the monthly plan, seen through the Admin API", async ({ browser }) => {
-    buyerContext = await browser.newContext({ baseURL: base, viewport: { width: 320, height: 700 }, javaScriptEnabled: false });
+    buyerContext = await browser.newContext({ baseURL: base, viewport: { width: 320, height: 700 } });
     const page = await buyerContext.newPage();
     await page.goto("/plans/monthly");
     await page.getByRole("link", { name: "Join Monthly Membership" }).click();
