@@ -118,7 +118,7 @@ export async function createOAuthClient(options: CreateOAuthClientOptions) {
       idTokenSignedResponseAlg,
     },
     });
-    const summary = { clientId: created.clientId, name, redirectUris, scope, tokenEndpointAuthMethod: created.tokenEndpointAuthMethod };
+    const summary = { clientId: created.clientId, name, redirectUris, scope, authMethod: created.tokenEndpointAuthMethod };
     await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: school.id, action: "oauth_client.create", target: { type: "oauth_client", id: created.clientId }, summary } });
     return created;
   });

@@ -4,6 +4,10 @@ import { AUDIT_RETENTION_DAYS, cliActor, purgeAuditEvents, recordAudit, REDACTED
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { addMember } from "@/lib/schools/add-member";
 import { runScheduledJobs } from "@/lib/admin-api/cron";
+import { createApiKey, revokeApiKey } from "@/lib/admin-api/api-keys";
+import { createOAuthClient } from "@/lib/oauth/client-admin/create-client";
+import { rotateClientSecret } from "@/lib/oauth/client-admin/rotate-client-secret";
+import { revokeOAuthClient } from "@/lib/oauth/client-admin/revoke-client";
 import { ACME_API_KEY, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS, DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { CANCEL, CREATE, TEST_NOW, freshEmail, gql, subscribe } from "../admin-api/helpers";
 import { appForSuite } from "../../helpers/app-for-suite";
@@ -141,6 +145,30 @@ describe("each write path writes exactly one row with its actor", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ actorType: "cli", action: "member.create", summary: expect.objectContaining({ roles: { from: null, to: ["teacher"] } }) });
     expect(rows[0]!.actorLabel).toMatch(/^npm run school/);
+  });
+});
+
+describe("credentials (the CLI's verbs): one row each, never the secret", () => {
+  it("API keys: create and revoke; revoking again writes none", async () => {
+    const actor = cliActor("npm run apikey");
+    const created = await createApiKey({ school: "demo", name: "audited key", permissions: ["courses"], enforceLimits: false, actor, now: TEST_NOW });
+    await revokeApiKey({ ref: created.id, now: TEST_NOW, actor });
+    await revokeApiKey({ ref: created.id, now: TEST_NOW, actor });
+    const rows = await rowsFor(created.id);
+    expect(rows.map((r) => [r.action, r.actorType])).toEqual([["api_key.create", "cli"], ["api_key.revoke", "cli"]]);
+    expect(JSON.stringify(rows)).not.toContain(created.key.slice(-20));
+  });
+
+  it("OAuth clients: create, rotate the secret, revoke", async () => {
+    const actor = cliActor("npm run oauth-client");
+    const made = await createOAuthClient({ db: db(), actor, now: TEST_NOW, school: "demo", name: "Audited App", redirectUris: ["https://app.audit.test/cb"], scope: "openid", confidential: true });
+    const rotated = await rotateClientSecret({ db: db(), clientId: made.client.clientId, now: TEST_NOW, actor });
+    await revokeOAuthClient({ db: db(), clientId: made.client.clientId, now: TEST_NOW, actor });
+    const rows = await rowsFor(made.client.clientId);
+    expect(rows.map((r) => r.action)).toEqual(["oauth_client.create", "oauth_client.revoke", "oauth_client.rotate_secret"]);
+    expect(rows[0]!.summary).toMatchObject({ name: "Audited App", authMethod: "client_secret_basic" });
+    const text = JSON.stringify(rows);
+    for (const secret of [made.secret!, rotated.secret]) expect(text).not.toContain(secret.slice(-20));
   });
 });
 

@@ -456,8 +456,10 @@ function subscriptionsCreated(r: Req, status: number, body: string): number {
 
 async function counts() {
   const d = db();
-  const [subscriptions, schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts] = await Promise.all([
+  const [subscriptions, subscriptionAudits, schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts] = await Promise.all([
     d.subscription.count(),
+    // Every accepted create writes exactly one audit row; a refused one, none (lib/db/audit.ts).
+    d.auditEvent.count({ where: { action: "subscription.create" } }),
     d.school.count(),
     d.membershipPlan.count(),
     d.course.count(),
@@ -467,7 +469,7 @@ async function counts() {
     d.memberSession.count({ where: { revokedAt: { not: null } } }),
     d.backchannelLogout.count(),
   ]);
-  return { subscriptions, catalog: { schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts } };
+  return { subscriptions, subscriptionAudits, catalog: { schools, plans, courses, apiKeys, vendorPlatforms, revokedSessions, backchannelLogouts } };
 }
 
 describe("hostile requests (seeded fuzz)", () => {
@@ -506,5 +508,6 @@ describe("hostile requests (seeded fuzz)", () => {
     const after = await counts();
     expect(after.catalog).toEqual(before.catalog);
     expect(after.subscriptions - before.subscriptions).toBe(created);
+    expect(after.subscriptionAudits - before.subscriptionAudits).toBe(created);
   }, 30 * 60_000);
 });

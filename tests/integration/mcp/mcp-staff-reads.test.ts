@@ -68,6 +68,40 @@ describe("list_members, get_member, list_enrollments as an admin", () => {
   });
 });
 
+describe("list_payments and list_audit_events", () => {
+  it("read the school's payments and audit log, newest first; the enrollment above is the agent's row", async () => {
+    const client = await mcpClient(app, adminToken);
+    const log = await call(client, "list_audit_events", { action: "enrollment.create", actorType: "oauth_client" });
+    expect(log.isError).toBeFalsy();
+    const rows = (log.structuredContent as { auditEvents: { action: string; actorType: string; actorLabel: string }[] }).auditEvents;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.action === "enrollment.create" && r.actorType === "oauth_client")).toBe(true);
+    expect(rows[0]!.actorLabel).toMatch(/^admin@schoolhouse\.test via /);
+    expect(prose(log)).toContain("enrollment.create");
+    const payments = await call(client, "list_payments", { state: "failed", first: 5 });
+    expect(payments.isError).toBeFalsy();
+    expect((payments.structuredContent as { payments: { state: string }[] }).payments.every((p) => p.state === "failed")).toBe(true);
+    const bad = await call(client, "list_audit_events", { since: 10, until: 5 });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toBe("since must not be after until");
+    await client.close();
+  });
+
+  it("are staff-only, and API keys need the payments / auditEvents permission", async () => {
+    const student = await mcpClient(app, studentToken);
+    for (const name of ["list_payments", "list_audit_events"]) {
+      expect(text(await call(student, name)), name).toBe(`${name} is for staff: it needs the owner, manager or admin role at Schoolhouse Demo Academy.`);
+    }
+    await student.close();
+    const none = await mcpClient(app, DEFAULT_DEMO_API_KEY_NO_PERMISSIONS);
+    for (const name of ["list_payments", "list_audit_events"]) expect(text(await call(none, name)), name).toBe("Unauthorized");
+    await none.close();
+    const full = await mcpClient(app, DEFAULT_DEMO_API_KEY);
+    for (const name of ["list_payments", "list_audit_events"]) expect((await call(full, name, { first: 1 })).isError, name).toBeFalsy();
+    await full.close();
+  });
+});
+
 describe("access", () => {
   it("a student is refused by role; a token without students:read gets 403 insufficient_scope", async () => {
     const student = await mcpClient(app, studentToken);
