@@ -11,3 +11,14 @@ describe("bench options: the member-search dataset's size", () => {
     expect(benchOptions(["--quick", "--members", "20000"]).members).toBe(20_000);
   });
 });
+
+describe("bench options: the peer comparison", () => {
+  it("runs in a full run and with --only peer, not with other --only lists or a profile", () => {
+    expect(benchOptions([]).wantPeer).toBe(true);
+    expect(benchOptions(["--only", "peer"]).wantPeer).toBe(true);
+    expect(benchOptions(["--only", "peer"]).selected).toEqual([]);
+    expect(benchOptions(["--only", "introspect"]).wantPeer).toBe(false);
+    expect(benchOptions(["--only", "introspect"]).selected.map((w) => w.id)).toEqual(["floor-read", "introspect"]);
+    expect(benchOptions(["--profile", "baseline"]).wantPeer).toBe(false);
+  });
+});

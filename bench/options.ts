@@ -23,9 +23,11 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
 Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
-Scenario: fairness (one key abuses, another key and /api/health are timed; bench/fairness.ts)`;
+Scenarios: fairness (one key abuses, another key and /api/health are timed; bench/fairness.ts),
+  peer (ours vs node-oidc-provider: refresh, introspect, bare route, alternating; bench/peer-measure.ts)`;
 
 export const FAIRNESS = "fairness";
+export const PEER = "peer";
 
 export interface Settings {
   segmentSeconds: number;
@@ -47,6 +49,8 @@ export interface BenchOptions {
   /** The workloads to measure, floors first. */
   selected: Workload[];
   wantFairness: boolean;
+  /** Ours against node-oidc-provider (bench/peer-measure.ts). */
+  wantPeer: boolean;
   /** Members of the member-search dataset (bench/member-dataset.ts), prepared only when members-search runs. */
   members: number;
   /** Scale of the large-school dataset for the extra Postgres backend; undefined: not run. */
@@ -102,7 +106,7 @@ export function benchOptions(argv: string[]): BenchOptions {
   const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
   const ALL = [...FLOORS, ...WORKLOADS];
   for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
-    if (id !== "baseline" && id !== FAIRNESS && !ALL.some((w) => w.id === id)) {
+    if (id !== "baseline" && id !== FAIRNESS && id !== PEER && !ALL.some((w) => w.id === id)) {
       console.error(`unknown workload ${id}\n\n${USAGE}`);
       process.exit(2);
     }
@@ -117,6 +121,7 @@ export function benchOptions(argv: string[]): BenchOptions {
   }
   const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
   const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
+  const wantPeer = !args.profile && (!only || only.includes(PEER));
   const largeScale = args.large === undefined ? undefined : num(args.large, 1, "large");
   if (largeScale !== undefined && !process.env.DATABASE_URL) {
     console.error(`--large needs DATABASE_URL (the dataset is generated on Postgres)\n\n${USAGE}`);
@@ -132,6 +137,7 @@ export function benchOptions(argv: string[]): BenchOptions {
     outFile,
     selected,
     wantFairness,
+    wantPeer,
     // A quick run (and the suite's smoke run) must not spend minutes generating the full dataset.
     members: Math.round(num(args.members, quick ? QUICK_MEMBERS : 200_000, "members")),
     largeScale,

@@ -2,6 +2,7 @@
 import { fairnessLine } from "./fairness";
 import type { gitInfo, machineInfo } from "./machine";
 import type { BackendReport, WorkloadReport } from "./measure";
+import type { PeerReport } from "./peer-measure";
 
 const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 
@@ -18,6 +19,30 @@ function floorCell(w: WorkloadReport): string {
   const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
   if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
   return parts.join(" ");
+}
+
+/** Ours against node-oidc-provider, as a markdown table (the terminal prints the same). */
+export function peerTable(peer: PeerReport, md: boolean): string[] {
+  if (peer.status === "unavailable") return ["", `${md ? "Peer" : "peer"}: unavailable: ${peer.reason}`];
+  const lines = [
+    "",
+    `${md ? "Ours vs the peer" : "ours vs peer"} (${peer.server}, ${peer.adapter} adapter; ${peer.method}). Ratios ours ÷ peer: throughput higher is better, latency and CPU lower is better.`,
+    "",
+    "| row | ours | peer | req/s ours / peer | ×peer | target | p50 ms ours / peer (×) | p99 ms ours / peer (×) | CPU ms/req ours / peer (×) | DB CPU ms/req ours / peer | status |",
+    "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|",
+  ];
+  for (const r of peer.rows) {
+    const x = r.ratios;
+    const tgt = r.target === null ? "–" : `≥ ${r.target}${r.targetMet === true ? " met" : r.targetMet === false ? (md ? " **missed**" : " MISSED") : ""}`;
+    const db = r.ours.dbCpuMsPerRequest != null && r.peer.dbCpuMsPerRequest != null ? `${fmt(r.ours.dbCpuMsPerRequest)} / ${fmt(r.peer.dbCpuMsPerRequest)}` : "–";
+    const status = r.status === "ok" ? "ok" : `${r.status}: ${r.reason}`;
+    lines.push(
+      x
+        ? `| ${r.id} | ${r.ours.workload} | ${r.peer.endpoint} | ${fmt(r.ours.requestsPerSec, 0)} / ${fmt(r.peer.requestsPerSec, 0)} | ${fmt(x.throughput)} | ${tgt} | ${fmt(r.ours.p50Ms)} / ${fmt(r.peer.p50Ms)} (${fmt(x.p50)}) | ${fmt(r.ours.p99Ms)} / ${fmt(r.peer.p99Ms)} (${fmt(x.p99)}) | ${fmt(r.ours.cpuMsPerRequest)} / ${fmt(r.peer.cpuMsPerRequest)} (${fmt(x.cpuPerRequest)}) | ${db} | ${status} |`
+        : `| ${r.id} | ${r.ours.workload} | ${r.peer.endpoint} | – | – | ${tgt} | – | – | – | – | ${status} |`,
+    );
+  }
+  return lines;
 }
 
 export function table(reports: BackendReport[]): string {
@@ -59,6 +84,7 @@ export function table(reports: BackendReport[]): string {
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
     if (b.fairness) lines.push(fairnessLine(b.fairness));
+    if (b.peer) lines.push(...peerTable(b.peer, false));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) lines.push(`redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
@@ -99,6 +125,7 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
       );
     }
     if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
+    if (b.peer) out.push(...peerTable(b.peer, true));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
