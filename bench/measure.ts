@@ -11,6 +11,7 @@ import { codesPerKind, prepareBackendDatabase, serverEnv, type Backend } from ".
 import { MEMBER_SEARCH_ID } from "./workloads";
 import { BenchServer, benchOrigin, freePort, RssMeter } from "./server";
 import { measureAgainstPeer, OUR_WORKLOAD, type PeerReport } from "./peer-measure";
+import { measureRenewals, type RenewalsReport } from "./renewals-measure";
 import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
 import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
@@ -51,6 +52,8 @@ export interface BackendReport {
   fairness: FairnessReport | null;
   /** Ours against node-oidc-provider on the same machine (bench/peer-measure.ts); null when not selected. */
   peer: PeerReport | null;
+  /** A renewal run over due subscriptions (bench/renewals-measure.ts); null when not selected. */
+  renewals: RenewalsReport | null;
 }
 
 export const meanOf = (list: Measurement[]): Measurement => meanMeasurement(list);
@@ -274,6 +277,17 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
         }).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
       : null;
 
+    // In its own process on its own scratch database; against floor-write as measured above.
+    const floorWrite = reports.get("floor-write");
+    const renewals = opts.renewals
+      ? await measureRenewals({
+          backend,
+          size: opts.renewals,
+          floorWriteRps: floorWrite?.status === "ok" && floorWrite.measurement ? floorWrite.measurement.requestsPerSec : null,
+          log: (line) => log(`[${backend.name}] ${line}`),
+        })
+      : null;
+
     return {
       name: backend.name,
       database: backend.database,
@@ -288,6 +302,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       redisRoundTrips,
       fairness,
       peer,
+      renewals,
     };
   } finally {
     await server.stop();

@@ -3,6 +3,19 @@ import { fairnessLine } from "./fairness";
 import type { gitInfo, machineInfo } from "./machine";
 import type { BackendReport, WorkloadReport } from "./measure";
 import type { PeerReport } from "./peer-measure";
+import type { RenewalsReport } from "./renewals-measure";
+
+/** The renewals scenario in one line (terminal and markdown). */
+export function renewalsLine(r: RenewalsReport): string {
+  if (r.status === "unavailable") return `Renewals: unavailable: ${r.reason}`;
+  const runs = r.runs.map((x) => `${x.count} due in ${fmt(x.seconds, 1)} s (${fmt(x.itemsPerSec, 1)}/s, ${fmt(x.cpuMsPerItem)} ms CPU each)`).join(", then ");
+  const met = (m: boolean | null) => (m === null ? "" : m ? " met" : " missed");
+  return (
+    `Renewals (test provider, one run per size): ${runs}; per item ×floor-write ${r.ratioToFloorWrite === null ? "– (floor-write not measured)" : fmt(r.ratioToFloorWrite)} (target ≥ ${r.targets.floorWrite}${met(r.floorWriteMet)}); ` +
+    `flat cost ${fmt(r.flatCostRatio ?? undefined)} (rate at ${r.runs[1]?.count ?? "–"} ÷ at ${r.runs[0]?.count ?? "–"}; target ≥ ${r.targets.flatCost}${met(r.flatCostMet)})` +
+    (r.status === "errors" ? `; errors: ${r.reason}` : "")
+  );
+}
 
 const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 
@@ -85,6 +98,7 @@ export function table(reports: BackendReport[]): string {
     for (const r of rows) lines.push(line(r));
     if (b.fairness) lines.push(fairnessLine(b.fairness));
     if (b.peer) lines.push(...peerTable(b.peer, false));
+    if (b.renewals) lines.push(renewalsLine(b.renewals));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) lines.push(`redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
@@ -126,6 +140,7 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
     }
     if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
     if (b.peer) out.push(...peerTable(b.peer, true));
+    if (b.renewals) out.push("", renewalsLine(b.renewals));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {

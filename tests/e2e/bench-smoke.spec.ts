@@ -45,8 +45,9 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 test("npm run bench --quick runs end to end and writes the results JSON", async () => {
-  // The peer comparison (node-oidc-provider beside ours, bench/peer-measure.ts) adds about 20 s per backend.
-  test.setTimeout(300_000);
+  // The peer comparison (node-oidc-provider beside ours, bench/peer-measure.ts) and the renewals
+  // scenario (55 renewals in a process of their own) add about 40 s per backend.
+  test.setTimeout(360_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
   const out = path.join(dir, "latest.json");
   try {
@@ -113,6 +114,14 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
         for (const k of ["throughput", "p50", "p99", "cpuPerRequest"]) expect(Number.isFinite(r.ratios[k]), `${r.id} ${k}`).toBe(true);
         expect(r.target === null ? r.targetMet : typeof r.targetMet).toBe(r.target === null ? null : "boolean");
       }
+      // The renewals scenario (bench/renewals-measure.ts): every due subscription renewed once, and
+      // both ratios reported (floor-write ran on this backend).
+      const renewals = backend.renewals;
+      expect(renewals.status, renewals.reason).toBe("ok");
+      expect(renewals.runs.map((r: { count: number }) => r.count)).toEqual([5, 50]);
+      for (const r of renewals.runs) expect(r.succeededPayments).toBe(r.count);
+      expect(Number.isFinite(renewals.ratioToFloorWrite)).toBe(true);
+      expect(Number.isFinite(renewals.flatCostRatio)).toBe(true);
       const redis = backend.redisRoundTrips;
       if (backend.name.endsWith("+redis")) {
         expect(redis).not.toBeNull();
@@ -126,6 +135,7 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
     expect(stdout).toContain("req/s");
     expect(stdout).toContain("×floor");
     expect(stdout).toContain("ours vs peer (node-oidc-provider");
+    expect(stdout).toContain("Renewals (test provider");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
