@@ -9,9 +9,11 @@ import type { BenchOptions } from "./options";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
 import { codesPerKind, prepareBackendDatabase, serverEnv, type Backend } from "./scratch-db";
 import { MEMBER_SEARCH_ID } from "./workloads";
-import { BenchServer, benchOrigin, RssMeter } from "./server";
+import { BenchServer, benchOrigin, freePort, RssMeter } from "./server";
+import { measureAgainstPeer, OUR_WORKLOAD, type PeerReport } from "./peer-measure";
+import { measureRenewals, type RenewalsReport } from "./renewals-measure";
 import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
-import { baseline, LIMITER_QUERY, type Workload } from "./workloads";
+import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 export interface WorkloadReport {
   id: string;
@@ -48,6 +50,10 @@ export interface BackendReport {
   workloads: WorkloadReport[];
   redisRoundTrips: { enforced: RoundTrips; counted: RoundTrips; goal: number; met: boolean } | { unavailable: string } | null;
   fairness: FairnessReport | null;
+  /** Ours against node-oidc-provider on the same machine (bench/peer-measure.ts); null when not selected. */
+  peer: PeerReport | null;
+  /** A renewal run over due subscriptions (bench/renewals-measure.ts); null when not selected. */
+  renewals: RenewalsReport | null;
 }
 
 export const meanOf = (list: Measurement[]): Measurement => meanMeasurement(list);
@@ -55,8 +61,10 @@ export const roundM = (m: Measurement): Measurement => ({ requestsPerSec: round(
 export const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: round(r.p50), p99: round(r.p99) });
 
 export async function measureBackend(backend: Backend, port: number, otherLoad: OtherLoad, opts: BenchOptions): Promise<BackendReport> {
-  const { settings, selected, wantFairness, quick } = opts;
-  const tokensNeeded = settings.connections * (settings.rounds + 3) + 16;
+  const { settings, selected, wantFairness, wantPeer, quick } = opts;
+  // Refresh tokens rotate: a segment's end may strand one per connection, and token-refresh runs in
+  // its warm-up, its rounds, its head-to-head pairs and the peer comparison's segments.
+  const tokensNeeded = settings.connections * (settings.rounds + 12) + 16;
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
   // The member-search dataset only when its workload runs: 200,000 members cost every other workload a minute of preparing.
   const members = selected.some((w) => w.id === MEMBER_SEARCH_ID) ? opts.members : 0;
@@ -202,6 +210,28 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       report.targetMet = report.comparison.throughput >= report.target;
     }
 
+    // Ours against the peer: the specs measured above are reused (a refresh pool's tokens have rotated).
+    const peer = wantPeer
+      ? await measureAgainstPeer({
+          database: backend.database,
+          databaseUrl: backend.database === "postgres" ? backend.env.DATABASE_URL : undefined,
+          ours: { origin: server.origin, pid: server.pid },
+          ourSpec: async (id) => {
+            const workloadId = OUR_WORKLOAD[id];
+            if (workloadId === "baseline") return base.spec;
+            const known = ready.find((r) => r.workload.id === workloadId);
+            if (known) return known.spec;
+            const w = WORKLOADS.find((x) => x.id === workloadId)!;
+            const p = await w.prepare(ctx);
+            return "unavailable" in p ? p : p.spec;
+          },
+          port: await freePort(),
+          settings,
+          quick,
+          log: (line) => log(`[${backend.name}] peer: ${line}`),
+        })
+      : null;
+
     let redisRoundTrips: BackendReport["redisRoundTrips"] = null;
     if (backend.redisUrl) {
       const limiterReady = ready.some((r) => r.workload.id === "limiter-on");
@@ -247,6 +277,17 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
         }).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
       : null;
 
+    // In its own process on its own scratch database; against floor-write as measured above.
+    const floorWrite = reports.get("floor-write");
+    const renewals = opts.renewals
+      ? await measureRenewals({
+          backend,
+          size: opts.renewals,
+          floorWriteRps: floorWrite?.status === "ok" && floorWrite.measurement ? floorWrite.measurement.requestsPerSec : null,
+          log: (line) => log(`[${backend.name}] ${line}`),
+        })
+      : null;
+
     return {
       name: backend.name,
       database: backend.database,
@@ -260,6 +301,8 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       workloads: [...reports.values()],
       redisRoundTrips,
       fairness,
+      peer,
+      renewals,
     };
   } finally {
     await server.stop();

@@ -20,12 +20,19 @@ export const USAGE = `usage: npm run bench -- [options]
   --out <file>         JSON output (default bench/results/latest.json)
   --large <scale>      also run the Postgres backend on the large-school dataset (bench/large-dataset.ts;
                        1 = 200,000 members, 400,000 subscriptions …) and report large/small ratios
+  --renewals <n>       due subscriptions of the renewals scenario's larger run (default 100000, --quick 50; the smaller is n/10)
   --profile <id>       CPU-profile the server (node --cpu-prof) under one workload (or baseline) instead of benchmarking
 Workloads: ${WORKLOADS.map((w) => w.id).join(", ")}
 Floors (always run with the workloads that use them): ${FLOORS.map((w) => w.id).join(", ")}
-Scenario: fairness (one key abuses, another key and /api/health are timed; bench/fairness.ts)`;
+Scenarios: fairness (one key abuses, another key and /api/health are timed; bench/fairness.ts),
+  peer (ours vs node-oidc-provider: refresh, introspect, bare route, alternating; bench/peer-measure.ts),
+  renewals (a renewal run over n/10 then n due subscriptions, its own process and database; bench/renewals-measure.ts)`;
 
 export const FAIRNESS = "fairness";
+export const PEER = "peer";
+export const RENEWALS = "renewals";
+/** Due subscriptions of the renewals scenario's larger run in a --quick run (seconds, not minutes). */
+export const QUICK_RENEWALS = 50;
 
 export interface Settings {
   segmentSeconds: number;
@@ -47,6 +54,10 @@ export interface BenchOptions {
   /** The workloads to measure, floors first. */
   selected: Workload[];
   wantFairness: boolean;
+  /** Ours against node-oidc-provider (bench/peer-measure.ts). */
+  wantPeer: boolean;
+  /** The renewals scenario's larger run, or 0: not run (bench/renewals-measure.ts). */
+  renewals: number;
   /** Members of the member-search dataset (bench/member-dataset.ts), prepared only when members-search runs. */
   members: number;
   /** Scale of the large-school dataset for the extra Postgres backend; undefined: not run. */
@@ -71,6 +82,7 @@ export function benchOptions(argv: string[]): BenchOptions {
       out: { type: "string" },
       profile: { type: "string" },
       large: { type: "string" },
+      renewals: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -102,7 +114,7 @@ export function benchOptions(argv: string[]): BenchOptions {
   const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
   const ALL = [...FLOORS, ...WORKLOADS];
   for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
-    if (id !== "baseline" && id !== FAIRNESS && !ALL.some((w) => w.id === id)) {
+    if (id !== "baseline" && id !== FAIRNESS && id !== PEER && id !== RENEWALS && !ALL.some((w) => w.id === id)) {
       console.error(`unknown workload ${id}\n\n${USAGE}`);
       process.exit(2);
     }
@@ -110,6 +122,8 @@ export function benchOptions(argv: string[]): BenchOptions {
   // A workload compared with another (limiter-on with limiter-off) brings that one along, and every
   // workload brings its floor (the floors run first, so the table reads floors, then workloads).
   const wanted = new Set(only ?? ALL.map((w) => w.id));
+  // The renewals scenario is reported against floor-write.
+  if (only?.includes(RENEWALS)) wanted.add("floor-write");
   for (const w of WORKLOADS) {
     if (!wanted.has(w.id)) continue;
     if (w.target && w.target.against !== "baseline") wanted.add(w.target.against);
@@ -117,6 +131,8 @@ export function benchOptions(argv: string[]): BenchOptions {
   }
   const selected = args.profile ? [] : ALL.filter((w) => wanted.has(w.id));
   const wantFairness = !args.profile && (!only || only.includes(FAIRNESS));
+  const wantPeer = !args.profile && (!only || only.includes(PEER));
+  const wantRenewals = !args.profile && (!only || only.includes(RENEWALS));
   const largeScale = args.large === undefined ? undefined : num(args.large, 1, "large");
   if (largeScale !== undefined && !process.env.DATABASE_URL) {
     console.error(`--large needs DATABASE_URL (the dataset is generated on Postgres)\n\n${USAGE}`);
@@ -132,6 +148,8 @@ export function benchOptions(argv: string[]): BenchOptions {
     outFile,
     selected,
     wantFairness,
+    wantPeer,
+    renewals: wantRenewals ? Math.round(num(args.renewals, quick ? QUICK_RENEWALS : 100_000, "renewals")) : 0,
     // A quick run (and the suite's smoke run) must not spend minutes generating the full dataset.
     members: Math.round(num(args.members, quick ? QUICK_MEMBERS : 200_000, "members")),
     largeScale,

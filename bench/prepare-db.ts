@@ -17,6 +17,9 @@
 //   token-code workloads. They expire in a day rather than a minute: the bench redeems them over
 //   several minutes of warm-up and segments, and expiry is not what it measures.
 //
+// - Access tokens (grants without openid), for the introspect workload: introspection only reads,
+//   so every request may present the same token.
+//
 // - The member-search dataset (bench/member-dataset.ts) when <members> is above 0.
 //
 // - With BENCH_LARGE_SCALE (npm run bench -- --large <scale>, Postgres only): the large-school
@@ -54,6 +57,8 @@ export interface PreparedCredentials {
   codeVerifier: string;
   codeRedirectUri: string;
   oauthClientId: string;
+  /** Access tokens of grants without openid, for the introspect workload (read-only: reused by every request). */
+  accessTokens: string[];
 }
 
 export const BENCH_OAUTH_CLIENT = "demo-public-app";
@@ -121,6 +126,15 @@ await runCli(async () => {
       });
       return tokens;
     };
+    // Access tokens as a refresh or code exchange issues them (stored hashed), for introspection.
+    const makeAccessTokens = async (count: number) => {
+      const rows = await grants(count, BENCH_PLAIN_SCOPE);
+      const tokens = rows.map(() => randomToken());
+      await prisma.oAuthAccessToken.createMany({
+        data: tokens.map((token, i) => ({ tokenHash: hashSecret(token), grantId: rows[i]!.id, clientId: BENCH_OAUTH_CLIENT, scope: BENCH_PLAIN_SCOPE, expiresAt })),
+      });
+      return tokens;
+    };
     const codeVerifier = randomToken();
     const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
     const makeCodes = async (scope: string) => {
@@ -152,6 +166,7 @@ await runCli(async () => {
       codeVerifier,
       codeRedirectUri: BENCH_REDIRECT_URI,
       oauthClientId: BENCH_OAUTH_CLIENT,
+      accessTokens: await makeAccessTokens(4),
     };
     if (members > 0) await generateMemberDataset(prisma, { members });
     const largeScale = Number(process.env.BENCH_LARGE_SCALE || 0);

@@ -2,6 +2,20 @@
 import { fairnessLine } from "./fairness";
 import type { gitInfo, machineInfo } from "./machine";
 import type { BackendReport, WorkloadReport } from "./measure";
+import type { PeerReport } from "./peer-measure";
+import type { RenewalsReport } from "./renewals-measure";
+
+/** The renewals scenario in one line (terminal and markdown). */
+export function renewalsLine(r: RenewalsReport): string {
+  if (r.status === "unavailable") return `Renewals: unavailable: ${r.reason}`;
+  const runs = r.runs.map((x) => `${x.count} due in ${fmt(x.seconds, 1)} s (${fmt(x.itemsPerSec, 1)}/s, ${fmt(x.cpuMsPerItem)} ms CPU each)`).join(", then ");
+  const met = (m: boolean | null) => (m === null ? "" : m ? " met" : " missed");
+  return (
+    `Renewals (test provider, one run per size): ${runs}; per item ×floor-write ${r.ratioToFloorWrite === null ? "– (floor-write not measured)" : fmt(r.ratioToFloorWrite)} (target ≥ ${r.targets.floorWrite}${met(r.floorWriteMet)}); ` +
+    `flat cost ${fmt(r.flatCostRatio ?? undefined)} (rate at ${r.runs[1]?.count ?? "–"} ÷ at ${r.runs[0]?.count ?? "–"}; target ≥ ${r.targets.flatCost}${met(r.flatCostMet)})` +
+    (r.status === "errors" ? `; errors: ${r.reason}` : "")
+  );
+}
 
 const fmt = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 
@@ -18,6 +32,30 @@ function floorCell(w: WorkloadReport): string {
   const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
   if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
   return parts.join(" ");
+}
+
+/** Ours against node-oidc-provider, as a markdown table (the terminal prints the same). */
+export function peerTable(peer: PeerReport, md: boolean): string[] {
+  if (peer.status === "unavailable") return ["", `${md ? "Peer" : "peer"}: unavailable: ${peer.reason}`];
+  const lines = [
+    "",
+    `${md ? "Ours vs the peer" : "ours vs peer"} (${peer.server}, ${peer.adapter} adapter; ${peer.method}). Ratios ours ÷ peer: throughput higher is better, latency and CPU lower is better.`,
+    "",
+    "| row | ours | peer | req/s ours / peer | ×peer | target | p50 ms ours / peer (×) | p99 ms ours / peer (×) | CPU ms/req ours / peer (×) | DB CPU ms/req ours / peer | status |",
+    "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|",
+  ];
+  for (const r of peer.rows) {
+    const x = r.ratios;
+    const tgt = r.target === null ? "–" : `≥ ${r.target}${r.targetMet === true ? " met" : r.targetMet === false ? (md ? " **missed**" : " MISSED") : ""}`;
+    const db = r.ours.dbCpuMsPerRequest != null && r.peer.dbCpuMsPerRequest != null ? `${fmt(r.ours.dbCpuMsPerRequest)} / ${fmt(r.peer.dbCpuMsPerRequest)}` : "–";
+    const status = r.status === "ok" ? "ok" : `${r.status}: ${r.reason}`;
+    lines.push(
+      x
+        ? `| ${r.id} | ${r.ours.workload} | ${r.peer.endpoint} | ${fmt(r.ours.requestsPerSec, 0)} / ${fmt(r.peer.requestsPerSec, 0)} | ${fmt(x.throughput)} | ${tgt} | ${fmt(r.ours.p50Ms)} / ${fmt(r.peer.p50Ms)} (${fmt(x.p50)}) | ${fmt(r.ours.p99Ms)} / ${fmt(r.peer.p99Ms)} (${fmt(x.p99)}) | ${fmt(r.ours.cpuMsPerRequest)} / ${fmt(r.peer.cpuMsPerRequest)} (${fmt(x.cpuPerRequest)}) | ${db} | ${status} |`
+        : `| ${r.id} | ${r.ours.workload} | ${r.peer.endpoint} | – | – | ${tgt} | – | – | – | – | ${status} |`,
+    );
+  }
+  return lines;
 }
 
 export function table(reports: BackendReport[]): string {
@@ -59,6 +97,8 @@ export function table(reports: BackendReport[]): string {
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
     if (b.fairness) lines.push(fairnessLine(b.fairness));
+    if (b.peer) lines.push(...peerTable(b.peer, false));
+    if (b.renewals) lines.push(renewalsLine(b.renewals));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) lines.push(`redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {
@@ -99,6 +139,8 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
       );
     }
     if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
+    if (b.peer) out.push(...peerTable(b.peer, true));
+    if (b.renewals) out.push("", renewalsLine(b.renewals));
     const rt = b.redisRoundTrips;
     if (rt && "unavailable" in rt) out.push("", `Redis round trips per operation: unavailable: ${rt.unavailable}`);
     else if (rt) {

@@ -78,10 +78,22 @@ async function main(): Promise<void> {
       missedTargets: [
         ...reports.flatMap((b) => b.workloads.filter((w) => w.targetMet === false).map((w) => `${b.name}/${w.id}`)),
         ...reports.filter((b) => b.fairness?.targetMet === false).map((b) => `${b.name}/${FAIRNESS}`),
+        ...reports.flatMap((b) => (b.peer?.rows ?? []).filter((r) => r.targetMet === false).map((r) => `${b.name}/peer/${r.id}`)),
+        ...reports.filter((b) => b.renewals?.floorWriteMet === false).map((b) => `${b.name}/renewals/floor-write`),
+        ...reports.filter((b) => b.renewals?.flatCostMet === false).map((b) => `${b.name}/renewals/flat-cost`),
         ...(opts.largeScale ? largeRows(reports).filter((r) => r.targetMet === false).map((r) => `large/small/${r.id}`) : []),
       ],
-      unavailable: reports.flatMap((b) => b.workloads.filter((w) => w.status === "unavailable").map((w) => `${b.name}/${w.id}: ${w.reason}`)),
-      errors: reports.flatMap((b) => b.workloads.filter((w) => w.status === "errors").map((w) => `${b.name}/${w.id}`)),
+      unavailable: [
+        ...reports.flatMap((b) => b.workloads.filter((w) => w.status === "unavailable").map((w) => `${b.name}/${w.id}: ${w.reason}`)),
+        ...reports.filter((b) => b.peer?.status === "unavailable").map((b) => `${b.name}/peer: ${b.peer!.reason}`),
+        ...reports.flatMap((b) => (b.peer?.rows ?? []).filter((r) => r.status === "unavailable").map((r) => `${b.name}/peer/${r.id}: ${r.reason}`)),
+        ...reports.filter((b) => b.renewals?.status === "unavailable").map((b) => `${b.name}/renewals: ${b.renewals!.reason}`),
+      ],
+      errors: [
+        ...reports.flatMap((b) => b.workloads.filter((w) => w.status === "errors").map((w) => `${b.name}/${w.id}`)),
+        ...reports.flatMap((b) => (b.peer?.rows ?? []).filter((r) => r.status === "errors").map((r) => `${b.name}/peer/${r.id}`)),
+        ...reports.filter((b) => b.renewals?.status === "errors").map((b) => `${b.name}/renewals`),
+      ],
     },
   };
   mkdirSync(path.dirname(outFile), { recursive: true });

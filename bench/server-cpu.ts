@@ -16,8 +16,7 @@
 // with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
-import { readFileSync } from "node:fs";
-import { processTree } from "./server";
+import { statCpuMs, treeCpuMs } from "./proc-cpu";
 
 const { values: opts, positionals: paths } = parseArgs({
   allowPositionals: true,
@@ -41,26 +40,13 @@ const requests = Number(opts.requests);
 const connections = Number(opts.connections);
 const rounds = Number(opts.rounds);
 const origin = new URL(opts.origin!);
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
-
-/** utime + stime from a /proc stat file, in ms (0 once the process is gone). */
-function statCpuMs(file: string): number {
-  try {
-    const stat = readFileSync(file, "utf8");
-    // The command name may hold spaces and parentheses; fields resume after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * CPU of the whole process tree (V8's helper threads included) and of the server's main thread
  * alone: JavaScript runs on that one thread, so it is what bounds throughput.
  */
 function cpuMs(): { tree: number; main: number } {
-  const tree = processTree(rootPid).reduce((sum, pid) => sum + statCpuMs(`/proc/${pid}/stat`), 0);
+  const tree = treeCpuMs(rootPid);
   return { tree, main: statCpuMs(`/proc/${rootPid}/task/${rootPid}/stat`) };
 }
 

@@ -25,6 +25,7 @@ const liveTokens = new Set<string>();
 let tokenSeq = 0;
 let refreshes = 0;
 let codesRedeemed = 0;
+let introspections = 0;
 
 const root = {
   courses: () => ({ nodes: [{ id: "c1", title: "Intro to SQL", price: 49, lecturers: [] }] }),
@@ -80,6 +81,11 @@ beforeAll(async () => {
       const next = `${openid ? "" : "p"}rt-${tokenSeq++}`;
       liveTokens.add(next);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `at-${tokenSeq}`, refresh_token: next, ...(openid ? { id_token: "x.y.z" } : {}) }));
+    } else if (req.url === "/api/oauth/introspect" && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      const active = form.get("token") === "at-live" && form.get("client_id") === "demo-public-app";
+      introspections++;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(active ? { active: true, client_id: "demo-public-app" } : { active: false }));
     } else {
       res.writeHead(404).end();
     }
@@ -97,6 +103,7 @@ beforeAll(async () => {
       codeVerifier: "v".repeat(43),
       codeRedirectUri: "http://127.0.0.1/callback",
       oauthClientId: "demo-public-app",
+      accessTokens: ["at-live"],
     },
     runId: "test",
     connections: 4,
@@ -165,4 +172,15 @@ describe("measuring", () => {
     }
     expect(misuse).toEqual([]);
   }, 20_000);
+
+  it("introspects the prepared access token as its own client, and counts only active answers", async () => {
+    const before = introspections;
+    const [s] = await measure("introspect");
+    expect(s!.good).toBeGreaterThan(10);
+    expect(s!.bad + s!.non2xx).toBe(0);
+    expect(introspections - before).toBeGreaterThan(10);
+    // An inactive answer (another token) is not a good response.
+    const other = await workload("introspect").prepare({ ...ctx, creds: { ...ctx.creds, accessTokens: ["at-unknown"] } });
+    expect("unavailable" in other && other.unavailable).toMatch(/^introspection of the bench's access token: 200/);
+  });
 });

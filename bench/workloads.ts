@@ -142,6 +142,34 @@ function codeWorkload(o: { id: string; title: string; pool: (c: PreparedCredenti
   };
 }
 
+const INTROSPECT_PATH = "/api/oauth/introspect";
+
+/** RFC 7662: a 200 whose body says the token is active (a refused or unknown token is `active: false`). */
+export const introspectionOk = (status: number, body: string): boolean => status === 200 && (json(body) as { active?: unknown } | undefined)?.active === true;
+
+/**
+ * Introspection (RFC 7662) of a live access token by the client it was issued to. Read-only, so
+ * every request presents the same token (bench/prepare-db.ts issues them).
+ */
+const introspectWorkload: Workload = {
+  id: "introspect",
+  title: "OAuth token introspection (RFC 7662) of a live access token",
+  endpoint: `POST ${INTROSPECT_PATH}`,
+  floor: "floor-read",
+  async prepare(ctx) {
+    const token = ctx.creds.accessTokens[0];
+    if (!token) return { unavailable: "no access token was prepared for introspection" };
+    const body = new URLSearchParams({ token, client_id: ctx.creds.oauthClientId }).toString();
+    const first = await probe(ctx, INTROSPECT_PATH, { method: "POST", headers: formHeaders(), body });
+    if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", INTROSPECT_PATH, first) };
+    if (!introspectionOk(first.status, first.body)) return { unavailable: `introspection of the bench's access token: ${first.status} ${first.body.slice(0, 200)}` };
+    return {
+      spec: { request: { method: "POST", path: INTROSPECT_PATH, setupRequest: (req) => ({ ...req, headers: formHeaders(), body }) }, check: introspectionOk },
+      note: "one access token, its own client (public, client_id in the form)",
+    };
+  },
+};
+
 // ---------------------------------------------------------------- probing helpers
 
 interface Probe {
@@ -476,6 +504,7 @@ export const WORKLOADS: Workload[] = [
   refreshWorkload({ id: "token-refresh", title: "OAuth refresh_token grant with openid (signs an ID token)", pool: (c) => c.refreshTokens, target: both("token-refresh-no-openid", 0.9) }),
   codeWorkload({ id: "token-code-no-openid", title: "OAuth authorization_code grant, no openid (no ID token)", pool: (c) => c.plainCodes }),
   codeWorkload({ id: "token-code", title: "OAuth authorization_code grant with openid (signs an ID token)", pool: (c) => c.codes, target: both("token-code-no-openid", 0.9) }),
+  introspectWorkload,
   limiterWorkload("limiter-off", "Admin query, limits counted only", (c) => c.countedKeys, both("baseline", 0.7)),
   limiterWorkload("limiter-on", "Admin query, limits enforced", (c) => c.enforcedKeys, both("limiter-off", 0.97)),
   mcpWorkload({

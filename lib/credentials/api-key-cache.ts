@@ -3,8 +3,8 @@
 // 15a_credential_version bump the version whenever anything verification reads changes: a key's
 // secret, permissions, limits, expiry or revocation, a key deleted, its school disabled. revokeApiKey
 // and school changes call forgetApiKeys().
-import { createCredentialCache } from "../db/credential-cache";
-import { db } from "../db/client";
+import { createCredentialCache, toVersion } from "../db/credential-cache";
+import { rawQuery } from "../db/raw";
 
 /** What verifying a key needs: the row and its school's disabledAt. */
 export interface CachedApiKey {
@@ -25,16 +25,40 @@ export interface CachedApiKey {
 /** Keys kept per process; least recently used beyond it are dropped (a few hundred bytes each). */
 export const API_KEY_CACHE_MAX_ENTRIES = 10_000;
 
-const cache = createCredentialCache<CachedApiKey>({
-  name: "api-keys",
-  maxEntries: API_KEY_CACHE_MAX_ENTRIES,
-  async load(prefix) {
-    const row = await db().apiKey.findUnique({ where: { prefix }, include: { school: { select: { disabledAt: true } } } });
-    if (!row) return { row: null };
-    const { school, createdAt: _createdAt, ...key } = row;
-    return { row: { ...key, schoolDisabledAt: school.disabledAt } };
-  },
-});
+// The key, its school's disabledAt and the version they belong to, in one named statement (one
+// snapshot; docs/benchmarks.md, "One statement per hot read"), as the OAuth client cache loads.
+const LOAD_API_KEY = `
+SELECT k."id"::text AS "id", k."schoolId"::text AS "schoolId", k."name", k."prefix", k."secretHash", k."permissions", k."enforceLimits",
+       k."lastUsedAt", k."expiresAt", k."revokedAt", s."disabledAt" AS "schoolDisabledAt",
+       (SELECT "version"::text FROM "CredentialVersion" WHERE "id" = 1) AS "credentialVersion"
+  FROM "ApiKey" k
+  JOIN "School" s ON s."id" = k."schoolId"
+ WHERE k."prefix" = $1`;
+
+const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+
+async function loadApiKey(prefix: string): Promise<{ row: CachedApiKey | null; version?: bigint | null }> {
+  const [r] = await rawQuery<Record<string, unknown>>(LOAD_API_KEY, [prefix], { name: "load-api-key" });
+  if (!r) return { row: null };
+  return {
+    version: toVersion(r.credentialVersion),
+    row: {
+      id: r.id as string,
+      schoolId: r.schoolId as string,
+      name: r.name as string,
+      prefix: r.prefix as string,
+      secretHash: r.secretHash as string,
+      permissions: (r.permissions as string[] | null) ?? [],
+      enforceLimits: Boolean(r.enforceLimits),
+      lastUsedAt: asDate(r.lastUsedAt),
+      expiresAt: asDate(r.expiresAt),
+      revokedAt: asDate(r.revokedAt),
+      schoolDisabledAt: asDate(r.schoolDisabledAt),
+    },
+  };
+}
+
+const cache = createCredentialCache<CachedApiKey>({ name: "api-keys", maxEntries: API_KEY_CACHE_MAX_ENTRIES, load: loadApiKey });
 
 /** The key row with this prefix (from the cache when its version is current), or null. */
 export const findApiKey = (prefix: string): Promise<CachedApiKey | null> => cache.find(prefix);

@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { rawQuery } from "../db/raw";
 import { findApiKey, noteApiKeyUsed } from "./api-key-cache";
 import { apiKeyMatches, parseApiKey } from "./api-key";
 import type { Credential } from "./credential";
@@ -40,7 +40,7 @@ export async function verifyApiKey(options: { key: string; now: Date }): Promise
     // Noted first, so concurrent requests of this key do not write it too. The column is not one the
     // CredentialVersion trigger watches: this write does not empty any cache.
     noteApiKeyUsed(row, now);
-    await db().apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    await rawQuery(`UPDATE "ApiKey" SET "lastUsedAt" = $2 WHERE "id" = $1::uuid`, [row.id, now], { name: "api-key-used" });
   }
   return {
     kind: "api_key",

@@ -14,6 +14,8 @@ export interface DbHandle {
   gate: FairGate;
   /** Called for every statement the client sends (tests count statements per lane). */
   onStatement(listener: StatementListener): () => void;
+  /** Tells the listeners of a statement sent outside Prisma (the raw driver's, lib/db/raw.ts). */
+  noteStatement(statement: Parameters<StatementListener>[0]): void;
 }
 
 /**
@@ -44,6 +46,9 @@ export function createDbHandle(driver: Driver): DbHandle {
     onStatement(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    noteStatement(statement) {
+      for (const listener of listeners) listener(statement);
     },
   };
 }

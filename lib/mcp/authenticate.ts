@@ -1,11 +1,9 @@
 import { parseApiKey } from "../credentials/api-key";
 import type { Credential } from "../credentials/credential";
 import { ApiKeyRejectedError, verifyApiKey, type ApiKeyCredential } from "../credentials/verify-api-key";
-import { db } from "../db/client";
-import type { User } from "../db/generated/client";
 import { sortRoles } from "../core/roles";
 import { parseScope } from "../oauth/scopes";
-import { findActiveAccessToken } from "../oauth/tokens";
+import { findActiveAccessToken, type AccessTokenMember } from "../oauth/active-access-token";
 import { STAFF_ROLES } from "./access";
 
 /** The caller of an /mcp request: a member through an OAuth grant, or a server with an Admin API key. */
@@ -17,7 +15,7 @@ export type McpCaller =
       grantId: string;
       /** The OAuth client the member authorized (the audit log's actor). */
       clientId: string;
-      user: User;
+      user: AccessTokenMember;
       scopes: ReadonlySet<string>;
       roles: string[];
       isStaff: boolean;
@@ -66,7 +64,7 @@ export async function authenticateMcp(options: { headers: Headers; schoolId: str
     }
   }
 
-  const row = await findActiveAccessToken(db(), { token, issuer, now });
+  const row = await findActiveAccessToken({ token, issuer, now });
   if (!row) throw new McpAuthError(401, "invalid_token", "The access token is invalid, expired or revoked.");
   const { grant } = row;
   // A token issued for another school or another resource must not work here (confused deputy).
@@ -74,13 +72,13 @@ export async function authenticateMcp(options: { headers: Headers; schoolId: str
   if (row.audience === null || !sameResource(row.audience, resource)) {
     throw new McpAuthError(401, "invalid_token", `The access token was not issued for this resource; request it with resource=${resource}.`);
   }
-  const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: grant.userId } } });
-  const roles = sortRoles(membership?.roles ?? []);
+  // The member's roles in this school came with the token (the grant's school is this school).
+  const roles = sortRoles(row.roles);
   return {
     kind: "member",
     credential: { kind: "oauth_app", id: grant.id, schoolId, permissions: [], enforceLimits: true },
     grantId: grant.id,
-    clientId: grant.clientId,
+    clientId: row.clientId,
     user: grant.user,
     scopes: new Set(parseScope(row.scope)),
     roles,

@@ -1,8 +1,7 @@
 import { now as clockNow, toUnixSeconds } from "../clock";
-import { db } from "../db/client";
 import { handleOAuth, jsonResponse } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
-import { findActiveAccessToken } from "./tokens";
+import { findActiveAccessToken } from "./active-access-token";
 import { requestContext } from "../tenancy/request-context";
 
 /**
@@ -15,7 +14,7 @@ import { requestContext } from "../tenancy/request-context";
 export function handleIntrospectRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     const { token, client } = await readTokenManagementRequest(request);
-    const row = await findActiveAccessToken(db(), { token, issuer: requestContext(request).origin, now: clockNow() });
+    const row = await findActiveAccessToken({ token, issuer: requestContext(request).origin, now: clockNow() });
     if (!row || row.clientId !== client.clientId) return jsonResponse({ active: false });
     return jsonResponse({
       active: true,

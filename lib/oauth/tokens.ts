@@ -1,7 +1,6 @@
 import { hashSecret, randomToken } from "../credentials/secret";
 import { toUnixSeconds } from "../clock";
 import { env } from "../env";
-import { securityEvent } from "../security/events";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 
 export type Tx = Prisma.TransactionClient | PrismaClient;
@@ -89,26 +88,6 @@ export function tokenResponseBody(
     school_subdomain: grant.school.subdomain,
     ...(idToken ? { id_token: idToken } : {}),
   };
-}
-
-/**
- * An access token that is live right now (not expired, not revoked, its grant not revoked) and was
- * issued by `issuer` (the origin the request came to), or null. A token of another origin is
- * unknown here, like a token that never existed (issuer binding, docs/decisions.md).
- */
-export async function findActiveAccessToken(db: Tx, options: { token: string; issuer: string; now: Date }) {
-  const { token, issuer, now } = options;
-  if (!token || token.length > 512) return null;
-  const row = await db.oAuthAccessToken.findUnique({
-    where: { tokenHash: hashSecret(token) },
-    include: { grant: { include: { school: true, user: true } } },
-  });
-  if (!row || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
-  if (!issuedBy(row.grant, issuer)) {
-    securityEvent("oauth.issuer_mismatch", { kind: "access_token", client_id: row.clientId, grant_id: row.grantId });
-    return null;
-  }
-  return row;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { now as clockNow } from "../clock";
-import { db } from "../db/client";
 import type { User } from "../db/generated/client";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
 import { errorResponse, jsonResponse } from "./http";
 import { sortRoles } from "../core/roles";
 import { parseScope } from "./scopes";
-import { findActiveAccessToken } from "./tokens";
+import { findActiveAccessToken } from "./active-access-token";
 import { requestContext } from "../tenancy/request-context";
 import { authorizationServerSchool } from "./context";
 
@@ -30,13 +29,13 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     await authorizationServerSchool(context);
     const token = bearer(request);
     if (!token) throw new InvalidTokenError("An access token is required (Authorization: Bearer <token>)");
-    const row = await findActiveAccessToken(db(), { token, issuer: context.origin, now: clockNow() });
+    const row = await findActiveAccessToken({ token, issuer: context.origin, now: clockNow() });
     if (!row) throw new InvalidTokenError();
     const scopes = new Set(parseScope(row.scope));
     if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);
+    // The member's roles came with the token (one statement: lib/oauth/active-access-token.ts).
     const { user, schoolId } = row.grant;
-    const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId, userId: user.id } } });
-    return jsonResponse(userInfoClaims({ user, schoolId, scopes, roles: membership?.roles ?? [] }));
+    return jsonResponse(userInfoClaims({ user, schoolId, scopes, roles: row.roles }));
   } catch (error) {
     const oauth = asOAuthError(error);
     if (!oauth) throw error;

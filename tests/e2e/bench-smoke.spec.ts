@@ -19,6 +19,7 @@ const WORKLOAD_IDS = [
   "token-refresh",
   "token-code-no-openid",
   "token-code",
+  "introspect",
   "limiter-off",
   "limiter-on",
   "mcp-search-catalog",
@@ -44,7 +45,9 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 test("npm run bench --quick runs end to end and writes the results JSON", async () => {
-  test.setTimeout(240_000);
+  // The peer comparison (node-oidc-provider beside ours, bench/peer-measure.ts) and the renewals
+  // scenario (55 renewals in a process of their own) add about 40 s per backend.
+  test.setTimeout(360_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
   const out = path.join(dir, "latest.json");
   try {
@@ -93,6 +96,32 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
           }
         }
       }
+      // Ours against node-oidc-provider (bench/peer-measure.ts): the peer's setup checks passed and
+      // every row has both sides' figures and the ours/peer ratios.
+      const peer = backend.peer;
+      expect(peer.status, peer.reason).toBe("ok");
+      expect(peer.server).toMatch(/^node-oidc-provider 9\./);
+      expect(peer.adapter).toBe(backend.database === "postgres" ? "postgres" : "memory");
+      expect(peer.checks).toMatchObject({ chainsRotate: true, idTokenOnRefresh: true, introspectionActive: true, problems: [] });
+      expect(peer.rows.map((r: { id: string }) => r.id)).toEqual(["refresh", "introspect", "bare"]);
+      for (const r of peer.rows) {
+        expect(r.status, `${backend.name}/peer/${r.id}: ${r.reason}`).toBe("ok");
+        for (const side of [r.ours, r.peer]) {
+          expect(side.requests).toBeGreaterThan(0);
+          expect(side.failures).toBe(0);
+          expect(Number.isFinite(side.cpuMsPerRequest)).toBe(true);
+        }
+        for (const k of ["throughput", "p50", "p99", "cpuPerRequest"]) expect(Number.isFinite(r.ratios[k]), `${r.id} ${k}`).toBe(true);
+        expect(r.target === null ? r.targetMet : typeof r.targetMet).toBe(r.target === null ? null : "boolean");
+      }
+      // The renewals scenario (bench/renewals-measure.ts): every due subscription renewed once, and
+      // both ratios reported (floor-write ran on this backend).
+      const renewals = backend.renewals;
+      expect(renewals.status, renewals.reason).toBe("ok");
+      expect(renewals.runs.map((r: { count: number }) => r.count)).toEqual([5, 50]);
+      for (const r of renewals.runs) expect(r.succeededPayments).toBe(r.count);
+      expect(Number.isFinite(renewals.ratioToFloorWrite)).toBe(true);
+      expect(Number.isFinite(renewals.flatCostRatio)).toBe(true);
       const redis = backend.redisRoundTrips;
       if (backend.name.endsWith("+redis")) {
         expect(redis).not.toBeNull();
@@ -105,6 +134,8 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
     for (const id of WORKLOAD_IDS) expect(stdout).toContain(id);
     expect(stdout).toContain("req/s");
     expect(stdout).toContain("×floor");
+    expect(stdout).toContain("ours vs peer (node-oidc-provider");
+    expect(stdout).toContain("Renewals (test provider");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

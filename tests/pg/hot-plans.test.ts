@@ -14,7 +14,7 @@ import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { updateSubscription } from "@/lib/membership/update-subscription";
 import { findClient } from "@/lib/oauth/clients";
 import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
-import { findActiveAccessToken } from "@/lib/oauth/tokens";
+import { findActiveAccessToken } from "@/lib/oauth/active-access-token";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { TEST_ACTOR } from "../helpers/audit-actor";
@@ -238,7 +238,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     const statements = await capture(async () => {
       const body = await exchangeRefreshToken({ client, form: new Map([["refresh_token", token]]), issuer: ISSUER, now });
       access = body.access_token;
-      expect(await findActiveAccessToken(db(), { token: access, issuer: ISSUER, now })).not.toBeNull();
+      expect(await findActiveAccessToken({ token: access, issuer: ISSUER, now })).not.toBeNull();
     });
     expect(statements.length).toBeGreaterThanOrEqual(2);
     expect(await wastefulPlans(statements)).toEqual([]);
