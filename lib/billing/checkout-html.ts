@@ -43,7 +43,8 @@ export function checkoutPage(page: CheckoutPage): Response {
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "private, no-store",
-      "referrer-policy": "no-referrer",
+      // Not no-referrer: under it the browser sends `Origin: null` with the page's form posts.
+      "referrer-policy": "same-origin",
       "x-frame-options": "DENY",
       "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
       ...page.headers,
