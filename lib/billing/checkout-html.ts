@@ -6,7 +6,7 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&
 export const NO_TAX_NOTE = "Prices include no tax; coupons are not available.";
 
 const STYLE = `*{box-sizing:border-box}body{font-family:ui-sans-serif,system-ui,sans-serif;color:#1c1d21;background:#fbfaf7;margin:0;line-height:1.55}
-header,main,footer{max-width:40rem;margin:0 auto;padding:1rem 1.25rem}header a{color:#1c1d21;font-weight:600;text-decoration:none}
+header,main,footer{max-width:40rem;margin:0 auto;padding:1rem 1.25rem;overflow-wrap:anywhere}header a{color:#1c1d21;font-weight:600;text-decoration:none}
 a{color:#2445a8}h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 1rem}
 .test{background:#fff4d6;border:2px dashed #8a5a00;color:#5c3b00;padding:.5rem .75rem;border-radius:6px;font-weight:600;margin:0 0 1rem}
 .summary{background:#fff;border:1px solid #d8d6cf;border-radius:8px;padding:1rem;margin:0 0 1rem}.summary dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
@@ -43,7 +43,8 @@ export function checkoutPage(page: CheckoutPage): Response {
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "private, no-store",
-      "referrer-policy": "no-referrer",
+      // Not no-referrer: under it the browser sends `Origin: null` with the page's form posts.
+      "referrer-policy": "same-origin",
       "x-frame-options": "DENY",
       "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
       ...page.headers,

@@ -43,11 +43,16 @@ const TOKEN_COOKIE = "checkout_token";
 
 const loginHref = (path: string) => `/login?callbackUrl=${encodeURIComponent(path)}`;
 
-/** A form post from this origin only (the browser's Origin, else Sec-Fetch-Site): the CSRF check of forms on cached pages. */
+/**
+ * A form post from this origin only: the CSRF check of forms on cached pages. Sec-Fetch-Site when the
+ * browser sends it (every current one; it cannot be set by a page), and then an Origin, if any, other
+ * than "null" (sent under a no-referrer policy) must be ours too; without Sec-Fetch-Site, the Origin.
+ */
 export function isSameOriginPost(request: Request, origin: string): boolean {
   const sent = request.headers.get("origin");
-  if (sent) return sent === origin;
-  return request.headers.get("sec-fetch-site") === "same-origin";
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" && (sent === null || sent === "null" || sent === origin);
+  return sent === origin;
 }
 
 /** The form body, or the page that refuses it. */
