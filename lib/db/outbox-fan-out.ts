@@ -5,6 +5,8 @@
  * (`outbox_deliveries`). `now` is the parameter of the rows' timestamps; `when`, a condition that
  * must hold for anything to be written (the new-member statement writes its events only when it
  * created the member). recordEvents and lib/membership/subscribe-new-member.ts both use it.
+ * A delivery is due at the earlier of `now` and the real time: a change made at a test clock's
+ * future time (docs/decisions.md, "Test clock") is delivered at once, not when real time gets there.
  */
 export function outboxFanOut(params: { rows: string; now: string; when?: string }): string {
   const { rows, now, when } = params;
@@ -17,7 +19,7 @@ export function outboxFanOut(params: { rows: string; now: string; when?: string 
   RETURNING "id", "schoolId", "type"
 ), outbox_deliveries AS (
   INSERT INTO "WebhookDelivery" ("id", "schoolId", "eventId", "endpointId", "status", "nextAttemptAt", "createdAt", "updatedAt")
-  SELECT gen_random_uuid(), e."schoolId", e."id", w."id", 'pending', ${now}, ${now}, ${now}
+  SELECT gen_random_uuid(), e."schoolId", e."id", w."id", 'pending', LEAST(${now}, clock_timestamp()), ${now}, ${now}
     FROM outbox_events e JOIN "WebhookEndpoint" w ON w."schoolId" = e."schoolId"
    WHERE w."disabledAt" IS NULL AND (e."type" = ANY(w."events") OR '*' = ANY(w."events"))
   RETURNING 1

@@ -35,7 +35,8 @@ export async function enqueueMail(tx: Tx, mail: MailRequest): Promise<string | n
       kind: mail.kind,
       to: mail.to,
       params: mail.params ?? {},
-      nextAttemptAt: mail.now,
+      // Due now even when `now` is a test clock's future time (docs/decisions.md, "Test clock").
+      nextAttemptAt: new Date(Math.min(mail.now.getTime(), Date.now())),
       createdAt: mail.now,
     },
   });
@@ -52,7 +53,7 @@ export function mailCtes(options: { name: string; kinds: MailKind[]; user: strin
   const kinds = options.kinds.map((k) => `('${k}')`).join(", ");
   return `${options.name} AS (
   INSERT INTO "MailMessage" ("id", "schoolId", "userId", "kind", "to", "params", "status", "attemptCount", "nextAttemptAt", "createdAt")
-  SELECT gen_random_uuid(), ${options.schoolId}, ${options.user}."id", k."kind", ${options.to}, '{}'::jsonb, 'pending', 0, ${options.now}, ${options.now}
+  SELECT gen_random_uuid(), ${options.schoolId}, ${options.user}."id", k."kind", ${options.to}, '{}'::jsonb, 'pending', 0, LEAST(${options.now}, clock_timestamp()), ${options.now}
     FROM ${options.user} CROSS JOIN (VALUES ${kinds}) AS k("kind") JOIN "School" sc ON sc."id" = ${options.schoolId}
    WHERE NOT (k."kind" = ANY(sc."mailDisabled"))${options.when ? ` AND ${options.when}` : ""}
   RETURNING "id"

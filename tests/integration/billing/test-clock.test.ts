@@ -22,8 +22,20 @@ describe("test clock", () => {
     const failing = await subscribeWithCard(app, PLANS.monthly, CARDS.failsLater);
     const external = await subscribe(app, PLANS.monthly);
     const to = new Date(TEST_NOW.getTime() + 365 * DAY * 1000);
+    // An endpoint for the renewals' webhooks (the worker is not run: only when they fall due is checked).
+    const endpoint = await db().webhookEndpoint.create({ data: { schoolId: school, url: "https://hooks.example.test/clock", events: ["subscription.renewed"], secretCiphertext: "unused", createdAt: TEST_NOW, updatedAt: TEST_NOW } });
     const r = await advanceTestClock({ schoolId: school, to, now: TEST_NOW });
     if ("error" in r) throw new Error(r.error);
+    // delivers at once: what happened at the clock's future times is due now, stamped with those times.
+    const realNow = new Date();
+    const deliveries = await db().webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { event: true } });
+    expect(deliveries.filter((d) => d.event.subjectId === good.id).length).toBeGreaterThanOrEqual(12);
+    for (const d of deliveries) expect(d.nextAttemptAt!.getTime()).toBeLessThanOrEqual(realNow.getTime());
+    expect(deliveries.some((d) => d.event.createdAt > realNow)).toBe(true);
+    const futureMails = await db().mailMessage.findMany({ where: { schoolId: school, createdAt: { gt: realNow } } });
+    expect(futureMails.length).toBeGreaterThan(0);
+    for (const m of futureMails) expect(m.nextAttemptAt!.getTime()).toBeLessThanOrEqual(realNow.getTime());
+    await db().webhookEndpoint.delete({ where: { id: endpoint.id } });
     expect((await db().schoolBilling.findUniqueOrThrow({ where: { schoolId: school } })).testClockAt).toEqual(to);
 
     const paid = await readBilled(app, good.id);
