@@ -160,7 +160,7 @@ const NOT_FOUND_PATH = "/_not-a-page";
 export const config = {
   matcher: [
     // Everything but Next's own build assets and the body-reading endpoints: the edge guard covers every route.
-    "/((?!_next/static/|_next/image|admin/graphql|mcp|api/oauth/|api/auth/|oauth/authorize|api/account/).*)",
+    "/((?!_next/static/|_next/image|admin/graphql|mcp|api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout).*)",
     {
       source: "/((?:admin/graphql|mcp).*)",
       missing: [
@@ -169,7 +169,7 @@ export const config = {
       ],
     },
     {
-      source: "/((?:api/oauth/|api/auth/|oauth/authorize|api/account/).*)",
+      source: "/((?:api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout).*)",
       missing: [
         { type: "header", key: "content-length", value: "0*(?:[1-9]\\d{4,}|9\\d{3}|8[2-9]\\d{2}|819[3-9])" },
         { type: "header", key: "transfer-encoding" },

@@ -147,6 +147,13 @@ export const ROUTES = {
   "/api/account/forgot-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleForgotPasswordPost) } },
   "/api/account/verify-email": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleVerifyEmailPost) } },
 
+  // Checkout on the storefront (lib/billing/checkout-requests.ts) and the test provider's hosted page
+  // (lib/billing/test-checkout-page.ts): docs/decisions.md, "Billing", "Checkout".
+  "/checkout/plans/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
+  "/api/checkout": { methods: { POST: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutStart) } },
+  "/checkout/complete/[id]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReturn) } },
+  "/checkout/test/[session]": { methods: { GET: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPage) } },
+  "/api/checkout/test/[session]": { methods: { POST: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPay) } },
   // A school's Stripe events (lib/billing/stripe-webhook.ts): signed with its signing secret, re-read from Stripe.
   "/api/webhooks/stripe": { methods: { POST: lazy(async () => (await import("@/lib/billing/stripe-webhook")).handleStripeWebhook) } },
 

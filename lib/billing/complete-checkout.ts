@@ -82,14 +82,12 @@ async function complete(
   const { schoolId } = checkout;
   const plan = await tx.membershipPlan.findUniqueOrThrow({ where: { id: checkout.planId } });
 
-  let userId = checkout.userId;
-  let accountCreated = false;
-  if (!userId) {
-    const member = await findOrCreateMember(tx, { schoolId, email: checkout.email, name: checkout.name, now });
-    if ("error" in member) throw new Error(`checkout ${checkoutId}: ${member.error}`);
-    userId = member.user.id;
-    accountCreated = member.created;
-  }
+  // A signed-in buyer may have no membership of this school yet: joining it is part of buying.
+  const signedIn = checkout.userId ? await tx.user.findUnique({ where: { id: checkout.userId }, select: { email: true } }) : null;
+  const member = await findOrCreateMember(tx, { schoolId, email: signedIn?.email ?? checkout.email, name: signedIn ? null : checkout.name, now });
+  if ("error" in member) throw new Error(`checkout ${checkoutId}: ${member.error}`);
+  const userId = member.user.id;
+  const accountCreated = member.created;
   await settleDueSubscriptions({ tx, schoolId, userId, planId: plan.id, now });
 
   const periods = checkoutPeriods(plan, now, checkout.trialDays);

@@ -24,6 +24,8 @@ export const TOOL_ACCESS = {
   get_my_profile: { scope: "openid", staff: false, apiKey: null, writes: false },
   list_my_subscriptions: { scope: "subscriptions:read", staff: false, apiKey: null, writes: false },
   list_my_enrollments: { scope: "courses:read", staff: false, apiKey: null, writes: false },
+  // A member for themselves (token), or an API key for an email; it opens a checkout, buys nothing.
+  create_checkout_link: { scope: "openid", staff: false, apiKey: "createSubscription", writes: false },
   list_subscriptions: { scope: "subscriptions:read", staff: true, apiKey: "subscriptions", writes: false },
   list_members: { scope: "students:read", staff: true, apiKey: "members", writes: false },
   get_member: { scope: "students:read", staff: true, apiKey: "member", writes: false },

@@ -11,6 +11,7 @@ import { fail, UNTRUSTED_NOTE } from "./results";
 import { MCP_SERVER_INFO } from "./server-info";
 import type { ToolRegistrar } from "./tool-registrar";
 import { pageMarkdown, registerCatalogTools } from "./tools/catalog";
+import { registerCheckoutTools } from "./tools/checkout";
 import { registerMemberTools } from "./tools/member";
 import { registerStaffTools } from "./tools/staff";
 import { registerStaffReadTools } from "./tools/staff-reads";
@@ -45,7 +46,7 @@ export function buildMcpServer(shape: McpServerShape): McpServer {
     jsonSchemaValidator,
     instructions:
       `Schoolhouse MCP server of ${shape.schoolName}. Catalog tools (search_catalog, get_page, list_membership_plans) read public content; ` +
-      "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; list_subscriptions, create_subscription, " +
+      "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; create_checkout_link returns a payment page link for a plan (the card is typed there, never here); list_subscriptions, create_subscription, " +
       "update_subscription, cancel_subscription, pause_subscription, resume_subscription, refund_payment, enroll_student, list_members, get_member, list_enrollments and the webhook tools (list_webhook_endpoints, create_webhook_endpoint, " +
       "update_webhook_endpoint, delete_webhook_endpoint, rotate_webhook_secret, list_webhook_deliveries, redeliver_webhook_event) are for staff " +
       "(owner, manager, admin); their writes take dry_run and idempotency_key. " +
@@ -74,6 +75,7 @@ export function buildMcpServer(shape: McpServerShape): McpServer {
   };
   registerCatalogTools(tool);
   registerMemberTools(tool);
+  registerCheckoutTools(tool);
   registerStaffTools(tool);
   registerStaffReadTools(tool);
   registerWebhookTools(tool);

@@ -6,6 +6,7 @@ export const MCP_TOOLS = [
   "get_my_profile",
   "list_my_subscriptions",
   "list_my_enrollments",
+  "create_checkout_link",
   "list_subscriptions",
   "create_subscription",
   "update_subscription",

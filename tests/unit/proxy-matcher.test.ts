@@ -26,7 +26,7 @@ describe("proxy.ts matcher", () => {
   it("always matches every path but Next's assets and the body-reading endpoints", () => {
     const re = toRegExp(always as string);
     for (const p of ["/", "/courses/intro-to-rust", "/login", "/api/md/courses", "/llms.txt", "/_site/x", "/oauth/consent", "/api/health"]) expect(re.test(p), p).toBe(true);
-    for (const p of ["/admin/graphql", "/mcp", "/api/oauth/token", "/api/auth/callback/credentials", "/oauth/authorize", "/api/account/set-password", "/_next/static/x.js"]) expect(re.test(p), p).toBe(false);
+    for (const p of ["/admin/graphql", "/mcp", "/api/oauth/token", "/api/auth/callback/credentials", "/oauth/authorize", "/api/account/set-password", "/api/checkout", "/api/checkout/test/cs_test_0", "/_next/static/x.js"]) expect(re.test(p), p).toBe(false);
   });
 
   it("matches the body-reading endpoints unless the body is declared past their limit or chunked", () => {
@@ -35,7 +35,7 @@ describe("proxy.ts matcher", () => {
     const limitOf = [
       [large!, Math.max(ADMIN_MAX_BODY_BYTES, MCP_MAX_BODY_BYTES), ["/admin/graphql", "/mcp"]],
       // 8 KiB: the smallest limit among the form endpoints (set-password), at most theirs (16 KiB).
-      [forms!, 8 * 1024, ["/api/oauth/token", "/api/oauth/register", "/api/auth/callback/credentials", "/oauth/authorize", "/api/account/set-password"]],
+      [forms!, 8 * 1024, ["/api/oauth/token", "/api/oauth/register", "/api/auth/callback/credentials", "/oauth/authorize", "/api/account/set-password", "/api/checkout", "/api/checkout/test/cs_test_0"]],
     ] as const;
     expect(ADMIN_MAX_BODY_BYTES).toBe(MCP_MAX_BODY_BYTES);
     expect(8 * 1024).toBeLessThanOrEqual(MAX_OAUTH_BODY_BYTES);

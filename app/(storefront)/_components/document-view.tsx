@@ -18,6 +18,20 @@ function Value({ value }: { value: FactValue }) {
   return internal ? <Link href={pathOf(value.url)}>{inner}</Link> : <a href={value.url} rel="nofollow noopener">{inner}</a>;
 }
 
+/** A plan's way in: the checkout's review page (lib/billing/checkout-requests.ts), which says who buys and at what price. */
+function PlanCallToAction({ doc }: { doc: StorefrontDocument }) {
+  const free = Number(doc.fields.price ?? 0) === 0;
+  const label = free ? "Join for free" : doc.fields.plan_type === "recurring" ? `Join ${doc.title}` : `Buy ${doc.title}`;
+  return (
+    <div className="cta">
+      <a className="button" href={`/checkout/plans/${doc.slug}`}>
+        {label}
+      </a>
+      <p className="meta">Prices include no tax; coupons are not available.</p>
+    </div>
+  );
+}
+
 /** The HTML rendering of a storefront document (the markdown twin renders the same document). */
 export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
   return (
@@ -59,6 +73,7 @@ export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
             ))}
           </dl>
         ) : null}
+        {doc.kind === "plan" ? <PlanCallToAction doc={doc} /> : null}
         {doc.body.trim() ? (
           <div className="prose">
             {await renderMarkdown(doc.body)}

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 const WEBHOOK_TOOLS = ["list_webhook_endpoints", "create_webhook_endpoint", "update_webhook_endpoint", "delete_webhook_endpoint", "rotate_webhook_secret", "list_webhook_deliveries", "redeliver_webhook_event"];
-const TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", "list_members", "get_member", "list_enrollments", ...WEBHOOK_TOOLS];
+const TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "create_checkout_link", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "enroll_student", "list_members", "get_member", "list_enrollments", ...WEBHOOK_TOOLS];
 const WRITES = new Set(
   Object.entries(TOOL_ACCESS)
     .filter(([, access]) => access.writes)
