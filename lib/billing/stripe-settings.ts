@@ -56,8 +56,11 @@ export async function setStripeAccount(options: { schoolId: string; secretKey: s
 
 /** Forgets a school's Stripe account: its new payments go through the test provider again (test mode). */
 export async function removeStripeAccount(options: { schoolId: string }) {
-  const data = { stripeSecretKey: null, stripeSecretKeyHint: null, stripeWebhookSecret: null, stripeWebhookSecretHint: null, livemode: false };
-  return db().schoolBilling.upsert({ where: { schoolId: options.schoolId }, create: { schoolId: options.schoolId, ...data }, update: data });
+  // No settings row: the school never had an account, nothing to forget.
+  await db().schoolBilling.updateMany({
+    where: { schoolId: options.schoolId },
+    data: { stripeSecretKey: null, stripeSecretKeyHint: null, stripeWebhookSecret: null, stripeWebhookSecretHint: null, livemode: false },
+  });
 }
 
 /** The school's Stripe account, unsealed; null when it has none. */
