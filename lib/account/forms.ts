@@ -11,6 +11,9 @@ import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { cancelSubscription } from "../membership/cancel-subscription";
+import { changeSubscriptionPlan } from "../billing/change-subscription-plan";
+import { ALREADY_PAUSED, pauseSubscription } from "../membership/pause-subscription";
+import { NOT_PAUSED, resumeSubscription } from "../membership/resume-subscription";
 import { isCanceling, isLive } from "../membership/states";
 import { NOT_CANCELING, undoCancellation } from "../membership/undo-cancellation";
 import { revokeMemberGrant } from "../oauth/member-grants/revoke-member-grant";
@@ -98,6 +101,32 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "kept" };
   },
+  // Pause, resume and change plan: the Admin API's verbs and messages; a second submit of pause or
+  // resume finds the work done and says so, as keep does.
+  pause: async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const { errors } = await pauseSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now });
+    if (errors.length && errors[0] !== ALREADY_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
+    return { page: ACCOUNT_PAGES.memberships, done: "paused" };
+  },
+  resume: async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const { errors } = await resumeSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now });
+    if (errors.length && errors[0] !== NOT_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
+    return { page: ACCOUNT_PAGES.memberships, done: "resumed" };
+  },
+  "change-plan": async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const planId = field(form, "plan").slice(0, 64);
+    const { errors, record } = await changeSubscriptionPlan({ schoolId: m.schoolId, input: { id: sub.id, planId }, now, openOnly: true });
+    // Not a rule's message: the provider's refusal of the card.
+    if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!, "payment_refused") };
+    const done = planId === sub.planId ? "plan_kept" : record!.planId === planId ? "plan_changed" : "plan_scheduled";
+    return { page: ACCOUNT_PAGES.memberships, done };
+  },
   "revoke-app": async (m, form, now) => {
     const clientId = field(form, "client").slice(0, 2048);
     if (!clientId) return "not_found";
@@ -119,7 +148,7 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
 
 async function ownSubscription(m: Member, id: string) {
   if (!isUuid(id)) return null;
-  return db().subscription.findFirst({ where: { id, schoolId: m.schoolId, userId: m.userId }, select: { id: true } });
+  return db().subscription.findFirst({ where: { id, schoolId: m.schoolId, userId: m.userId }, select: { id: true, planId: true } });
 }
 
 const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } });

@@ -5,6 +5,9 @@ import { CHANGE_PASSWORD_MESSAGES } from "../auth/change-password";
 import { ALREADY_CANCELLED, NOT_CANCELLABLE } from "../membership/cancel-subscription";
 import { SUBSCRIPTION_NOT_FOUND } from "../membership/change-subscription";
 import { NOT_CANCELING } from "../membership/undo-cancellation";
+import { ALREADY_PAUSED, CANCELING_NOT_PAUSABLE, LIFETIME_NOT_PAUSABLE, NOT_PAUSABLE, PAYMENT_IN_PROGRESS } from "../membership/pause-subscription";
+import { NOT_PAUSED } from "../membership/resume-subscription";
+import * as PLAN_CHANGE from "../billing/change-subscription-plan";
 
 export const DONE_MESSAGES: Record<string, string> = {
   name: "Your name is saved.",
@@ -12,6 +15,11 @@ export const DONE_MESSAGES: Record<string, string> = {
   password: "Your password is changed. Your other sessions were signed out.",
   canceling: "Your membership will end at the end of the current period. You can undo this until then.",
   kept: "Your membership continues: the cancellation is undone.",
+  paused: "Your membership is paused: no charges and no access until you resume it.",
+  resumed: "Your membership is resumed. Your period end moved by the time it was paused.",
+  plan_changed: "Your plan is changed. Any prorated charge is listed under Payments.",
+  plan_scheduled: "Your plan changes at the end of the current period, when the new price is charged.",
+  plan_kept: "Your plan stays as it is: the scheduled change is withdrawn.",
   revoked: "The app is disconnected. It can no longer use your account.",
   session_ended: "That session is signed out.",
   others_ended: "Every other session is signed out.",
@@ -23,6 +31,27 @@ export const MEMBERSHIP_ERRORS: Record<string, string> = {
   not_cancellable: NOT_CANCELLABLE,
   not_canceling: NOT_CANCELING,
   not_found: SUBSCRIPTION_NOT_FOUND,
+  already_paused: ALREADY_PAUSED,
+  not_pausable: NOT_PAUSABLE,
+  lifetime_not_pausable: LIFETIME_NOT_PAUSABLE,
+  canceling_not_pausable: CANCELING_NOT_PAUSABLE,
+  payment_in_progress: PAYMENT_IN_PROGRESS,
+  not_paused: NOT_PAUSED,
+  plan_not_found: PLAN_CHANGE.PLAN_NOT_FOUND,
+  plan_closed: PLAN_CHANGE.PLAN_CLOSED,
+  plan_incompatible: PLAN_CHANGE.PLAN_INCOMPATIBLE,
+  same_plan: PLAN_CHANGE.SAME_PLAN,
+  already_on_plan: PLAN_CHANGE.ALREADY_ON_PLAN,
+  change_ended: PLAN_CHANGE.CHANGE_ENDED,
+  change_lifetime: PLAN_CHANGE.CHANGE_LIFETIME,
+  change_not_recurring: PLAN_CHANGE.CHANGE_NOT_RECURRING,
+  change_paused: PLAN_CHANGE.CHANGE_PAUSED,
+  change_past_due: PLAN_CHANGE.CHANGE_PAST_DUE,
+  change_incomplete: PLAN_CHANGE.CHANGE_INCOMPLETE,
+  change_canceling: PLAN_CHANGE.CHANGE_CANCELING,
+  provider_no_answer: PLAN_CHANGE.PROVIDER_NO_ANSWER,
+  // A refused card's own message varies by provider: the page says what it means here.
+  payment_refused: "Your card was refused for the prorated charge, so your plan was not changed.",
 };
 
 export const ERROR_MESSAGES: Record<string, string> = {
@@ -32,8 +61,8 @@ export const ERROR_MESSAGES: Record<string, string> = {
   name: "Enter a name of 1 to 200 characters. Nothing was changed.",
 };
 
-export function membershipErrorCode(message: string): string {
-  return Object.entries(MEMBERSHIP_ERRORS).find(([, m]) => m === message)?.[0] ?? "not_found";
+export function membershipErrorCode(message: string, fallback = "not_found"): string {
+  return Object.entries(MEMBERSHIP_ERRORS).find(([, m]) => m === message)?.[0] ?? fallback;
 }
 
 /** The message for a `done`/`error` query value, or null for an unknown code. */

@@ -22,7 +22,21 @@ export async function memberProfile(m: AccountMember) {
 /** Each subscription with what the page offers for it (the membership rules decide, in states.ts). */
 export async function memberSubscriptions(m: AccountMember & { now: Date }) {
   const subs = await listMemberSubscriptions({ schoolId: m.schoolId, userId: m.userId, now: m.now });
-  return subs.map((s) => ({
+  // The plans a member may move to (changeSubscriptionPlan with openOnly): published, recurring.
+  const open = subs.some((s) => s.plan.planType === "recurring")
+    ? await db().membershipPlan.findMany({ where: { schoolId: m.schoolId, status: "published", planType: "recurring" }, orderBy: [{ position: "asc" }, { name: "asc" }] })
+    : [];
+  const names = new Map(open.map((p) => [p.id, p.name]));
+  return subs.map((s) => {
+    const changeable = s.plan.planType === "recurring" && (s.state === "active" || s.state === "trialing") && s.pausedAt === null && !isCanceling(s);
+    const held = new Set(subs.filter((o) => o.id !== s.id && isLive(o.state)).map((o) => o.planId));
+    const planChoices = changeable
+      ? open
+          .filter((p) => p.interval === s.plan.interval && p.intervalCount === s.plan.intervalCount && p.currency === s.plan.currency && !held.has(p.id))
+          .filter((p) => p.id !== s.planId || s.scheduledPlanId !== null)
+          .map((p) => ({ id: p.id, label: `${p.name}, ${p.price.toFixed(2)} ${p.currency}${p.id === s.planId ? " (keep)" : ""}` }))
+      : [];
+    return {
     id: s.id,
     planName: s.plan.name,
     planType: s.plan.planType,
@@ -39,7 +53,12 @@ export async function memberSubscriptions(m: AccountMember & { now: Date }) {
     currency: s.plan.currency,
     canCancel: isCancellable(s) && !isCanceling(s),
     canKeep: isCanceling(s) && isLive(s.state),
-  }));
+    canPause: s.pausedAt === null && s.plan.planType !== "lifetime" && (s.state === "active" || s.state === "trialing") && !isCanceling(s),
+    canResume: s.pausedAt !== null && isLive(s.state),
+    scheduledPlanName: s.scheduledPlanId ? (names.get(s.scheduledPlanId) ?? "another plan") : null,
+    planChoices,
+    };
+  });
 }
 
 const paymentSelect = {

@@ -38,7 +38,7 @@ async function otherMember() {
   const d = db();
   const [user, subs, sessions, grants] = await Promise.all([
     d.user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole }, select: { name: true, email: true, passwordHash: true } }),
-    d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true } }),
+    d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true, pausedAt: true, planId: true, scheduledPlanId: true } }),
     d.memberSession.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
     d.oAuthGrant.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
   ]);
@@ -52,7 +52,7 @@ describe("account forms, signed in (seeded fuzz)", () => {
     const before = await otherMember();
     // The student's own sessions may end (end-session of their own id); keep the form's session alive.
     const request = fc.record({
-      action: fc.constantFrom("profile", "email", "password", "cancel", "keep", "revoke-app", "end-session", "end-other-sessions"),
+      action: fc.constantFrom("profile", "email", "password", "cancel", "keep", "pause", "resume", "change-plan", "revoke-app", "end-session", "end-other-sessions"),
       fields: fc.record(
         {
           name: text,
@@ -61,6 +61,7 @@ describe("account forms, signed in (seeded fuzz)", () => {
           password: text,
           confirm: text,
           subscription: fc.oneof(text, fc.constant(others.subscription)),
+          plan: fc.oneof(text, fc.constantFrom("5c400000-0000-4000-8000-000300000001", "5c400000-0000-4000-8000-000300000005")),
           client: fc.oneof(text, fc.constantFrom("demo-public-app", "demo-confidential-app")),
           session: fc.oneof(text.filter((s) => !/^[0-9a-f-]{36}$/.test(s)), fc.constant(others.session)),
         },

@@ -20,13 +20,15 @@ type Sub = Awaited<ReturnType<typeof memberSubscriptions>>[number];
 
 /**
  * One subscription's actions. Each is a small form posting to its own account action, so further
- * verbs (pause, resume, change plan) join as one more entry here and one in lib/account/forms.ts.
+ * verbs join as one more entry here and one in lib/account/forms.ts.
  */
 function SubscriptionActions({ sub, csrfToken }: { sub: Sub; csrfToken: string }) {
   const actions: { action: string; label: string; note: string }[] = [];
   if (sub.canCancel) actions.push({ action: "cancel", label: `Cancel ${sub.planName} at period end`, note: "You keep access until the end of the current period." });
   if (sub.canKeep) actions.push({ action: "keep", label: `Keep ${sub.planName}`, note: `Undo the cancellation before ${formatDate(sub.cancelAt)}.` });
-  if (!actions.length || !csrfToken) return null;
+  if (sub.canPause) actions.push({ action: "pause", label: `Pause ${sub.planName}`, note: "No charges and no access until you resume; the time paused is added to your period." });
+  if (sub.canResume) actions.push({ action: "resume", label: `Resume ${sub.planName}`, note: "Access again; your period end moves by the time paused." });
+  if ((!actions.length && !sub.planChoices.length) || !csrfToken) return null;
   return (
     <div className="stack">
       {actions.map((a) => (
@@ -40,7 +42,32 @@ function SubscriptionActions({ sub, csrfToken }: { sub: Sub; csrfToken: string }
           </div>
         </AccountForm>
       ))}
+      {sub.planChoices.length ? <ChangePlanForm sub={sub} csrfToken={csrfToken} /> : null}
     </div>
+  );
+}
+
+/** Change plan: a dearer one now with a prorated charge, a cheaper one at the period end (changeSubscriptionPlan). */
+function ChangePlanForm({ sub, csrfToken }: { sub: Sub; csrfToken: string }) {
+  const id = `plan-${sub.id}`;
+  return (
+    <AccountForm action="change-plan" csrfToken={csrfToken}>
+      <input type="hidden" name="subscription" value={sub.id} />
+      <label htmlFor={id}>New plan for {sub.planName}</label>
+      <select id={id} name="plan" required>
+        {sub.planChoices.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+      <p className="meta">A higher price starts now: you pay the difference for the rest of this period. A lower price starts at the end of this period.</p>
+      <div>
+        <button className="button secondary" type="submit">
+          Change plan
+        </button>
+      </div>
+    </AccountForm>
   );
 }
 
@@ -72,6 +99,14 @@ export default async function MembershipsPage({ searchParams }: { searchParams: 
                 <dd>{s.currentPeriodStart ? `${formatDate(s.currentPeriodStart)} – ${formatDate(s.currentPeriodEnd ?? s.endAt)}` : "—"}</dd>
                 <dt>Next charge</dt>
                 <dd>{s.nextChargeDate ? formatDate(s.nextChargeDate) : "None"}</dd>
+                {s.scheduledPlanName ? (
+                  <>
+                    <dt>Scheduled change</dt>
+                    <dd>
+                      {s.scheduledPlanName} from {formatDate(s.currentPeriodEnd)}
+                    </dd>
+                  </>
+                ) : null}
               </dl>
               <SubscriptionActions sub={s} csrfToken={csrfToken} />
             </li>
