@@ -10,12 +10,13 @@ import { safeEqual } from "../credentials/secret";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
+import { updatePaymentMethod } from "../billing/update-payment-method";
 import { cancelSubscription } from "../membership/cancel-subscription";
 import { isCanceling, isLive } from "../membership/states";
 import { NOT_CANCELING, undoCancellation } from "../membership/undo-cancellation";
 import { revokeMemberGrant } from "../oauth/member-grants/revoke-member-grant";
 import { ACCOUNT_PATH, accountAccess, accountForbiddenResponse, accountLoginPath } from "./access";
-import { membershipErrorCode } from "./messages";
+import { membershipErrorCode, paymentMethodOutcome } from "./messages";
 
 /** The account forms' address: POST /api/account/<action>. */
 export const ACCOUNT_FORMS_PATH = "/api/account";
@@ -88,6 +89,12 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     }
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "kept" };
+  },
+  "payment-method": async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const result = await updatePaymentMethod({ schoolId: m.schoolId, input: { id: sub.id, paymentMethod: field(form, "card").slice(0, 1024) }, now });
+    return { page: ACCOUNT_PAGES.memberships, ...paymentMethodOutcome(result) };
   },
   "revoke-app": async (m, form, now) => {
     const clientId = field(form, "client").slice(0, 2048);

@@ -5,6 +5,7 @@ import { isUuid } from "../core/ids";
 import { db } from "../db/client";
 import { listMemberEnrollments } from "../membership/list-member-enrollments";
 import { listMemberSubscriptions } from "../membership/list-member-subscriptions";
+import { providerFor, TEST_CARDS } from "../billing/test-provider";
 import { isCancellable, isCanceling, isLive } from "../membership/states";
 import { listMemberGrants } from "../oauth/member-grants/list-member-grants";
 import { parseScope, SCOPE_DESCRIPTIONS } from "../oauth/scopes";
@@ -22,7 +23,7 @@ export async function memberProfile(m: AccountMember) {
 /** Each subscription with what the page offers for it (the membership rules decide, in states.ts). */
 export async function memberSubscriptions(m: AccountMember & { now: Date }) {
   const subs = await listMemberSubscriptions({ schoolId: m.schoolId, userId: m.userId, now: m.now });
-  return subs.map((s) => ({
+  return Promise.all(subs.map(async (s) => ({
     id: s.id,
     planName: s.plan.name,
     planType: s.plan.planType,
@@ -39,6 +40,22 @@ export async function memberSubscriptions(m: AccountMember & { now: Date }) {
     currency: s.plan.currency,
     canCancel: isCancellable(s) && !isCanceling(s),
     canKeep: isCanceling(s) && isLive(s.state),
+    // updatePaymentMethod's rule; the form says the last decline while past_due.
+    canUpdatePaymentMethod: s.collectionMethod === "charge_automatically" && ["active", "trialing", "past_due"].includes(s.state),
+    lastDecline: s.state === "past_due" ? await lastDecline(s.id) : null,
+  })));
+}
+
+const lastDecline = async (subscriptionId: string) =>
+  (await db().payment.findFirst({ where: { subscriptionId, state: "failed" }, orderBy: [{ failedAt: "desc" }, { attempt: "desc" }], select: { failureMessage: true } }))
+    ?.failureMessage ?? null;
+
+/** Test mode (no live provider): the test cards the payment method form accepts, and what each does. */
+export function testCardsOf(schoolId: string): { number: string; outcome: string }[] | null {
+  if (providerFor({ schoolId }).name !== "test") return null;
+  return TEST_CARDS.map((c) => ({
+    number: c.number,
+    outcome: !c.onSession && !c.offSession ? "pays" : c.onSession ? `declined: ${c.onSession.message}` : "pays now, declined at later renewals",
   }));
 }
 

@@ -6,6 +6,7 @@ export const ADMIN_OPERATIONS = [
   "pauseSubscription",
   "resumeSubscription",
   "refundPayment",
+  "updateSubscriptionPaymentMethod",
   "enrollStudentToCourse",
   "courses",
   "membershipPlans",

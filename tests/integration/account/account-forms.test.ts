@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { memberPayment, memberPayments, memberSessions } from "@/lib/account/queries";
+import { memberPayment, memberPayments, memberSessions, memberSubscriptions } from "@/lib/account/queries";
+import { renewDueSubscriptions } from "@/lib/billing/renew-due";
+import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
@@ -204,6 +206,44 @@ describe("memberships", () => {
     const { record } = await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: lifetime.id }, now: new Date() });
     const res = await post("cancel", multi, { csrfToken: multiCsrf, subscription: record!.id });
     expect(res.headers.get("location")).toBe("/account/memberships?error=not_cancellable");
+  });
+});
+
+describe("payment method", () => {
+  it("saves a card; while past_due pays the overdue period at once, or says the decline and keeps the retry date", async () => {
+    const plans = await db().membershipPlan.findMany({ where: { schoolId: DEMO_IDS.school, planType: "recurring" }, orderBy: { price: "desc" } });
+    const taken = new Set((await db().subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole } })).map((x) => x.planId));
+    const plan = plans.find((p) => !taken.has(p.id))!;
+    const created = await createSubscription({
+      schoolId: DEMO_IDS.school,
+      input: { email: "multi@schoolhouse.test", planId: plan.id, collectionMethod: "charge_automatically", paymentMethod: "4000000000000341" },
+      now: new Date(),
+    });
+    const id = created.record!.id;
+    const pm = (card: string, cookie = multi, token = multiCsrf) => post("payment-method", cookie, { csrfToken: token, subscription: id, card });
+    // Another member's form for it: 404, nothing saved.
+    expect((await pm("4242424242424242", student, studentCsrf)).status).toBe(404);
+    expect((await pm("4111111111111111")).headers.get("location")).toBe("/account/memberships?error=card_unknown");
+    expect((await db().subscription.findUniqueOrThrow({ where: { id } })).paymentMethodId).toBe("pm_card_chargeCustomerFail");
+
+    const end = created.record!.currentPeriodEnd!;
+    // The renewal at the period end is declined (the member's session lives in real time: the clock stays).
+    await renewDueSubscriptions({ now: end });
+    const due = (await db().subscription.findUniqueOrThrow({ where: { id } })).nextChargeDate;
+    expect(due?.getTime()).toBe(end.getTime() + RETRY_DELAYS_MS[0]!);
+
+    expect((await pm("4000000000000002")).headers.get("location")).toBe("/account/memberships?error=card_declined");
+    let sub = await db().subscription.findUniqueOrThrow({ where: { id } });
+    expect(sub).toMatchObject({ state: "past_due", nextChargeDate: due, paymentMethodId: "pm_card_chargeDeclined" });
+    const shown = (await memberSubscriptions({ schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.multiRole, now: new Date() })).find((x) => x.id === id)!;
+    expect(shown).toMatchObject({ canUpdatePaymentMethod: true, lastDecline: "Your card was declined." });
+
+    expect((await pm("4242 4242 4242 4242")).headers.get("location")).toBe("/account/memberships?done=card_paid");
+    sub = await db().subscription.findUniqueOrThrow({ where: { id } });
+    expect(sub).toMatchObject({ state: "active", paymentMethodId: "pm_card_visa" });
+    // Submitted again: saved, nothing more to pay.
+    expect((await pm("4242424242424242")).headers.get("location")).toBe("/account/memberships?done=card_saved");
+    expect(await db().payment.count({ where: { subscriptionId: id, state: "succeeded" } })).toBe(2);
   });
 });
 

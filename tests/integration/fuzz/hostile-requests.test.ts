@@ -210,6 +210,7 @@ const MUTATIONS = [
   (a: string) => `pauseSubscription(input: { id: ${a} }) { errors subscription { id isPaused } }`,
   (a: string) => `resumeSubscription(input: { id: ${a} }) { errors subscription { id isPaused pausedAt } }`,
   (a: string, b: string) => `refundPayment(input: { paymentId: ${a}, amount: ${b} }) { errors payment { id state refundedAmount } }`,
+  (a: string, b: string) => `updateSubscriptionPaymentMethod(input: { id: ${a}, paymentMethod: ${b} }) { errors subscription { id state } payment { id state } }`,
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),

@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { memberSubscriptions } from "@/lib/account/queries";
+import { memberSubscriptions, testCardsOf } from "@/lib/account/queries";
 import { now } from "@/lib/clock";
+import { PaymentMethodForm } from "./payment-method-form";
 import { AccountForm, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDate, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -74,6 +75,7 @@ export default async function MembershipsPage({ searchParams }: { searchParams: 
                 <dd>{s.nextChargeDate ? formatDate(s.nextChargeDate) : "None"}</dd>
               </dl>
               <SubscriptionActions sub={s} csrfToken={csrfToken} />
+              {s.canUpdatePaymentMethod && csrfToken ? <PaymentMethodForm sub={s} csrfToken={csrfToken} testCards={testCardsOf(member.schoolId)} /> : null}
             </li>
           ))}
         </ul>
