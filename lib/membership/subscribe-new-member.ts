@@ -84,6 +84,7 @@ export async function subscribeNewMember(options: {
     paymentMethodId: null,
     chargeLockedUntil: null,
     pausedAt: null,
+    endingSoonMailedFor: null,
     createdAt: now,
     updatedAt: now,
   };

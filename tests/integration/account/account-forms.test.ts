@@ -3,6 +3,8 @@ import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
 import { memberPayment, memberPayments, memberSessions, memberSubscriptions } from "@/lib/account/queries";
 import { renewDueSubscriptions } from "@/lib/billing/renew-due";
+import { renderMail } from "@/lib/mail/render";
+import { MAIL_TEMPLATES } from "@/lib/mail/templates";
 import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
@@ -90,6 +92,7 @@ describe("profile", () => {
 
 describe("email", () => {
   const studentRow = () => db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.student }, select: { email: true, emailVerified: true } });
+  const changedNotices = () => db().mailMessage.findMany({ where: { kind: "email-changed", userId: DEMO_IDS.users.student } });
   const verifyMails = (to: string) => db().mailMessage.findMany({ where: { kind: "verify-email", to }, select: { userId: true, schoolId: true, status: true } });
 
   it("needs the current password; a new email is unverified and mailed a link in the same change; a double submit is not an error", async () => {
@@ -97,15 +100,29 @@ describe("email", () => {
     expect(wrong.headers.get("location")).toBe("/account?error=wrong_password");
     expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
     expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([]);
+    expect(await changedNotices()).toEqual([]);
 
     const fields = { csrfToken: studentCsrf, email: "  Jamie.New@Schoolhouse.test ", current: "schoolhouse-demo" };
     const ok = await post("email", student, fields);
     expect(ok.headers.get("location")).toBe("/account?done=email");
     expect(await studentRow()).toEqual({ email: "jamie.new@schoolhouse.test", emailVerified: false });
     expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([{ userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, status: "pending" }]);
+    // The previous address is told, in the same change (same time as the verification mail).
+    const notices = await changedNotices();
+    expect(notices).toEqual([expect.objectContaining({ to: "student@schoolhouse.test", userId: DEMO_IDS.users.student, params: { newEmail: "jamie.new@schoolhouse.test" } })]);
+    const verify = await db().mailMessage.findFirstOrThrow({ where: { kind: "verify-email", to: "jamie.new@schoolhouse.test" } });
+    expect(notices[0]!.createdAt).toEqual(verify.createdAt);
+    const school = await db().school.findUniqueOrThrow({ where: { id: DEMO_IDS.school } });
+    const content = await db().$transaction((tx) =>
+      MAIL_TEMPLATES["email-changed"].render({ tx, school: { ...school, origin: "http://demo.localhost" }, to: notices[0]!.to, user: null, params: notices[0]!.params as Record<string, unknown>, now: new Date() }),
+    );
+    const mail = renderMail(content!, school);
+    expect(mail.text).toContain("was changed from student@schoolhouse.test to jamie.new@schoolhouse.test");
+    expect(mail.text).toContain("If this wasn't you");
     // Submitted twice: done, and no second mail.
     expect((await post("email", student, fields)).headers.get("location")).toBe("/account?done=email");
     expect(await verifyMails("jamie.new@schoolhouse.test")).toHaveLength(1);
+    expect(await changedNotices()).toHaveLength(1);
     // Back to the demo email for the other tests.
     await db().user.update({ where: { id: DEMO_IDS.users.student }, data: { email: "student@schoolhouse.test", emailVerified: true } });
   });
@@ -122,6 +139,7 @@ describe("email", () => {
     }
     expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
     expect(await verifyMails("multi@schoolhouse.test")).toEqual([]);
+    expect(await db().mailMessage.count({ where: { kind: "email-changed", userId: DEMO_IDS.users.student, createdAt: { gt: new Date(Date.now() - 60_000) }, params: { equals: { newEmail: "multi@schoolhouse.test" } } } })).toBe(0);
     expect((await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole } })).email).toBe("multi@schoolhouse.test");
   });
 });
