@@ -54,13 +54,13 @@ describe("npm run school", () => {
     const set = await schoolCli(dir, ["mail", "--school", "ceramics", "--off", "welcome,password-reset", "--from", "Hello@Ceramics.example"]);
     expect(set.code).toBe(0);
     expect(set.stdout).toContain('ceramics mails from "Ceramics School" <hello@ceramics.example>');
-    expect(set.stdout).toMatch(/welcome: off\n\s+verify-email: on\n\s+password-reset: off\n\s+purchase-receipt: on\n\s+renewal-receipt: on\n\s+payment-failed: on\n\s+payment-refunded: on\n\s+subscription-canceled: on/);
+    expect(set.stdout).toMatch(/welcome: off\n\s+verify-email: on\n\s+password-reset: off\n\s+purchase-receipt: on\n\s+renewal-receipt: on\n\s+payment-failed: on\n\s+payment-refunded: on\n\s+subscription-canceled: on\n\s+subscription-ending-soon: on\n\s+email-changed: on/);
     const back = await schoolCli(dir, ["mail", "--school", "ceramics", "--on", "welcome", "--from", "default"]);
     expect(back.stdout).toContain('"Ceramics School" <no-reply@localhost>');
     expect(back.stdout).toMatch(/welcome: on\n\s+verify-email: on\n\s+password-reset: off/);
     const bad = await schoolCli(dir, ["mail", "--school", "ceramics", "--off", "receipts"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toBe('school: --off: unknown mail "receipts"; choose from welcome, verify-email, password-reset, purchase-receipt, renewal-receipt, payment-failed, payment-refunded, subscription-canceled');
+    expect(bad.stderr.trim()).toBe('school: --off: unknown mail "receipts"; choose from welcome, verify-email, password-reset, purchase-receipt, renewal-receipt, payment-failed, payment-refunded, subscription-canceled, subscription-ending-soon, email-changed');
   }, 300_000);
 
   it("bad input is one line on stderr and exit code 1", async () => {

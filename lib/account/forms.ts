@@ -10,6 +10,7 @@ import { safeEqual } from "../credentials/secret";
 import { db } from "../db/client";
 import { asDatabaseUnavailable } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
+import { updatePaymentMethod } from "../billing/update-payment-method";
 import { cancelSubscription } from "../membership/cancel-subscription";
 import { changeSubscriptionPlan } from "../billing/change-subscription-plan";
 import { ALREADY_PAUSED, pauseSubscription } from "../membership/pause-subscription";
@@ -18,7 +19,7 @@ import { isCanceling, isLive } from "../membership/states";
 import { NOT_CANCELING, undoCancellation } from "../membership/undo-cancellation";
 import { revokeMemberGrant } from "../oauth/member-grants/revoke-member-grant";
 import { ACCOUNT_PATH, accountAccess, accountForbiddenResponse, accountLoginPath } from "./access";
-import { membershipErrorCode } from "./messages";
+import { membershipErrorCode, paymentMethodOutcome } from "./messages";
 import { memberActor, recordAudit, type AuditActor } from "../db/audit";
 import { requestAuditFacts } from "../tenancy/request-context";
 
@@ -126,6 +127,12 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!, "payment_refused") };
     const done = planId === sub.planId ? "plan_kept" : record!.planId === planId ? "plan_changed" : "plan_scheduled";
     return { page: ACCOUNT_PAGES.memberships, done };
+  },
+  "payment-method": async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const result = await updatePaymentMethod({ schoolId: m.schoolId, input: { id: sub.id, paymentMethod: field(form, "card").slice(0, 1024) }, now });
+    return { page: ACCOUNT_PAGES.memberships, ...paymentMethodOutcome(result) };
   },
   "revoke-app": async (m, form, now) => {
     const clientId = field(form, "client").slice(0, 2048);

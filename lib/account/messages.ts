@@ -8,6 +8,15 @@ import { NOT_CANCELING } from "../membership/undo-cancellation";
 import { ALREADY_PAUSED, CANCELING_NOT_PAUSABLE, LIFETIME_NOT_PAUSABLE, NOT_PAUSABLE, PAYMENT_IN_PROGRESS } from "../membership/pause-subscription";
 import { NOT_PAUSED } from "../membership/resume-subscription";
 import * as PLAN_CHANGE from "../billing/change-subscription-plan";
+import type { Payload } from "../db/write-transaction";
+import { UNKNOWN_TEST_CARD } from "../billing/test-provider";
+import {
+  NOT_CHARGED_AUTOMATICALLY,
+  PAYMENT_METHOD_MISSING,
+  PAYMENT_METHOD_NOT_UPDATABLE,
+  PROVIDER_UNAVAILABLE,
+  type PaymentMethodUpdate,
+} from "../billing/update-payment-method";
 
 export const DONE_MESSAGES: Record<string, string> = {
   name: "Your name is saved.",
@@ -23,7 +32,41 @@ export const DONE_MESSAGES: Record<string, string> = {
   revoked: "The app is disconnected. It can no longer use your account.",
   session_ended: "That session is signed out.",
   others_ended: "Every other session is signed out.",
+  card_saved: "Your new payment method is saved. It pays your next renewal.",
+  card_paid: "Your new payment method is saved and the overdue payment went through: your membership is active again.",
+  card_pending: "Your new payment method is saved. The payment provider has not confirmed the overdue payment yet: reload this page in a minute.",
 };
+
+/** updatePaymentMethod's refusals (the Admin API's messages), by code; a card's own decline is shown on the membership. */
+export const PAYMENT_METHOD_ERRORS: Record<string, string> = {
+  card_unknown: `${UNKNOWN_TEST_CARD.message} Nothing was changed.`,
+  card_refused: "The payment provider refused this payment method. Nothing was changed.",
+  card_declined: "Your new payment method is saved, but the overdue payment was declined (the reason is under the membership). We will try again on the date shown.",
+  not_charged_automatically: NOT_CHARGED_AUTOMATICALLY,
+  payment_method_not_updatable: PAYMENT_METHOD_NOT_UPDATABLE,
+  payment_method_missing: "Enter a card number. Nothing was changed.",
+  provider_unavailable: PROVIDER_UNAVAILABLE,
+  payment_in_progress: PAYMENT_IN_PROGRESS,
+};
+const PAYMENT_METHOD_CODES: Record<string, string> = {
+  [UNKNOWN_TEST_CARD.message]: "card_unknown",
+  [NOT_CHARGED_AUTOMATICALLY]: "not_charged_automatically",
+  [PAYMENT_METHOD_NOT_UPDATABLE]: "payment_method_not_updatable",
+  [PAYMENT_METHOD_MISSING]: "payment_method_missing",
+  [PROVIDER_UNAVAILABLE]: "provider_unavailable",
+  [PAYMENT_IN_PROGRESS]: "payment_in_progress",
+};
+
+/** The account page's code for what updatePaymentMethod did. */
+export function paymentMethodOutcome(result: Payload<PaymentMethodUpdate>): { done: string } | { error: string } {
+  const message = result.errors[0];
+  if (message !== undefined || !result.record) {
+    return { error: message === undefined ? "not_found" : Object.hasOwn(PAYMENT_METHOD_CODES, message) ? PAYMENT_METHOD_CODES[message]! : message === SUBSCRIPTION_NOT_FOUND ? "not_found" : "card_refused" };
+  }
+  const charge = result.record.charge;
+  if (charge === "failed") return { error: "card_declined" };
+  return { done: charge === "succeeded" ? "card_paid" : charge === "unknown" ? "card_pending" : "card_saved" };
+}
 
 /** The membership verbs' own messages (the Admin API's), by code. */
 export const MEMBERSHIP_ERRORS: Record<string, string> = {
@@ -58,6 +101,7 @@ export const ERROR_MESSAGES: Record<string, string> = {
   ...CHANGE_PASSWORD_MESSAGES,
   ...CHANGE_EMAIL_MESSAGES,
   ...MEMBERSHIP_ERRORS,
+  ...PAYMENT_METHOD_ERRORS,
   name: "Enter a name of 1 to 200 characters. Nothing was changed.",
 };
 

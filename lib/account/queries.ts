@@ -5,6 +5,8 @@ import { isUuid } from "../core/ids";
 import { db } from "../db/client";
 import { listMemberEnrollments } from "../membership/list-member-enrollments";
 import { listMemberSubscriptions } from "../membership/list-member-subscriptions";
+import { providerFor } from "../billing/provider-for";
+import { TEST_CARDS } from "../billing/test-provider";
 import { isCancellable, isCanceling, isLive } from "../membership/states";
 import { listMemberGrants } from "../oauth/member-grants/list-member-grants";
 import { parseScope, SCOPE_DESCRIPTIONS } from "../oauth/scopes";
@@ -27,7 +29,7 @@ export async function memberSubscriptions(m: AccountMember & { now: Date }) {
     ? await db().membershipPlan.findMany({ where: { schoolId: m.schoolId, status: "published", planType: "recurring" }, orderBy: [{ position: "asc" }, { name: "asc" }] })
     : [];
   const names = new Map(open.map((p) => [p.id, p.name]));
-  return subs.map((s) => {
+  return Promise.all(subs.map(async (s) => {
     const changeable = s.plan.planType === "recurring" && (s.state === "active" || s.state === "trialing") && s.pausedAt === null && !isCanceling(s);
     const held = new Set(subs.filter((o) => o.id !== s.id && isLive(o.state)).map((o) => o.planId));
     const planChoices = changeable
@@ -57,8 +59,24 @@ export async function memberSubscriptions(m: AccountMember & { now: Date }) {
     canResume: s.pausedAt !== null && isLive(s.state),
     scheduledPlanName: s.scheduledPlanId ? (names.get(s.scheduledPlanId) ?? "another plan") : null,
     planChoices,
+    // updatePaymentMethod's rule; the form says the last decline while past_due.
+    canUpdatePaymentMethod: s.collectionMethod === "charge_automatically" && ["active", "trialing", "past_due"].includes(s.state),
+    lastDecline: s.state === "past_due" ? await lastDecline(s.id) : null,
     };
-  });
+  }));
+}
+
+const lastDecline = async (subscriptionId: string) =>
+  (await db().payment.findFirst({ where: { subscriptionId, state: "failed" }, orderBy: [{ failedAt: "desc" }, { attempt: "desc" }], select: { failureMessage: true } }))
+    ?.failureMessage ?? null;
+
+/** Test mode (no live provider): the test cards the payment method form accepts, and what each does. */
+export async function testCardsOf(schoolId: string): Promise<{ number: string; outcome: string }[] | null> {
+  if ((await providerFor({ schoolId })).name !== "test") return null;
+  return TEST_CARDS.map((c) => ({
+    number: c.number,
+    outcome: !c.onSession && !c.offSession ? "pays" : c.onSession ? `declined: ${c.onSession.message}` : "pays now, declined at later renewals",
+  }));
 }
 
 const paymentSelect = {

@@ -7,6 +7,7 @@ import { createSubscription, type CreateSubscriptionInput } from "../membership/
 import { pauseSubscription, type PauseSubscriptionInput } from "../membership/pause-subscription";
 import { changeSubscriptionPlan, type ChangeSubscriptionPlanInput } from "../billing/change-subscription-plan";
 import { refundPayment, type RefundPaymentInput } from "../billing/refund-payment";
+import { updatePaymentMethod, type UpdatePaymentMethodInput } from "../billing/update-payment-method";
 import { resumeSubscription, type ResumeSubscriptionInput } from "../membership/resume-subscription";
 import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/enroll-student";
 import { findSubscription } from "../membership/find-subscription";
@@ -169,6 +170,11 @@ export const typeDefs = /* GraphQL */ `
       "The subscription and the plan to move it to."
       input: AdminChangeSubscriptionPlanInput!
     ): AdminChangeSubscriptionPlanPayload
+    "Saves a new payment method on a charge_automatically subscription that is active, trialing or past_due (subscription.updated). While past_due (not canceling, not paused) the missed period is charged with it at once, never twice: paid → active (payment.succeeded, subscription.renewed); refused → still past_due, payment.failureMessage says why and the next scheduled retry (nextChargeDate) is unchanged. Failures (Subscription not found, not charge_automatically, not active, trialing or past_due, paymentMethod missing, the provider's message for a refused card, a payment in progress, Unauthorized) come in errors and change nothing."
+    updateSubscriptionPaymentMethod(
+      "The subscription and its new payment method."
+      input: AdminUpdateSubscriptionPaymentMethodInput!
+    ): AdminUpdateSubscriptionPaymentMethodPayload
     "Refunds a succeeded payment in full (no amount) or in part, through the payment provider; a retry of the same refund (same amount, e.g. after a time-out) is never refunded twice. A refund does not cancel the subscription or end its access: cancel it separately (cancelSubscription). Failures (Payment not found, Only succeeded payments can be refunded, Payment is already fully refunded, amount too large or malformed, Unauthorized, the provider's message) come in errors."
     refundPayment(
       "The payment and how much of it to refund."
@@ -402,6 +408,12 @@ export const typeDefs = /* GraphQL */ `
     id: String!
     "The new plan's id (a MembershipPlan id): recurring, not draft, at the subscription's interval and currency. The current plan's id withdraws a scheduled downgrade."
     planId: String!
+  "A subscription's new payment method."
+  input AdminUpdateSubscriptionPaymentMethodInput {
+    "The subscription's id."
+    id: String!
+    "The payment method to save (at most 200 characters): in test mode a test card number (4242424242424242 pays; 4000000000000002 and 4000000000009995 are declined; 4000000000000341 is declined off-session) or its pm_card_* token; otherwise the provider's payment method reference."
+    paymentMethod: String!
   }
 
   "A payment to refund, and how much."
@@ -468,6 +480,14 @@ export const typeDefs = /* GraphQL */ `
     errors: [String!]!
     "The subscription as it is now (plan, scheduledPlanId, payments with the proration); null on failure."
     subscription: Subscription
+  "Result of updateSubscriptionPaymentMethod."
+  type AdminUpdateSubscriptionPaymentMethodPayload {
+    "Messages saying why nothing changed; empty once the payment method is saved (even when the charge it made was refused: see payment)."
+    errors: [String!]!
+    "The subscription as it is now; null on failure."
+    subscription: Subscription
+    "The charge made at once with the new method while past_due (state succeeded, failed, or pending when the provider did not answer: reconciled by the next renewal run); null when no charge was made."
+    payment: Payment
   }
 
   "Result of refundPayment."
@@ -731,6 +751,12 @@ export const resolvers = {
     changeSubscriptionPlan: async (_: unknown, args: { input: ChangeSubscriptionPlanInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "changeSubscriptionPlan")) return { errors: [UNAUTHORIZED], subscription: null };
       return subscriptionPayload(await changeSubscriptionPlan({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) }));
+    },
+    updateSubscriptionPaymentMethod: async (_: unknown, args: { input: UpdatePaymentMethodInput }, ctx: AdminContext) => {
+      if (!allowed(ctx, "updateSubscriptionPaymentMethod")) return { errors: [UNAUTHORIZED], subscription: null, payment: null };
+      const p = await updatePaymentMethod({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      if (!p.record) return { errors: p.errors, subscription: null, payment: null };
+      return { errors: [], subscription: presentSubscription(p.record.subscription), payment: p.record.payment && presentPayment(p.record.payment) };
     },
     refundPayment: async (_: unknown, args: { input: RefundPaymentInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "refundPayment")) return { errors: [UNAUTHORIZED], payment: null };

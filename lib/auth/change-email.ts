@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "../db/client";
 import { isUniqueViolation, TX_OPTIONS } from "../db/write-transaction";
+import { enqueueMail } from "../mail/enqueue";
 import { securityEvent } from "../security/events";
 import { requestEmailVerification } from "./email-verification";
 import { MAX_PASSWORD_LENGTH } from "./password-setup";
@@ -18,7 +19,8 @@ const emailShape = z.email().max(254);
 /**
  * A signed-in member changes their email (their sign-in name at every school), proving their
  * password. The new email is unverified until the link mailed to it is used: the change, the
- * cleared emailVerified and the verify-email mail commit together. An email of another account is
+ * cleared emailVerified, the verify-email mail to the new address and the email-changed notice to
+ * the previous one commit together. An email of another account is
  * refused (the unique index decides, so two concurrent changes to one email cannot both win).
  * Submitting the same form twice is not an error: the email is already the new one.
  */
@@ -36,6 +38,8 @@ export async function changeMemberEmail(options: { schoolId: string; userId: str
       const { count } = await tx.user.updateMany({ where: { id: userId, email: user.email }, data: { email, emailVerified: false } });
       if (count !== 1) return false;
       await requestEmailVerification({ tx, schoolId, userId, now });
+      // The previous address hears of it in the same change: the owner's one warning if it was not them.
+      await enqueueMail(tx, { schoolId, kind: "email-changed", to: user.email, userId, params: { newEmail: email }, now });
       return true;
     }, TX_OPTIONS);
     // A concurrent submit of this form changed it first: the work is done.

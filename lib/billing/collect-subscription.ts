@@ -39,6 +39,18 @@ export function periodToCharge(s: SubscriptionRecord): { start: Date; end: Date 
 export const idempotencyKeyOf = (subscriptionId: string, periodStart: Date, attempt: number) =>
   `sub_${subscriptionId}_period_${periodStart.getTime()}_attempt_${attempt}`;
 
+/**
+ * Whether a member may pay a past_due subscription's missed period now, whatever its next retry
+ * says (updatePaymentMethod): the same subscriptions a renewal run would retry, without the date.
+ */
+export const isRetryableNow = (s: SubscriptionRecord) =>
+  s.state === "past_due" &&
+  s.collectionMethod === "charge_automatically" &&
+  s.cancelAt === null &&
+  s.pausedAt === null &&
+  s.plan.planType === "recurring" &&
+  s.currentPeriodEnd !== null;
+
 const isDue = (s: SubscriptionRecord, now: Date) =>
   LIVE_STATES.includes(s.state) &&
   s.cancelAt === null &&
@@ -58,6 +70,9 @@ const isDue = (s: SubscriptionRecord, now: Date) =>
  *    the payment's idempotency key;
  * 3. in a transaction, the outcome: the payment (only while still pending), the subscription's
  *    transition and their webhook events.
+ * `onSession`: the member asked for this charge (a new payment method saved while past_due): due
+ * while past_due whatever nextChargeDate says, charged on-session, and its failure leaves the state
+ * and the retry schedule as they were (only off-session failures move them).
  */
 export async function collectSubscription(options: {
   subscriptionId: string;
@@ -65,9 +80,12 @@ export async function collectSubscription(options: {
   now: Date;
   /** Only finish a pending payment (a provider's webhook said it moved): never start a charge. */
   reconcileOnly?: boolean;
+  /** The member is present (a new payment method while past_due): charged now, not when due. */
+  onSession?: boolean;
 }): Promise<CollectOutcome> {
   const { subscriptionId, lease, now } = options;
-  const opened = await db().$transaction(async (tx) => open(tx, { subscriptionId, lease, now, reconcileOnly: !!options.reconcileOnly }), TX_OPTIONS);
+  const onSession = options.onSession === true;
+  const opened = await db().$transaction(async (tx) => open(tx, { subscriptionId, lease, now, reconcileOnly: !!options.reconcileOnly, onSession }), TX_OPTIONS);
   if (opened.kind !== "charge") return opened.kind;
   const { payment, reconcile } = opened;
   let result: ChargeResult;
@@ -81,7 +99,7 @@ export async function collectSubscription(options: {
         amount: payment.amount.toFixed(2),
         currency: payment.currency,
         paymentMethodId: payment.paymentMethodId ?? "",
-        offSession: payment.billingReason === "subscription_cycle",
+        offSession: payment.offSession,
       }));
   } catch (err) {
     if (!(err instanceof ProviderUnavailableError)) throw err;
@@ -102,8 +120,8 @@ export async function collectSubscription(options: {
 
 type Opened = { kind: "skipped" | "renewed_without_charge" } | { kind: "charge"; payment: Payment; reconcile: boolean };
 
-async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now: Date; reconcileOnly: boolean }): Promise<Opened> {
-  const { subscriptionId, lease, now } = options;
+async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now: Date; reconcileOnly: boolean; onSession: boolean }): Promise<Opened> {
+  const { subscriptionId, lease, now, onSession } = options;
   // The row lock orders this against cancellations and updates of the same subscription.
   const locked = await tx.$queryRaw<{ id: string }[]>`
     SELECT "id"::text FROM "Subscription" WHERE "id" = ${subscriptionId}::uuid AND "chargeLockedUntil" = ${lease} FOR UPDATE`;
@@ -111,7 +129,7 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
   const s = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: subscriptionInclude });
   const pending = await tx.payment.findFirst({ where: { subscriptionId, state: "pending" }, orderBy: { createdAt: "asc" } });
   if (pending) return { kind: "charge", payment: pending, reconcile: true };
-  if (options.reconcileOnly || !isDue(s, now)) {
+  if (options.reconcileOnly || !(onSession ? isRetryableNow(s) : isDue(s, now))) {
     await tx.subscription.update({ where: { id: subscriptionId }, data: { chargeLockedUntil: null } });
     return { kind: "skipped" };
   }
@@ -159,6 +177,7 @@ async function open(tx: Tx, options: { subscriptionId: string; lease: Date; now:
       idempotencyKey: idempotencyKeyOf(subscriptionId, period.start, attempt),
       attempt,
       planId: plan.id,
+      offSession: !onSession && period.reason === "subscription_cycle",
       createdAt: now,
       updatedAt: now,
     },
@@ -201,8 +220,13 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   } else if (applies && paid.billingReason === "subscription_create") {
     // No automatic retry of a first charge (Stripe's incomplete): it expires unless paid.
     update = { ...base, nextChargeDate: null };
+  } else if (applies && !paid.offSession) {
+    // The member's own attempt (updatePaymentMethod) failed: still past_due, the next retry unchanged.
+    update = base;
   } else if (applies) {
-    const next = retryAt(now, paid.attempt);
+    // The schedule counts the renewal's own attempts, not the ones a member made meanwhile.
+    const scheduledFailures = await tx.payment.count({ where: { subscriptionId: s.id, periodStart: paid.periodStart, state: "failed", offSession: true } });
+    const next = retryAt(now, scheduledFailures);
     if (next) {
       update = { ...base, state: "past_due", nextChargeDate: next };
       type = s.state === "past_due" ? null : "subscription.past_due";

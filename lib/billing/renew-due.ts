@@ -5,6 +5,7 @@ import { presentSubscription } from "../membership/presenter";
 import { subscriptionInclude } from "../membership/record-types";
 import { collectSubscription, RENEWALS_ACTOR, type CollectOutcome } from "./collect-subscription";
 import { recordAudits } from "../db/audit";
+import { enqueueEndingSoonMails } from "./ending-soon";
 import { CHARGE_LEASE_MS, INCOMPLETE_EXPIRY_MS } from "./schedule";
 
 export interface RenewalRunResult {
@@ -12,6 +13,8 @@ export interface RenewalRunResult {
   outcomes: Record<CollectOutcome, number>;
   /** Incomplete subscriptions that ended unpaid (incomplete_expired). */
   incompleteExpired: number;
+  /** Scheduled cancellations near their end whose "ending soon" mail this run wrote. */
+  endingSoonMailed: number;
 }
 
 /**
@@ -59,7 +62,8 @@ export async function claimDueSubscriptions(options: {
 /**
  * One renewal run (the cron route, the in-process worker, a test clock): claims due subscriptions a
  * batch at a time and takes each one step (collect-subscription.ts), until none is due at `now`;
- * then ends incomplete subscriptions unpaid for 23 hours. Each subscription takes at most one step
+ * then ends incomplete subscriptions unpaid for 23 hours, and mails the members whose scheduled
+ * cancellation is a few days away (ending-soon.ts). Each subscription takes at most one step
  * per run (a renewed one is due again only at its next period end; several missed periods are
  * caught up by the runs that follow, one period each). Safe to run on several instances at once.
  */
@@ -76,7 +80,8 @@ export async function renewDueSubscriptions(options: { now: Date; schoolId?: str
     }
   }
   const incompleteExpired = await expireIncomplete({ now, schoolId });
-  return { outcomes, incompleteExpired };
+  const endingSoonMailed = await enqueueEndingSoonMails({ now, schoolId });
+  return { outcomes, incompleteExpired, endingSoonMailed };
 }
 
 /** Incomplete subscriptions (first charge refused) unpaid 23 hours after they were created end: incomplete_expired. */

@@ -7,6 +7,7 @@ export const ADMIN_OPERATIONS = [
   "resumeSubscription",
   "changeSubscriptionPlan",
   "refundPayment",
+  "updateSubscriptionPaymentMethod",
   "enrollStudentToCourse",
   "courses",
   "membershipPlans",

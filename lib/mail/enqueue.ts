@@ -4,7 +4,7 @@ import type { Prisma } from "../db/generated/client";
 type Tx = Pick<Prisma.TransactionClient, "school" | "mailMessage">;
 
 /** The kinds of mail this service sends; each is on unless the school lists it in School.mailDisabled. */
-export const MAIL_KINDS = ["welcome", "verify-email", "password-reset", "purchase-receipt", "renewal-receipt", "payment-failed", "payment-refunded", "subscription-canceled"] as const;
+export const MAIL_KINDS = ["welcome", "verify-email", "password-reset", "purchase-receipt", "renewal-receipt", "payment-failed", "payment-refunded", "subscription-canceled", "subscription-ending-soon", "email-changed"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailRequest {

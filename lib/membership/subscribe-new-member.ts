@@ -91,6 +91,7 @@ export async function subscribeNewMember(options: {
     chargeLockedUntil: null,
     pausedAt: null,
     scheduledPlanId: null,
+    endingSoonMailedFor: null,
     createdAt: now,
     updatedAt: now,
   };

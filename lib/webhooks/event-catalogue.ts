@@ -11,7 +11,8 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
   },
   "subscription.created": { description: "createSubscription succeeded.", dataType: "Subscription" },
   "subscription.updated": {
-    description: "updateSubscription moved the period end, or the member took back a scheduled cancellation on their account page (isCanceling is false again).",
+    description:
+      "updateSubscription moved the period end, the member took back a scheduled cancellation on their account page (isCanceling is false again), or a new payment method was saved (updateSubscriptionPaymentMethod, the account page).",
     dataType: "Subscription",
   },
   "subscription.canceling": { description: "cancelSubscription scheduled a cancellation at the period end (isCanceling is true).", dataType: "Subscription" },

@@ -245,6 +245,34 @@ test.describe("/account", () => {
     await second.context.close();
   });
 
+  test("update payment method: test mode lists the test cards; an unknown number is refused, a test card saved (no JavaScript, 320 px, axe)", async ({ browser }) => {
+    const created = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
+      input: { email: "reviewer@schoolhouse.test", planId: MONTHLY, collectionMethod: "charge_automatically", paymentMethod: "4000000000000341" },
+    });
+    expect(created.data.createSubscription!.errors).toEqual([]);
+    const id = created.data.createSubscription!.subscription!.id;
+    const { context, page } = await memberBrowser(browser, "reviewer@schoolhouse.test", { javaScript: false });
+    // The payment-failed mail's link: the membership's form, by its anchor.
+    await page.goto(`/account/memberships#payment-method-${id}`);
+    const form = page.locator(`#payment-method-${id}`);
+    await expect(form.getByRole("heading", { name: "Payment method" })).toBeVisible();
+    await expect(form.getByText("Test mode")).toBeVisible();
+    await expect(form.getByText("4242424242424242")).toBeVisible();
+    await expect(form.getByText("4000000000000002")).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+    await form.getByLabel("Card number").fill("4111 1111 1111 1111");
+    await form.getByRole("button", { name: "Update payment method" }).click();
+    await expect(page.getByRole("alert")).toContainText("Use a test card");
+    await expectNoAxeViolations(page);
+
+    await page.locator(`#payment-method-${id}`).getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.locator(`#payment-method-${id}`).getByRole("button", { name: "Update payment method" }).click();
+    await expect(page.getByRole("status")).toHaveText("Your new payment method is saved. It pays your next renewal.");
+    await context.close();
+  });
+
   test("every account page, with its messages, has no axe violations at 320 px", async ({ browser }) => {
     const created = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
       input: { email: "ta@schoolhouse.test", planId: MONTHLY },

@@ -2,14 +2,10 @@
 // Postgres of this test's own: built HTML pages keep answering 200 marked stale, pages never built
 // answer a 503 HTML page, the Admin API a GraphQL 503, and everything recovers by itself.
 // tests/pg/database-outage.test.ts covers every route handler under load.
-import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { closeDriver, createPgDriver } from "../../lib/db/driver";
-import { migrate } from "../../lib/db/migrator";
 import { freePort } from "../helpers/outage";
 import { createPgCluster, postgresBinDir, type PgCluster } from "../helpers/pg-cluster";
-import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
-import { startNextServer, type NextServer } from "./next-server";
+import { createSpecDatabase, startProductionServer, type ProductionServer } from "./next-server";
 
 const binDir = postgresBinDir();
 // Production on DATABASE_URL seeds random demo credentials and logs them once.
@@ -19,8 +15,7 @@ const BUILT = "/courses/intro-to-sql";
 const NEVER_BUILT = "/posts/five-sql-mistakes";
 
 let cluster: PgCluster | undefined;
-let server: NextServer | undefined;
-let inbox: SmtpInbox | undefined;
+let server: ProductionServer | undefined;
 let origin = "";
 
 test.describe("database outage through next start", () => {
@@ -29,39 +24,22 @@ test.describe("database outage through next start", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     cluster = createPgCluster({ port: await freePort(5470, 5479), binDir: binDir! });
-    const admin = new pg.Client({ connectionString: cluster.url() });
-    await admin.connect();
-    await admin.query("CREATE DATABASE app");
-    await admin.end();
-    // A production start only checks the schema: migrating is the deploy step.
-    const driver = createPgDriver(cluster.url("app"), { max: 1 });
-    await migrate({ driver });
-    await closeDriver(driver);
+    const database = await createSpecDatabase({ adminUrl: cluster.url(), prefix: "app" });
     const base = Number(process.env.E2E_PORT ?? 3100);
     const port = await freePort(base + 3, base + 9);
-    origin = `http://localhost:${port}`;
-    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
-    inbox = await startSmtpInbox();
-    server = startNextServer(port, {
-      NODE_ENV: "production",
-      DATABASE_URL: cluster.url("app"),
-      MAIL_URL: inbox.url,
-      AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage",
-      PLATFORM_DOMAIN: "localhost",
-      DEFAULT_SCHOOL: "demo",
-      SEED_ON_START: "1",
-      REDIS_URL: "",
+    server = await startProductionServer({
+      port,
+      databaseUrl: database.url,
       // Every request checks the content version, so the outage is met at once.
-      STOREFRONT_REVALIDATE_MS: "0",
+      env: { AUTH_SECRET: "outage-e2e-secret-outage-e2e-secret-outage", STOREFRONT_REVALIDATE_MS: "0" },
     });
-    await server.healthy();
-    apiKey = /\bapi_key=(\S+)/.exec(server.output())?.[1] ?? "";
-    if (!apiKey) throw new Error(`no demo API key in the start-up log: ${server.output()}`);
+    origin = server.origin;
+    apiKey = /\bapi_key=(\S+)/.exec(server.server.output())?.[1] ?? "";
+    if (!apiKey) throw new Error(`no demo API key in the start-up log: ${server.server.output()}`);
   });
 
   test.afterAll(async () => {
     await server?.stop();
-    await inbox?.close();
     cluster?.destroy();
   });
 
@@ -139,6 +117,6 @@ test.describe("database outage through next start", () => {
     expect(fresh.headers.get("warning")).toBeNull();
     expect((await fetch(`${origin}${NEVER_BUILT}`)).status).toBe(200);
     expect((await gql("query { membershipPlans { id } }")).status).toBe(200);
-    expect(server!.output()).not.toMatch(/\n\s+at /);
+    expect(server!.server.output()).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,10 +1,16 @@
 // A `next start` of this build for the specs that need a server of their own (their own database,
-// env, a second instance, a kill and a restart). It runs `next` itself, not npx, in its own process
+// env, a second instance, a kill and a restart), and the production server on Postgres those specs
+// share (a database of their own, migrated; an SMTP inbox for MAIL_URL; teardown). It runs `next` itself, not npx, in its own process
 // group: a signal to an npx wrapper leaves next-server running, and a leftover server would answer
 // the next run's requests.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
+import pg from "pg";
+import { closeDriver, createPgDriver } from "../../lib/db/driver";
+import { migrate } from "../../lib/db/migrator";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 
 const NEXT = path.resolve(import.meta.dirname, "../../node_modules/next/dist/bin/next");
 
@@ -71,4 +77,95 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** Variables set over a spec server's defaults. */
+export type EnvOverrides = Record<string, string | undefined>;
+
+/** A Postgres database of one spec: created fresh on the server of `adminUrl`, dropped by drop(). */
+export interface SpecDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+async function onServer(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates `<prefix>_<random>` on the server of `adminUrl` (TEST_DATABASE_URL, or a spec's own
+ * cluster) and, unless `migrate: false`, applies the migrations as the deploy step does (a production
+ * start only checks the schema).
+ */
+export async function createSpecDatabase(options: { adminUrl: string; prefix: string; migrate?: boolean }): Promise<SpecDatabase> {
+  const name = `${options.prefix}_${randomBytes(4).toString("hex")}`;
+  await onServer(options.adminUrl, `CREATE DATABASE "${name}"`);
+  const url = Object.assign(new URL(options.adminUrl), { pathname: `/${name}` }).toString();
+  if (options.migrate !== false) {
+    const driver = createPgDriver(url, { max: 1 });
+    try {
+      await migrate({ driver });
+    } finally {
+      await closeDriver(driver);
+    }
+  }
+  return { url, drop: () => onServer(options.adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/**
+ * The environment of a production server on Postgres: NODE_ENV production, the database, its mail
+ * server (production on DATABASE_URL needs MAIL_URL while schools send mail: docs/deploy.md, "Mail"),
+ * a fresh AUTH_SECRET, the demo schools seeded on start, no Redis or KV; `env` overrides any of it.
+ */
+export function productionEnv(options: { databaseUrl: string; mailUrl: string; env?: EnvOverrides }): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: "production",
+    DATABASE_URL: options.databaseUrl,
+    MAIL_URL: options.mailUrl,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    PLATFORM_DOMAIN: "localhost",
+    DEFAULT_SCHOOL: "demo",
+    SEED_ON_START: "1",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    ...options.env,
+  } as NodeJS.ProcessEnv;
+}
+
+/** A spec's production server: `next start` with productionEnv and an SMTP inbox of its own. */
+export interface ProductionServer {
+  readonly server: NextServer;
+  readonly inbox: SmtpInbox;
+  readonly origin: string;
+  /** Stops the server, then the inbox. */
+  stop(): Promise<void>;
+}
+
+/** Starts the inbox and `next start` on `port` over `databaseUrl`, and waits until it is healthy. */
+export async function startProductionServer(options: { port: number; databaseUrl: string; env?: EnvOverrides }): Promise<ProductionServer> {
+  const inbox = await startSmtpInbox();
+  const server = startNextServer(options.port, productionEnv({ databaseUrl: options.databaseUrl, mailUrl: inbox.url, env: options.env }));
+  try {
+    await server.healthy();
+  } catch (err) {
+    await server.stop();
+    await inbox.close();
+    throw err;
+  }
+  return {
+    server,
+    inbox,
+    origin: `http://localhost:${options.port}`,
+    async stop() {
+      await server.stop();
+      await inbox.close();
+    },
+  };
 }

@@ -4,23 +4,16 @@
 // library (claims, and its signature against jwks_uri), UserInfo with the subject check, refresh,
 // and RP-Initiated Logout through the library's end-session URL. Once on the suite's server
 // (embedded PGlite), once on a server this spec starts on a fresh Postgres database.
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test, type Browser } from "@playwright/test";
 import * as client from "openid-client";
-import pg from "pg";
-import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
-import { freePort, startNextServer, type NextServer } from "./next-server";
+import { createSpecDatabase, freePort, startProductionServer, type ProductionServer, type SpecDatabase } from "./next-server";
 import { signInAndAllow } from "./oauth-helpers";
 
 const REDIRECT = "http://127.0.0.1:49160/callback";
 // Registered for demo-public-app by the seed (exact match).
 const AFTER_LOGOUT = "http://127.0.0.1/signed-out";
 const DEMO_SCHOOL = "5c400000-0000-4000-8000-000100000001";
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const run = promisify(execFile);
 
 async function openIdClientFlow(browser: Browser, baseURL: string, password = "schoolhouse-demo") {
   const config = await client.discovery(new URL(baseURL), "demo-public-app", undefined, client.None(), {
@@ -88,56 +81,23 @@ test.describe("openid-client 6 on Postgres", () => {
   test.skip(!adminUrl, "needs TEST_DATABASE_URL: the server this spec starts gets a fresh Postgres database");
   test.describe.configure({ timeout: 240_000 });
   let port = 0;
-  const dbName = `sh_e2e_oidc_${randomBytes(4).toString("hex")}`;
   // Production mode refuses the README's demo password on DATABASE_URL: a fresh one.
   const password = `e2e-${randomBytes(9).toString("base64url")}`;
-  let server: NextServer | undefined;
-  let inbox: SmtpInbox | undefined;
+  let database: SpecDatabase | undefined;
+  let server: ProductionServer | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     // A free port of the system's choosing: E2E_PORT is the suite's server, and neighbouring ports
     // may be other runs' on a shared machine.
     port = await freePort();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    await admin.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    // As a deployment does: `npm run db:migrate` on the direct URL (a production start only checks),
-    // then the start seeds the demo schools into the empty database (SEED_ON_START).
-    const authSecret = randomBytes(32).toString("base64");
-    await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: url.toString(), DIRECT_DATABASE_URL: url.toString(), AUTH_SECRET: authSecret, PGLITE_DATA_DIR: "" },
-    });
-    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
-    inbox = await startSmtpInbox();
-    server = startNextServer(port, {
-      NODE_ENV: "production",
-      DATABASE_URL: url.toString(),
-      MAIL_URL: inbox.url,
-      DIRECT_DATABASE_URL: url.toString(),
-      AUTH_SECRET: authSecret,
-      PLATFORM_DOMAIN: "localhost",
-      DEFAULT_SCHOOL: "demo",
-      REDIS_URL: "",
-      KV_REST_API_URL: "",
-      KV_REST_API_TOKEN: "",
-      SEED_ON_START: "1",
-      DEMO_PASSWORD: password,
-    });
-    await server.healthy();
+    database = await createSpecDatabase({ adminUrl: adminUrl!, prefix: "sh_e2e_oidc" });
+    server = await startProductionServer({ port, databaseUrl: database.url, env: { DIRECT_DATABASE_URL: database.url, DEMO_PASSWORD: password } });
   });
 
   test.afterAll(async () => {
     await server?.stop();
-    await inbox?.close();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   test("the same flow: discovery, login in Chromium, ID token, UserInfo, refresh, logout", async ({ browser }) => {

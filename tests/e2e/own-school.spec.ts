@@ -3,61 +3,43 @@
 // link in Chromium and signs in, the storefront serves the imported content and the printed Admin
 // API key works. A production start before db:migrate refuses with one line.
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
-import { startNextServer, type NextServer } from "./next-server";
+import { createSpecDatabase, productionEnv, startNextServer, type NextServer, type SpecDatabase } from "./next-server";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_ADMIN = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 1;
-const dbName = `sh_e2e_own_${randomBytes(4).toString("hex")}`;
-const dbUrl = Object.assign(new URL(PG_ADMIN), { pathname: `/${dbName}` }).toString();
-const env = {
-  ...process.env,
-  NODE_ENV: "production" as const,
-  DATABASE_URL: dbUrl,
-  DIRECT_DATABASE_URL: dbUrl,
-  AUTH_SECRET: randomBytes(32).toString("base64url"),
-  PLATFORM_DOMAIN: "localhost",
-  SEED_ON_START: "0",
-  REDIS_URL: "",
-  PGLITE_DATA_DIR: "",
-  // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail"):
-  // a real SMTP server of this test's own, set in beforeAll.
-  MAIL_URL: "",
-};
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+// Filled in beforeAll: the database of this test (not migrated: that is step 2) and its mail server.
+let env: NodeJS.ProcessEnv = { ...process.env };
 
 const cli = (script: string, args: string[]) => run(path.join(ROOT, "node_modules/.bin/tsx"), [script, ...args], { cwd: ROOT, env });
 
 const start = (port: number) => startNextServer(port, env);
 
+let database: SpecDatabase | undefined;
 let server: NextServer | undefined;
 let inbox: SmtpInbox | undefined;
 
 test.beforeAll(async () => {
-  await admin(`CREATE DATABASE "${dbName}"`);
+  database = await createSpecDatabase({ adminUrl: PG_ADMIN, prefix: "sh_e2e_own", migrate: false });
   inbox = await startSmtpInbox();
-  env.MAIL_URL = inbox.url;
+  env = {
+    ...process.env,
+    // Production on DATABASE_URL needs a mail server while schools send mail: this test's own.
+    ...productionEnv({ databaseUrl: database.url, mailUrl: inbox.url, env: { DIRECT_DATABASE_URL: database.url, SEED_ON_START: "0", PGLITE_DATA_DIR: "" } }),
+  };
+  // One's own school is the only one: no demo school to default to.
+  delete env.DEFAULT_SCHOOL;
 });
 test.afterAll(async () => {
   await server?.stop();
   await inbox?.close();
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await database?.drop();
 });
 
 test("empty Postgres → own school with content, owner login and Admin API key", async ({ browser }) => {
@@ -137,7 +119,7 @@ test("empty Postgres → own school with content, owner login and Admin API key"
   expect((await api.json()).data.membershipPlans.map((p: { name: string }) => p.name).sort()).toEqual(["Lifetime", "Studio Monthly"]);
 
   // 6. Nothing of the demo (and none of its public secrets) reached this production database.
-  const c = new pg.Client({ connectionString: dbUrl });
+  const c = new pg.Client({ connectionString: database!.url });
   await c.connect();
   const demo = await c.query(`SELECT (SELECT count(*) FROM "School") AS schools, (SELECT count(*) FROM "User" WHERE email LIKE '%@schoolhouse.test') AS demo_users, (SELECT count(*) FROM "ApiKey" WHERE prefix IN ('demofull', 'demonone', 'acmefull')) AS demo_keys`);
   await c.end();

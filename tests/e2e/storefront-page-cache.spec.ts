@@ -3,13 +3,9 @@
 // decided per request, nothing about the visitor is shared (a signed-in member's page, which names
 // them, is rendered per request), the rendering route cannot be reached
 // from outside, and a content change shows within the content cache's bound.
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { closeDriver, createPgDriver } from "../../lib/db/driver";
-import { migrate } from "../../lib/db/migrator";
-import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
-import { startNextServer, type NextServer } from "./next-server";
+import { createSpecDatabase, startProductionServer, type ProductionServer, type SpecDatabase } from "./next-server";
 
 const acmeHost = (baseURL: string | undefined) => `acme-training.localhost:${new URL(baseURL!).port}`;
 const acme = (baseURL: string | undefined, p = "/") => `http://${acmeHost(baseURL)}${p}`;
@@ -100,51 +96,22 @@ test.describe("HTML page cache", () => {
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100) + 2;
 const origin = `http://localhost:${port}`;
-const dbName = `sh_e2e_pagecache_${randomBytes(4).toString("hex")}`;
-
 test.describe("HTML page cache after a content change", () => {
   test.skip(!adminUrl, "needs TEST_DATABASE_URL: the test writes content behind the server's back");
-  let server: NextServer | undefined;
-  let inbox: SmtpInbox | undefined;
+  let database: SpecDatabase | undefined;
+  let server: ProductionServer | undefined;
   let dbUrl = "";
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    await admin.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    dbUrl = url.toString();
-    // A production start only checks the schema: migrating is the deploy step.
-    const driver = createPgDriver(dbUrl, { max: 1 });
-    await migrate({ driver });
-    await closeDriver(driver);
-    // Production on DATABASE_URL needs a mail server while schools send mail (docs/deploy.md, "Mail").
-    inbox = await startSmtpInbox();
-    server = startNextServer(port, {
-      NODE_ENV: "production",
-      DATABASE_URL: dbUrl,
-      MAIL_URL: inbox.url,
-      AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret",
-      PLATFORM_DOMAIN: "localhost",
-      DEFAULT_SCHOOL: "demo",
-      SEED_ON_START: "1",
-      REDIS_URL: "",
-      KV_REST_API_URL: "",
-      KV_REST_API_TOKEN: "",
-    });
-    await server.healthy();
+    database = await createSpecDatabase({ adminUrl: adminUrl!, prefix: "sh_e2e_pagecache" });
+    dbUrl = database.url;
+    server = await startProductionServer({ port, databaseUrl: dbUrl, env: { AUTH_SECRET: "page-cache-e2e-secret-page-cache-e2e-secret" } });
   });
 
   test.afterAll(async () => {
     await server?.stop();
-    await inbox?.close();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   test("a changed course shows on its cached page within the content cache's bound", async ({ page }) => {
@@ -172,6 +139,6 @@ test.describe("HTML page cache after a content change", () => {
     expect(await (await fetch(`${origin}/courses`)).text()).toContain("Intro to SQL, revised");
     await page.goto(`${origin}/courses/intro-to-sql`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Intro to SQL, revised");
-    expect(server!.output()).not.toMatch(/\n\s+at /);
+    expect(server!.server.output()).not.toMatch(/\n\s+at /);
   });
 });

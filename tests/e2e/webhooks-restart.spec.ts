@@ -1,18 +1,16 @@
 // Webhooks with a real `next start` process on Postgres: the in-process worker delivers within about
 // a second, and a server killed (SIGKILL) in the middle of a delivery burst, then started again,
 // delivers every event, duplicates carrying the same webhook-id.
-import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { startNextServer, type NextServer } from "./next-server";
+import { createSpecDatabase, startNextServer, type NextServer, type SpecDatabase } from "./next-server";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100) + 1;
 const base = `http://127.0.0.1:${port}`;
 const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
 const MONTHLY = "5c400000-0000-4000-8000-000300000001";
-const dbName = `sh_e2e_wh_${randomBytes(4).toString("hex")}`;
+let database: SpecDatabase | undefined;
 let dbUrl = "";
 let server: NextServer | undefined;
 let receiver: Receiver;
@@ -52,23 +50,16 @@ test.describe("webhooks from a real server process", () => {
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`CREATE DATABASE "${dbName}"`);
-    await client.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    dbUrl = url.toString();
+    // The server migrates it on start (NODE_ENV test).
+    database = await createSpecDatabase({ adminUrl: adminUrl!, prefix: "sh_e2e_wh", migrate: false });
+    dbUrl = database.url;
     receiver = await startReceiver();
   });
 
   test.afterAll(async () => {
     await kill(server);
     await receiver?.close();
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await client.end();
+    await database?.drop();
   });
 
   test("delivered within about a second; a SIGKILL mid-burst loses nothing after a restart", async () => {
@@ -83,7 +74,7 @@ test.describe("webhooks from a real server process", () => {
 
     const subscribe = async (i: number) => {
       const r = await gql(`mutation($input: AdminCreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`, {
-        input: { email: `wh-e2e-${i}-${dbName}@example.com`, name: "Webhook E2E", planId: MONTHLY },
+        input: { email: `wh-e2e-${i}-${new URL(dbUrl).pathname.slice(1)}@example.com`, name: "Webhook E2E", planId: MONTHLY },
       });
       expect(r.data.createSubscription.errors).toEqual([]);
       return r.data.createSubscription.subscription.id as string;

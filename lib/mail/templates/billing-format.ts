@@ -2,6 +2,9 @@
 
 /** The account pages a billing mail links to (lib/account/forms.ts, ACCOUNT_PAGES; mail sits below it). */
 export const membershipsUrl = (origin: string) => `${origin}/account/memberships`;
+/** The id of a membership's payment method form on the memberships page (its "Update payment method"). */
+export const paymentMethodAnchor = (subscriptionId: string) => `payment-method-${subscriptionId}`;
+export const paymentMethodUrl = (origin: string, subscriptionId: string) => `${membershipsUrl(origin)}#${encodeURIComponent(paymentMethodAnchor(subscriptionId))}`;
 export const receiptUrl = (origin: string, paymentId: string) => `${origin}/account/payments/${encodeURIComponent(paymentId)}`;
 
 /** "$29.00", "€29.00": the amount in its currency; a code Intl does not know reads "29.00 XYZ". */

@@ -1,11 +1,13 @@
 import type { MailKind } from "../enqueue";
 import type { MailTemplate } from "../template";
+import { emailChanged } from "./email-changed";
 import { passwordReset } from "./password-reset";
 import { paymentFailed } from "./payment-failed";
 import { paymentRefunded } from "./payment-refunded";
 import { purchaseReceipt } from "./purchase-receipt";
 import { renewalReceipt } from "./renewal-receipt";
 import { subscriptionCanceled } from "./subscription-canceled";
+import { subscriptionEndingSoon } from "./subscription-ending-soon";
 import { verifyEmail } from "./verify-email";
 import { welcome } from "./welcome";
 
@@ -19,4 +21,6 @@ export const MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
   "payment-failed": paymentFailed,
   "payment-refunded": paymentRefunded,
   "subscription-canceled": subscriptionCanceled,
+  "subscription-ending-soon": subscriptionEndingSoon,
+  "email-changed": emailChanged,
 };

@@ -1,5 +1,5 @@
 import type { MailTemplate } from "../template";
-import { formatDay, formatMoney, membershipsUrl, text } from "./billing-format";
+import { formatDay, formatMoney, membershipsUrl, paymentMethodUrl, text } from "./billing-format";
 
 /** A charge was refused: what happened, what happens next, and what the member can do. */
 export const paymentFailed: MailTemplate = {
@@ -15,7 +15,7 @@ export const paymentFailed: MailTemplate = {
       paragraphs.push("Your membership has not started. To start it, buy it again with another card, or contact the school to pay another way.");
     } else if (retry) {
       paragraphs.push(
-        `Your membership continues for now. We will try the card again on ${retry}. Make sure it can pay by then (funds, expiry date); if your card has changed, contact ${school.name} before that day.`,
+        `Your membership continues for now. We will try the card again on ${retry}. Make sure it can pay by then (funds, expiry date), or update your payment method on your account page: a new one pays the overdue amount at once.`,
         "If every attempt fails, the membership ends.",
       );
     } else {
@@ -30,7 +30,11 @@ export const paymentFailed: MailTemplate = {
         ["Amount", amount],
         ...(retry && p.state !== "incomplete" ? ([["Next attempt", retry]] as [string, string][]) : []),
       ],
-      action: { label: "See your membership", url: membershipsUrl(school.origin) },
+      // Where the member can act: the membership's "Update payment method" form while it can still be paid.
+      action:
+        p.state === "past_due" && text(p.subscriptionId)
+          ? { label: "Update your payment method", url: paymentMethodUrl(school.origin, text(p.subscriptionId)) }
+          : { label: "See your membership", url: membershipsUrl(school.origin) },
     };
   },
 };

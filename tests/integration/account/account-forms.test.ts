@@ -1,7 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { memberPayment, memberPayments, memberSessions } from "@/lib/account/queries";
+import { memberPayment, memberPayments, memberSessions, memberSubscriptions } from "@/lib/account/queries";
+import { renewDueSubscriptions } from "@/lib/billing/renew-due";
+import { renderMail } from "@/lib/mail/render";
+import { MAIL_TEMPLATES } from "@/lib/mail/templates";
+import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
@@ -89,6 +93,7 @@ describe("profile", () => {
 
 describe("email", () => {
   const studentRow = () => db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.student }, select: { email: true, emailVerified: true } });
+  const changedNotices = () => db().mailMessage.findMany({ where: { kind: "email-changed", userId: DEMO_IDS.users.student } });
   const verifyMails = (to: string) => db().mailMessage.findMany({ where: { kind: "verify-email", to }, select: { userId: true, schoolId: true, status: true } });
 
   it("needs the current password; a new email is unverified and mailed a link in the same change; a double submit is not an error", async () => {
@@ -96,15 +101,29 @@ describe("email", () => {
     expect(wrong.headers.get("location")).toBe("/account?error=wrong_password");
     expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
     expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([]);
+    expect(await changedNotices()).toEqual([]);
 
     const fields = { csrfToken: studentCsrf, email: "  Jamie.New@Schoolhouse.test ", current: "schoolhouse-demo" };
     const ok = await post("email", student, fields);
     expect(ok.headers.get("location")).toBe("/account?done=email");
     expect(await studentRow()).toEqual({ email: "jamie.new@schoolhouse.test", emailVerified: false });
     expect(await verifyMails("jamie.new@schoolhouse.test")).toEqual([{ userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, status: "pending" }]);
+    // The previous address is told, in the same change (same time as the verification mail).
+    const notices = await changedNotices();
+    expect(notices).toEqual([expect.objectContaining({ to: "student@schoolhouse.test", userId: DEMO_IDS.users.student, params: { newEmail: "jamie.new@schoolhouse.test" } })]);
+    const verify = await db().mailMessage.findFirstOrThrow({ where: { kind: "verify-email", to: "jamie.new@schoolhouse.test" } });
+    expect(notices[0]!.createdAt).toEqual(verify.createdAt);
+    const school = await db().school.findUniqueOrThrow({ where: { id: DEMO_IDS.school } });
+    const content = await db().$transaction((tx) =>
+      MAIL_TEMPLATES["email-changed"].render({ tx, school: { ...school, origin: "http://demo.localhost" }, to: notices[0]!.to, user: null, params: notices[0]!.params as Record<string, unknown>, now: new Date() }),
+    );
+    const mail = renderMail(content!, school);
+    expect(mail.text).toContain("was changed from student@schoolhouse.test to jamie.new@schoolhouse.test");
+    expect(mail.text).toContain("If this wasn't you");
     // Submitted twice: done, and no second mail.
     expect((await post("email", student, fields)).headers.get("location")).toBe("/account?done=email");
     expect(await verifyMails("jamie.new@schoolhouse.test")).toHaveLength(1);
+    expect(await changedNotices()).toHaveLength(1);
     // Back to the demo email for the other tests.
     await db().user.update({ where: { id: DEMO_IDS.users.student }, data: { email: "student@schoolhouse.test", emailVerified: true } });
   });
@@ -121,6 +140,7 @@ describe("email", () => {
     }
     expect(await studentRow()).toEqual({ email: "student@schoolhouse.test", emailVerified: true });
     expect(await verifyMails("multi@schoolhouse.test")).toEqual([]);
+    expect(await db().mailMessage.count({ where: { kind: "email-changed", userId: DEMO_IDS.users.student, createdAt: { gt: new Date(Date.now() - 60_000) }, params: { equals: { newEmail: "multi@schoolhouse.test" } } } })).toBe(0);
     expect((await db().user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole } })).email).toBe("multi@schoolhouse.test");
   });
 });
@@ -205,6 +225,44 @@ describe("memberships", () => {
     const { record } = await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: lifetime.id }, now: new Date() });
     const res = await post("cancel", multi, { csrfToken: multiCsrf, subscription: record!.id });
     expect(res.headers.get("location")).toBe("/account/memberships?error=not_cancellable");
+  });
+});
+
+describe("payment method", () => {
+  it("saves a card; while past_due pays the overdue period at once, or says the decline and keeps the retry date", async () => {
+    const plans = await db().membershipPlan.findMany({ where: { schoolId: DEMO_IDS.school, planType: "recurring" }, orderBy: { price: "desc" } });
+    const taken = new Set((await db().subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole } })).map((x) => x.planId));
+    const plan = plans.find((p) => !taken.has(p.id))!;
+    const created = await createSubscription({
+      schoolId: DEMO_IDS.school,
+      input: { email: "multi@schoolhouse.test", planId: plan.id, collectionMethod: "charge_automatically", paymentMethod: "4000000000000341" },
+      now: new Date(),
+    });
+    const id = created.record!.id;
+    const pm = (card: string, cookie = multi, token = multiCsrf) => post("payment-method", cookie, { csrfToken: token, subscription: id, card });
+    // Another member's form for it: 404, nothing saved.
+    expect((await pm("4242424242424242", student, studentCsrf)).status).toBe(404);
+    expect((await pm("4111111111111111")).headers.get("location")).toBe("/account/memberships?error=card_unknown");
+    expect((await db().subscription.findUniqueOrThrow({ where: { id } })).paymentMethodId).toBe("pm_card_chargeCustomerFail");
+
+    const end = created.record!.currentPeriodEnd!;
+    // The renewal at the period end is declined (the member's session lives in real time: the clock stays).
+    await renewDueSubscriptions({ now: end });
+    const due = (await db().subscription.findUniqueOrThrow({ where: { id } })).nextChargeDate;
+    expect(due?.getTime()).toBe(end.getTime() + RETRY_DELAYS_MS[0]!);
+
+    expect((await pm("4000000000000002")).headers.get("location")).toBe("/account/memberships?error=card_declined");
+    let sub = await db().subscription.findUniqueOrThrow({ where: { id } });
+    expect(sub).toMatchObject({ state: "past_due", nextChargeDate: due, paymentMethodId: "pm_card_chargeDeclined" });
+    const shown = (await memberSubscriptions({ schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.multiRole, now: new Date() })).find((x) => x.id === id)!;
+    expect(shown).toMatchObject({ canUpdatePaymentMethod: true, lastDecline: "Your card was declined." });
+
+    expect((await pm("4242 4242 4242 4242")).headers.get("location")).toBe("/account/memberships?done=card_paid");
+    sub = await db().subscription.findUniqueOrThrow({ where: { id } });
+    expect(sub).toMatchObject({ state: "active", paymentMethodId: "pm_card_visa" });
+    // Submitted again: saved, nothing more to pay.
+    expect((await pm("4242424242424242")).headers.get("location")).toBe("/account/memberships?done=card_saved");
+    expect(await db().payment.count({ where: { subscriptionId: id, state: "succeeded" } })).toBe(2);
   });
 });
 

@@ -97,7 +97,9 @@ describe("billing mails", () => {
     const { mail } = await rendered("payment-failed", first.params);
     expect(mail.text).toContain("We will try the card again on December 24, 2026");
     expect(mail.text).toContain("We could not charge $29.00");
-    expect(mail.links).toEqual(["http://demo.localhost/account/memberships"]);
+    // The link leads to the membership's "Update payment method" form.
+    expect(mail.text).toContain("update your payment method on your account page");
+    expect(mail.links).toEqual([`http://demo.localhost/account/memberships#payment-method-${s.id}`]);
 
     for (const delay of RETRY_DELAYS_MS) {
       t += delay / 1000;

@@ -25,6 +25,14 @@ beforeAll(async () => {
   app = await startAppServer({ host: "demo.localhost" });
   const plan = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "recurring" } });
   others.subscription = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: plan.id }, now: new Date() })).record!.id;
+  // The student's own membership collected by card: the payment-method form has one to act on.
+  const yearly = await db().membershipPlan.findFirstOrThrow({ where: { schoolId: DEMO_IDS.school, planType: "recurring", id: { not: plan.id } } });
+  await createSubscription({
+    actor: TEST_ACTOR,
+    schoolId: DEMO_IDS.school,
+    input: { email: "student@schoolhouse.test", planId: yearly.id, collectionMethod: "charge_automatically", paymentMethod: "4242424242424242" },
+    now: new Date(),
+  });
   await signIn(app, "multi@schoolhouse.test");
   others.session = (await db().memberSession.findFirstOrThrow({ where: { userId: DEMO_IDS.users.multiRole } })).id;
   const c = await csrf(app, await signIn(app, "student@schoolhouse.test"));
@@ -38,7 +46,7 @@ async function otherMember() {
   const d = db();
   const [user, subs, sessions, grants] = await Promise.all([
     d.user.findUniqueOrThrow({ where: { id: DEMO_IDS.users.multiRole }, select: { name: true, email: true, passwordHash: true } }),
-    d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true, pausedAt: true, planId: true, scheduledPlanId: true } }),
+    d.subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, state: true, cancelAt: true, pausedAt: true, planId: true, scheduledPlanId: true, paymentMethodId: true, updatedAt: true } }),
     d.memberSession.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
     d.oAuthGrant.findMany({ where: { userId: DEMO_IDS.users.multiRole }, select: { id: true, revokedAt: true } }),
   ]);
@@ -52,7 +60,7 @@ describe("account forms, signed in (seeded fuzz)", () => {
     const before = await otherMember();
     // The student's own sessions may end (end-session of their own id); keep the form's session alive.
     const request = fc.record({
-      action: fc.constantFrom("profile", "email", "password", "cancel", "keep", "pause", "resume", "change-plan", "revoke-app", "end-session", "end-other-sessions"),
+      action: fc.constantFrom("profile", "email", "password", "cancel", "keep", "pause", "resume", "change-plan", "payment-method", "revoke-app", "end-session", "end-other-sessions"),
       fields: fc.record(
         {
           name: text,
@@ -62,6 +70,7 @@ describe("account forms, signed in (seeded fuzz)", () => {
           confirm: text,
           subscription: fc.oneof(text, fc.constant(others.subscription)),
           plan: fc.oneof(text, fc.constantFrom("5c400000-0000-4000-8000-000300000001", "5c400000-0000-4000-8000-000300000005")),
+          card: fc.oneof(text, fc.constantFrom("4242424242424242", "4000000000000002", "pm_card_visa")),
           client: fc.oneof(text, fc.constantFrom("demo-public-app", "demo-confidential-app")),
           session: fc.oneof(text.filter((s) => !/^[0-9a-f-]{36}$/.test(s)), fc.constant(others.session)),
         },

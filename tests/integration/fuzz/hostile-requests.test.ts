@@ -217,6 +217,7 @@ const MUTATIONS = [
   (a: string, b: string) => `refundPayment(input: { paymentId: ${a}, amount: ${b} }) { errors payment { id state refundedAmount } }`,
   (a: string, b: string) => `changeSubscriptionPlan(input: { id: ${a}, planId: ${b} }) { errors subscription { id planId scheduledPlanId } }`,
   (a: string) => `changeSubscriptionPlan(input: { id: ${a}, planId: "${DEMO_IDS.plans.legacyAnnual}" }) { errors subscription { id planId payments { planId billingReason } } }`,
+  (a: string, b: string) => `updateSubscriptionPaymentMethod(input: { id: ${a}, paymentMethod: ${b} }) { errors subscription { id state } payment { id state } }`,
 ];
 const gqlArg = fc.oneof(
   text.map((s) => JSON.stringify(s)),

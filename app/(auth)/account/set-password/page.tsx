@@ -2,12 +2,11 @@ import type { Metadata } from "next";
 import { checkPasswordSetupToken, MIN_PASSWORD_LENGTH, PasswordSetupError } from "@/lib/auth/password-setup";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db/client";
+import { AccountField, FormAlert, one, type Search } from "../../../(storefront)/account/_components/account";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Choose your password", robots: { index: false } };
 
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const FORM_ERRORS: Record<string, string> = {
   weak_password: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`,
@@ -25,9 +24,7 @@ export default async function SetPasswordPage({ searchParams }: { searchParams: 
     return (
       <section className="card">
         <h1>Choose your password</h1>
-        <p className="error" role="alert">
-          {err.message}
-        </p>
+        <FormAlert>{err.message}</FormAlert>
         {err.reason === "used_link" ? <a href="/login">Sign in</a> : null}
       </section>
     );
@@ -40,22 +37,12 @@ export default async function SetPasswordPage({ searchParams }: { searchParams: 
       <p style={{ overflowWrap: "anywhere" }}>
         Set the password for <strong>{email}</strong>. This link works once.
       </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert>{error}</FormAlert>
       <form className="stack" method="post" action="/api/account/set-password">
         <input type="hidden" name="token" value={token} />
         <input type="email" name="email" value={email} autoComplete="username" readOnly hidden />
-        <label>
-          New password
-          <input type="password" name="password" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
-        </label>
-        <label>
-          Repeat the password
-          <input type="password" name="confirm" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
-        </label>
+        <AccountField label="New password" type="password" name="password" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
+        <AccountField label="Repeat the password" type="password" name="confirm" autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} required />
         <button className="button" type="submit">
           Set password
         </button>

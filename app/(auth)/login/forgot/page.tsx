@@ -7,13 +7,12 @@ import { csrfTokenFromCookies } from "@/lib/auth/csrf";
 import { PASSWORD_RESET_TTL_HOURS } from "@/lib/mail/templates/password-reset";
 import { validBrandColor } from "@/lib/storefront/brand";
 import { requestContext } from "@/lib/tenancy/request-context";
+import { AccountField, FormAlert, one, type Search } from "../../../(storefront)/account/_components/account";
 import { SchoolBrand } from "../../school-brand";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Forgot password", robots: { index: false } };
 
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const ERRORS: Record<string, string> = {
   csrf: "The form expired. Please try again.",
@@ -56,17 +55,10 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
         ) : (
           <>
             <p>Enter the email you sign in with. We will mail you a link to choose a new password.</p>
-            {error ? (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            ) : null}
+            <FormAlert>{error}</FormAlert>
             <form className="stack" method="post" action="/api/account/forgot-password">
               <input type="hidden" name="csrfToken" value={csrfToken} />
-              <label>
-                Email
-                <input type="email" name="email" autoComplete="username" required />
-              </label>
+              <AccountField label="Email" type="email" name="email" autoComplete="username" required />
               <button className="button" type="submit">
                 Send the link
               </button>

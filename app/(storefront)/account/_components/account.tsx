@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
 import { cache } from "react";
 import { accountAccess, accountLoginPath } from "@/lib/account/access";
 import { ACCOUNT_FORMS_PATH, ACCOUNT_PAGES } from "@/lib/account/forms";
@@ -82,16 +82,54 @@ export function AccountForm(props: { action: string; csrfToken: string; classNam
   );
 }
 
+/**
+ * One labelled input of a form (the account pages, forgot and set password): the label wraps the
+ * input, and a note, when given, is read with it (aria-describedby names the note's id).
+ */
+export function AccountField({ label, note, noteId, ...input }: { label: string; note?: ReactNode; noteId?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const describedBy = note && noteId ? noteId : input["aria-describedby"];
+  return (
+    <>
+      <label>
+        {label}
+        <input {...input} aria-describedby={describedBy} />
+      </label>
+      {note ? (
+        <p id={noteId} className="meta">
+          {note}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** A form's submit button, on its own line (a stack form would stretch it). */
+export function SubmitButton({ children, secondary }: { children: ReactNode; secondary?: boolean }) {
+  return (
+    <div>
+      <button className={secondary ? "button secondary" : "button"} type="submit">
+        {children}
+      </button>
+    </div>
+  );
+}
+
+/** What went wrong with the last submit of a form, read out at once (role alert); nothing when there is nothing to say. */
+export function FormAlert({ children }: { children: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p className="error" role="alert">
+      {children}
+    </p>
+  );
+}
+
 /** A form of one button acting on one row (an app to disconnect, a session to end). */
 export function AccountButton(props: { action: string; csrfToken: string; name: string; value: string; children: ReactNode }) {
   return (
     <AccountForm action={props.action} csrfToken={props.csrfToken}>
       <input type="hidden" name={props.name} value={props.value} />
-      <div>
-        <button className="button secondary" type="submit">
-          {props.children}
-        </button>
-      </div>
+      <SubmitButton secondary>{props.children}</SubmitButton>
     </AccountForm>
   );
 }

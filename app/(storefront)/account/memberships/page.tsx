@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { memberSubscriptions } from "@/lib/account/queries";
+import { memberSubscriptions, testCardsOf } from "@/lib/account/queries";
 import { now } from "@/lib/clock";
+import { PaymentMethodForm } from "./payment-method-form";
 import { AccountForm, AccountShell, CookiesNeeded, accountMetadata, accountPage, formatDate, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -75,6 +76,7 @@ export default async function MembershipsPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const { member, csrfToken } = await accountPage("/account/memberships", one(params.cookie_check) === "1");
   const subs = await memberSubscriptions({ ...member, now: now() });
+  const testCards = subs.some((s) => s.canUpdatePaymentMethod) ? await testCardsOf(member.schoolId) : null;
   return (
     <AccountShell current="memberships" title="Memberships" params={params}>
       {!csrfToken ? <CookiesNeeded /> : null}
@@ -109,6 +111,7 @@ export default async function MembershipsPage({ searchParams }: { searchParams: 
                 ) : null}
               </dl>
               <SubscriptionActions sub={s} csrfToken={csrfToken} />
+              {s.canUpdatePaymentMethod && csrfToken ? <PaymentMethodForm sub={s} csrfToken={csrfToken} testCards={testCards} /> : null}
             </li>
           ))}
         </ul>

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Subscription" ADD COLUMN     "endingSoonMailedFor" TIMESTAMPTZ(3);
+
