@@ -1,5 +1,5 @@
-// npm run apikey -- create|list|revoke: manage Admin API keys (the secret is printed once).
-import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
+// npm run apikey -- create|list|revoke|rotate: manage Admin API keys (the secret is printed once).
+import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey, rotateApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
 import { runDbCommand, type CommandLine } from "./cli";
@@ -8,6 +8,7 @@ const USAGE = `usage:
   npm run apikey -- create --school <subdomain|id> --name <label> [--permissions all|none|op1,op2] [--enforce-limits] [--expires-at <ISO date>]
   npm run apikey -- list [--school <subdomain|id>]
   npm run apikey -- revoke <id|prefix>
+  npm run apikey -- rotate <id|prefix>   (a new secret, same name and permissions; the old key is revoked)
 
 permissions: ${ADMIN_OPERATIONS.join(", ")}`;
 
@@ -31,6 +32,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         permissions: parsePermissions(values.permissions),
         enforceLimits: values["enforce-limits"] ?? false,
         expiresAt,
+        now: now(),
       });
       console.log(`created API key ${created.id} (prefix ${created.prefix}) for ${created.school}`);
       console.log(`permissions: ${created.permissions.join(", ") || "(none)"}`);
@@ -54,6 +56,14 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!ref) throw new ApiKeyCommandError(`revoke needs an id or prefix\n${USAGE}`);
       const r = await revokeApiKey({ ref, now: now() });
       console.log(r.alreadyRevoked ? `API key ${r.prefix} was already revoked` : `revoked API key ${r.prefix}`);
+      return;
+    }
+    case "rotate": {
+      const ref = positionals[0];
+      if (!ref) throw new ApiKeyCommandError(`rotate needs an id or prefix\n${USAGE}`);
+      const r = await rotateApiKey({ ref, now: now() });
+      console.log(`rotated API key ${r.previousPrefix}: it is revoked; the new key ${r.id} has prefix ${r.prefix}`);
+      console.log(`\n  ${r.key}\n\nThis is the only time the key is shown: store it now. Send it as X-Service-API-Key.`);
       return;
     }
     default:
