@@ -17,6 +17,9 @@ export const CONSOLE_NAV: ConsoleNavItem[] = [
   { href: CONSOLE_PATH, label: "Overview", permission: "overview" },
   { href: `${CONSOLE_PATH}/members`, label: "Members", permission: "members:read" },
   { href: `${CONSOLE_PATH}/courses`, label: "Courses", permission: "courses:read_own" },
+  { href: `${CONSOLE_PATH}/keys`, label: "API keys", permission: "keys:manage" },
+  { href: `${CONSOLE_PATH}/webhooks`, label: "Webhooks", permission: "webhooks:manage" },
+  { href: `${CONSOLE_PATH}/apps`, label: "Apps", permission: "apps:manage" },
 ];
 
 /** The permission a console path needs: its longest matching nav entry (sub-pages inherit it). */
