@@ -19,14 +19,14 @@ export const CANNOT_DISABLE_OWNER = "An owner cannot be disabled here";
 
 export type DisableResult = { ok: true; already: boolean; sessions: number; apps: number } | { ok: false; error: string };
 
-export async function disableMember(o: { school: SchoolHosts & { id: string }; userId: string; actorUserId: string; now: Date }): Promise<DisableResult> {
+export async function disableMember(o: { school: SchoolHosts & { id: string }; userId: string; actorUserId: string; now: Date; origin?: string }): Promise<DisableResult> {
   if (o.userId === o.actorUserId) return { ok: false, error: CANNOT_DISABLE_SELF };
   const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId: o.school.id, userId: o.userId } }, select: { id: true, roles: true, disabledAt: true } });
   if (!membership) return { ok: false, error: MEMBER_NOT_FOUND };
   if (membership.roles.includes("owner")) return { ok: false, error: CANNOT_DISABLE_OWNER };
   // Marked first: from here on no new session or grant of the member at this school can be used.
   const marked = await db().schoolMembership.updateMany({ where: { id: membership.id, disabledAt: null }, data: { disabledAt: o.now } });
-  const origins = await memberSchoolOrigins({ school: o.school, userId: o.userId, now: o.now });
+  const origins = await memberSchoolOrigins({ school: o.school, userId: o.userId, now: o.now, alsoOrigin: o.origin });
   const { sessions } = origins.length ? await endMemberSessions({ userId: o.userId, schoolId: o.school.id, origins, now: o.now, reason: "member_disabled" }) : { sessions: 0 };
   const clients = await db().oAuthGrant.findMany({ where: { schoolId: o.school.id, userId: o.userId, revokedAt: null }, select: { clientId: true }, distinct: ["clientId"] });
   let apps = 0;

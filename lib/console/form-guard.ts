@@ -32,7 +32,20 @@ export const FORM_MESSAGES = {
   expired: "This form expired. Nothing was changed: reload the page and try again.",
   inProgress: "This form is still being handled. Reload the page in a moment to see its outcome.",
   reused: "This form was already used for another change. Nothing was changed: reload the page and try again.",
+  invalid: "This form holds a character no field may hold (NUL) or is too large. Nothing was changed.",
 } as const;
+
+const MAX_FIELDS = 32;
+const MAX_FIELD_LENGTH = 8 * 1024;
+
+/** Whether a form is one the console's actions can read: few, short text fields without NUL. */
+export function isReadableForm(form: FormData): boolean {
+  let n = 0;
+  for (const [k, v] of form) {
+    if (++n > MAX_FIELDS || typeof v !== "string" || k.includes("\0") || v.includes("\0") || v.length > MAX_FIELD_LENGTH) return false;
+  }
+  return true;
+}
 
 export type FormRefusal = keyof typeof FORM_MESSAGES;
 

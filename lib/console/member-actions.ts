@@ -140,7 +140,7 @@ export const MEMBER_ACTIONS = {
   disable: {
     permission: "members:write",
     run: async (c) => {
-      const r = await disableMember({ school: c.staff.school, userId: c.member.id, actorUserId: c.staff.session.userId, now: c.now });
+      const r = await disableMember({ school: c.staff.school, userId: c.member.id, actorUserId: c.staff.session.userId, now: c.now, origin: c.staff.origin });
       if (!r.ok) return refused([r.error]);
       return done(`The member is disabled here: ${r.sessions} session(s) ended, ${r.apps} app(s) disconnected, and signing in here is refused.`);
     },

@@ -6,7 +6,7 @@
 import { findMember } from "../membership/find-member";
 import { clientAddress } from "../tenancy/request-context";
 import { consoleAccess, consoleLoginPath, type ConsoleStaff } from "./access";
-import { isSameOriginPost, runConsoleForm, type ConsoleNotice } from "./form-guard";
+import { isReadableForm, isSameOriginPost, runConsoleForm, type ConsoleNotice } from "./form-guard";
 import { isMemberActionName, MEMBER_ACTIONS } from "./member-actions";
 import { CONSOLE_PATH } from "./nav";
 import type { ConsolePermission } from "./permissions";
@@ -51,6 +51,7 @@ export async function performConsoleAction(o: ConsoleActionOptions, execute: (c:
   const resolved = await o.resolve?.(access);
   if (resolved) return resolved;
   if (!isSameOriginPost(o.headers, access.origin)) return { kind: "redirect", location: `${o.page}?refused=crossSite` };
+  if (!isReadableForm(o.form)) return { kind: "redirect", location: `${o.page}?refused=invalid` };
   const address = clientAddress({ headers: o.headers });
   const result = await runConsoleForm({ staff: access, action: o.action, form: o.form, now: o.now }, async () => {
     if (o.stepUp) {

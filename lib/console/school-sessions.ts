@@ -44,7 +44,8 @@ export async function memberSchoolSessions(o: { school: SchoolHosts; userId: str
 }
 
 /** The distinct origins of the member's live sessions at the school. */
-export async function memberSchoolOrigins(o: { school: SchoolHosts; userId: string; now: Date }): Promise<string[]> {
+export async function memberSchoolOrigins(o: { school: SchoolHosts; userId: string; now: Date; alsoOrigin?: string }): Promise<string[]> {
   const rows = await db().memberSession.findMany({ where: { userId: o.userId, revokedAt: null, expiresAt: { gt: o.now } }, select: { origin: true }, distinct: ["origin"] });
-  return rows.map((r) => r.origin).filter((origin) => isSchoolOrigin(origin, o.school));
+  // alsoOrigin: the origin the staff member acts on, which names this school (the bare platform host of the default school too).
+  return rows.map((r) => r.origin).filter((origin) => origin === o.alsoOrigin || isSchoolOrigin(origin, o.school));
 }
