@@ -200,7 +200,7 @@ test.describe("apps", () => {
     const form = page.getByRole("form", { name: "Register a confidential app" });
     await form.getByRole("textbox", { name: "Name" }).fill("E2E reports");
     await form.getByLabel(/Redirect URIs/).fill("https://reports.example/cb\nhttps://reports.example/cb2");
-    await form.getByLabel(/^openid/).check();
+    await form.locator('input[name="scopes"][value="openid"]').check();
     await form.getByRole("button", { name: "Register app" }).click();
     await expect(page.getByRole("status")).toContainText('App "E2E reports" created');
     await expect(page.getByTestId("secret-once")).toContainText("ocs_");
