@@ -7,14 +7,15 @@
 //               lib/http/, lib/net/, lib/tenancy/, lib/edge/
 //   features    the domains: audit, membership, billing, webhooks, schools, content, auth, oauth, storefront, mail,
 //               idempotency, rate-limit, health (they may use each other, without cycles)
-//   transports  lib/admin-api/, lib/mcp/ (they do not use each other), lib/account/ (the account pages and forms)
+//   transports  lib/admin-api/, lib/mcp/ (they do not use each other), lib/account/ (the account pages and forms),
+//               lib/console/ (the staff console)
 //   top         lib/startup/ (migrate, seed, start-up), lib/bench/
 //   app         app/, proxy.ts, instrumentation.ts (and scripts/, tests/): never imported by lib/
 const BASE = "^lib/(env|clock|demo-secrets|demo-ids)(\\.test)?\\.ts$";
 const DB = "^lib/db/";
 const SHARED = "^lib/(core|credentials|security|http|net|tenancy|edge)/";
 const FEATURES = "^lib/(audit|membership|billing|webhooks|schools|content|auth|oauth|oidc|storefront|idempotency|rate-limit|health|mail)/";
-const TRANSPORTS = "^lib/(admin-api|mcp|account)/";
+const TRANSPORTS = "^lib/(admin-api|mcp|account|console)/";
 const TOP = "^lib/(startup|bench)/";
 const APP = "^(app/|proxy\\.ts$|instrumentation\\.ts$)";
 

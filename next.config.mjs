@@ -22,6 +22,9 @@ const config = {
   cacheMaxMemorySize: 32 * 1024 * 1024,
   experimental: {
     isrFlushToDisk: false,
+    // forbidden(): the staff console's pages and actions answer 403 with app/manage/forbidden.tsx
+    // when a role may not open them (lib/console/permissions.ts).
+    authInterrupts: true,
     // Load a route's code on its first request instead of every route's at start: a server that
     // never serves the MCP endpoint, the OpenAPI document or the login pages never holds their code
     // (docs/benchmarks.md, "Memory").
@@ -41,7 +44,7 @@ const config = {
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return ["/login", "/login/:path*", "/account/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
+    return ["/login", "/login/:path*", "/account/:path*", "/manage", "/manage/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
       source,
       headers: noFraming,
     }));

@@ -2,6 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { answerInProxy } from "@/app/_routes/table";
 import { getMemberSession, hasSessionCookie } from "@/lib/auth/session";
 import { accountPageGate, isAccountPagePath } from "@/lib/account/access";
+import { consolePageGate } from "@/lib/console/access";
+import { isConsolePath } from "@/lib/console/nav";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
 import { FORGOT_PASSWORD_PATH } from "@/lib/auth/password-reset";
@@ -57,6 +59,16 @@ export async function proxy(request: NextRequest) {
     // The account pages: the login page for a visitor, 403 for an account of another school.
     try {
       return (await accountPageGate(request, request.nextUrl.pathname + request.nextUrl.search)) ?? NextResponse.next();
+    } catch (err) {
+      if (!asDatabaseUnavailable(err)) throw err;
+      return unavailablePage();
+    }
+  }
+  if (!page && isConsolePath(request.nextUrl.pathname)) {
+    // The staff console's pages and their server actions: the login page for a visitor, 403 for a
+    // role the permission matrix does not allow there (lib/console/permissions.ts).
+    try {
+      return (await consolePageGate(request, request.nextUrl.pathname, request.nextUrl.pathname + request.nextUrl.search)) ?? NextResponse.next();
     } catch (err) {
       if (!asDatabaseUnavailable(err)) throw err;
       return unavailablePage();

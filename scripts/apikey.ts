@@ -1,5 +1,5 @@
-// npm run apikey -- create|list|revoke: manage Admin API keys (the secret is printed once).
-import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "../lib/admin-api/api-keys";
+// npm run apikey -- create|list|revoke|rotate: manage Admin API keys (the secret is printed once).
+import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey, rotateApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
 import { cliActor } from "../lib/db/audit";
 import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
@@ -9,6 +9,7 @@ const USAGE = `usage:
   npm run apikey -- create --school <subdomain|id> --name <label> [--permissions all|none|op1,op2] [--enforce-limits] [--expires-at <ISO date>]
   npm run apikey -- list [--school <subdomain|id>]
   npm run apikey -- revoke <id|prefix>
+  npm run apikey -- rotate <id|prefix>   (a new secret, same name and permissions; the old key is revoked)
 
 permissions: ${ADMIN_OPERATIONS.join(", ")}`;
 
@@ -57,6 +58,14 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!ref) throw new ApiKeyCommandError(`revoke needs an id or prefix\n${USAGE}`);
       const r = await revokeApiKey({ ref, now: now(), actor: cliActor("npm run apikey") });
       console.log(r.alreadyRevoked ? `API key ${r.prefix} was already revoked` : `revoked API key ${r.prefix}`);
+      return;
+    }
+    case "rotate": {
+      const ref = positionals[0];
+      if (!ref) throw new ApiKeyCommandError(`rotate needs an id or prefix\n${USAGE}`);
+      const r = await rotateApiKey({ ref, now: now() });
+      console.log(`rotated API key ${r.previousPrefix}: it is revoked; the new key ${r.id} has prefix ${r.prefix}`);
+      console.log(`\n  ${r.key}\n\nThis is the only time the key is shown: store it now. Send it as X-Service-API-Key.`);
       return;
     }
     default:

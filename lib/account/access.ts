@@ -25,8 +25,9 @@ export async function accountAccess(request: { url?: string; headers: Headers })
   if (!school) return { kind: "no_school" };
   const session = await getMemberSession(request);
   if (!session) return { kind: "anonymous", school };
-  const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId: school.id, userId: session.userId } }, select: { id: true } });
-  if (!membership) return { kind: "not_member", school, session };
+  const membership = await db().schoolMembership.findUnique({ where: { schoolId_userId: { schoolId: school.id, userId: session.userId } }, select: { id: true, disabledAt: true } });
+  // A member staff disabled here (lib/console/disable-member.ts) has no account pages here either.
+  if (!membership || membership.disabledAt) return { kind: "not_member", school, session };
   return { kind: "member", school, session, origin: requestContext(request).origin };
 }
 

@@ -1,9 +1,15 @@
-import { generateApiKey, parseApiKey } from "../credentials/api-key";
+// The command line's side of API keys (npm run apikey): schools named by subdomain or id, keys by
+// id, prefix or the whole key, failures as ApiKeyCommandError. The verbs themselves are
+// lib/credentials/api-keys/ (the staff console calls them too).
+import { parseApiKey } from "../credentials/api-key";
 import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../credentials/permissions";
+import { createApiKey as createKey } from "../credentials/api-keys/create-api-key";
+import { revokeApiKey as revokeKey } from "../credentials/api-keys/revoke-api-key";
+import { rotateApiKey as rotateKey } from "../credentials/api-keys/rotate-api-key";
 import { db } from "../db/client";
-import { forgetApiKeys } from "../credentials/api-key-cache";
+import { now as clockNow } from "../clock";
 import { isUuid } from "../core/ids";
-import { recordAudit, type AuditActor } from "../db/audit";
+import type { AuditActor } from "../db/audit";
 
 /** A problem with an `npm run apikey` command; printed as one line. */
 export class ApiKeyCommandError extends Error {
@@ -36,29 +42,20 @@ export async function createApiKey(options: {
   permissions: AdminOperation[];
   enforceLimits: boolean;
   expiresAt?: Date | null;
+  now?: Date;
   /** Who asks: written to the audit log with the key (lib/db/audit.ts); never the secret. */
   actor: AuditActor;
-  now: Date;
 }) {
   const school = await findSchool(options.school);
-  const { key, prefix, secretHash } = generateApiKey();
-  const row = await db().$transaction(async (tx) => {
-    const created = await tx.apiKey.create({
-      data: {
-        schoolId: school.id,
-        name: options.name,
-        prefix,
-        secretHash,
-        permissions: options.permissions,
-        enforceLimits: options.enforceLimits,
-        expiresAt: options.expiresAt ?? null,
-      },
-    });
-    const summary = { name: created.name, prefix, permissions: created.permissions, enforceLimits: created.enforceLimits, expiresAt: created.expiresAt };
-    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: school.id, action: "api_key.create", target: { type: "api_key", id: created.id }, summary } });
-    return created;
+  const created = await createKey({
+    actor: options.actor,
+    schoolId: school.id,
+    input: { name: options.name, permissions: options.permissions, enforceLimits: options.enforceLimits, expiresAt: options.expiresAt },
+    now: options.now ?? clockNow(),
   });
-  return { key, id: row.id, prefix, school: school.subdomain, permissions: row.permissions };
+  if (!created.record) throw new ApiKeyCommandError(created.errors[0]!);
+  const { key, apiKey } = created.record;
+  return { key, id: apiKey.id, prefix: apiKey.prefix, school: school.subdomain, permissions: apiKey.permissions };
 }
 
 export async function listApiKeys(options: { school?: string }) {
@@ -81,21 +78,27 @@ export async function listApiKeys(options: { school?: string }) {
   });
 }
 
+/** The key a command names by id, prefix or the whole key (its prefix part is used). */
+async function findKey(raw: string) {
+  const ref = parseApiKey(raw)?.prefix ?? raw;
+  const row = await db().apiKey.findUnique({ where: isUuid(ref) ? { id: ref } : { prefix: ref } });
+  if (!row) throw new ApiKeyCommandError(`no API key with id or prefix "${ref}"`);
+  return row;
+}
+
 /** Revokes a key by id or prefix; it is refused from the next request on. */
 export async function revokeApiKey(options: { ref: string; now: Date; actor: AuditActor }) {
-  // Accept the id, the prefix, or the whole key (its prefix part is used).
-  const ref = parseApiKey(options.ref)?.prefix ?? options.ref;
-  const where = isUuid(ref) ? { id: ref } : { prefix: ref };
-  const row = await db().apiKey.findUnique({ where });
-  if (!row) throw new ApiKeyCommandError(`no API key with id or prefix "${ref}"`);
+  const row = await findKey(options.ref);
   if (row.revokedAt) return { id: row.id, prefix: row.prefix, revokedAt: row.revokedAt, alreadyRevoked: true };
-  const updated = await db().$transaction(async (tx) => {
-    const revoked = await tx.apiKey.update({ where: { id: row.id }, data: { revokedAt: options.now } });
-    const summary = { name: row.name, prefix: row.prefix, revokedAt: { from: null, to: options.now } };
-    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: row.schoolId, action: "api_key.revoke", target: { type: "api_key", id: row.id }, summary } });
-    return revoked;
-  });
-  // Every instance drops it within the cache's bound (the trigger bumps CredentialVersion); this one at once.
-  forgetApiKeys();
-  return { id: updated.id, prefix: updated.prefix, revokedAt: updated.revokedAt!, alreadyRevoked: false };
+  const revoked = await revokeKey({ schoolId: row.schoolId, input: { id: row.id }, now: options.now, actor: options.actor });
+  if (!revoked.record) throw new ApiKeyCommandError(revoked.errors[0]!);
+  return { id: row.id, prefix: row.prefix, revokedAt: revoked.record.revokedAt!, alreadyRevoked: false };
+}
+
+/** Rotates a key: a new secret under the same name and permissions, the old key revoked. */
+export async function rotateApiKey(options: { ref: string; now: Date; actor: AuditActor }) {
+  const row = await findKey(options.ref);
+  const rotated = await rotateKey({ schoolId: row.schoolId, input: { id: row.id }, now: options.now, actor: options.actor });
+  if (!rotated.record) throw new ApiKeyCommandError(rotated.errors[0]!);
+  return { key: rotated.record.key, id: rotated.record.apiKey.id, prefix: rotated.record.apiKey.prefix, previousPrefix: row.prefix };
 }

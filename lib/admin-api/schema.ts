@@ -352,6 +352,8 @@ export const typeDefs = /* GraphQL */ `
     error: String
     "True when the endpoint answered 2xx."
     succeeded: Boolean!
+    "The start of the endpoint's answer (at most 500 characters, control characters replaced by spaces); null when none came or it was empty."
+    responseExcerpt: String
   }
 
   "A subscription to create."

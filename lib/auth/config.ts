@@ -5,6 +5,7 @@ import { asDatabaseUnavailable } from "../db/unavailable";
 import { authSecret } from "./auth-secret";
 import { safeCallbackFromUrl } from "./callback-url";
 import { authenticateMember } from "./login";
+import { isMembershipDisabled } from "./membership-disabled";
 import { now } from "../clock";
 import { endMemberSession } from "../oidc/end-member-session";
 import { createMemberSession, SESSION_LIFETIME_SECONDS } from "./member-sessions";
@@ -28,6 +29,8 @@ export interface AuthRequestInfo {
   address: string | null;
   /** The browser's User-Agent, kept on the session as the account page's device hint. */
   userAgent: string | null;
+  /** The school of the host (null on a host without one): a member disabled there cannot sign in. */
+  schoolId?: () => Promise<string | null>;
 }
 
 /**
@@ -53,6 +56,8 @@ export function authConfig(info: AuthRequestInfo): AuthConfig {
               if (result.reason === "throttled") throw new ThrottledSignin();
               return null;
             }
+            const schoolId = await info.schoolId?.();
+            if (schoolId && (await isMembershipDisabled({ schoolId, userId: result.member.id }))) return null;
             const sid = await createMemberSession({ userId: result.member.id, origin: info.origin, userAgent: info.userAgent });
             return { ...result.member, sid };
           } catch (err) {

@@ -12,7 +12,12 @@ import { setupConfirmation } from "./setup-confirmation";
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const { origin } = requestContext(request);
-  const info = { origin, address: clientAddress(request), userAgent: request.headers.get("user-agent") };
+  const info = {
+    origin,
+    address: clientAddress(request),
+    userAgent: request.headers.get("user-agent"),
+    schoolId: () => requestContext(request).school().then((school) => school?.id ?? null),
+  };
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, origin);
   // Auth.js answers a callbackUrl it cannot parse as a URL with a 500 ("server configuration"):

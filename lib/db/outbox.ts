@@ -26,6 +26,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "payment.refunded",
   "subscription.plan_changed",
   "subscription.plan_change_scheduled",
+  // Sent only when the school asks (the console's "send test event": lib/webhooks/send-test-event.ts),
+  // to the one endpoint named, whatever its event filter.
+  "webhook.ping",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -3,8 +3,8 @@ import { db } from "../db/client";
 import { withoutDbCancellation } from "../db/lane";
 import { isUniqueViolation } from "../db/write-transaction";
 
-// The Idempotency-Key mechanism shared by the Admin API (header on mutations) and the MCP server
-// (idempotency_key argument of write tools): the first request with a key executes and its result
+// The Idempotency-Key mechanism shared by the Admin API (header on mutations), the MCP server
+// (idempotency_key argument of write tools) and the staff console (a key per rendered form): the first request with a key executes and its result
 // is stored for 24 h per credential; a repeat with the same request replays it without executing
 // again; the same key with another request is refused, as is a repeat while the first still runs.
 
@@ -48,7 +48,7 @@ async function followUp(bookkeeping: () => Promise<unknown>): Promise<void> {
 export const isValidIdempotencyKey = (key: string) => KEY_PATTERN.test(key);
 
 /** The credential a key belongs to: keys of different credentials never collide. */
-export type IdempotencyOwner = { apiKeyId: string } | { grantId: string };
+export type IdempotencyOwner = { apiKeyId: string } | { grantId: string } | { sessionId: string };
 
 export const requestHashOf = (value: unknown) => createHash("sha256").update(JSON.stringify(value)).digest("hex");
 
@@ -59,7 +59,9 @@ export type Once<T> =
   | { kind: "in_progress" };
 
 function ownerWhere(owner: IdempotencyOwner, key: string) {
-  return "apiKeyId" in owner ? { apiKeyId_key: { apiKeyId: owner.apiKeyId, key } } : { grantId_key: { grantId: owner.grantId, key } };
+  if ("apiKeyId" in owner) return { apiKeyId_key: { apiKeyId: owner.apiKeyId, key } };
+  if ("grantId" in owner) return { grantId_key: { grantId: owner.grantId, key } };
+  return { sessionId_key: { sessionId: owner.sessionId, key } };
 }
 
 /** How long a repeat waits for the first request with its key before answering in_progress. */

@@ -124,7 +124,7 @@ export const webhookDeliverySchema = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   attempts: z.array(
-    z.object({ attemptedAt: z.number().int(), durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable(), succeeded: z.boolean() }),
+    z.object({ attemptedAt: z.number().int(), durationMs: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable(), succeeded: z.boolean(), responseExcerpt: z.string().nullable() }),
   ),
 });
 

@@ -137,6 +137,8 @@ export async function resolveClientAndRedirect(params: URLSearchParams): Promise
   return { client, redirectUri };
 }
 
+export const CIMD_OFF_MESSAGE = "This school does not accept applications identified by a Client ID Metadata Document.";
+
 /** Step 3: everything else; errors now go back to the client's redirect URI. */
 export async function validateAuthorization(options: {
   params: URLSearchParams;
@@ -203,6 +205,9 @@ export async function validateAuthorization(options: {
   if (school && client.schoolId && client.schoolId !== school.id) {
     fail(new InvalidRequestError("This client is not available at this school"));
   }
+  // The school turned metadata-document apps off (console, Apps): an error page, never a redirect to
+  // a URI the document chose (the rule of every error before consent for these clients).
+  if (school && client.isMetadataDocument && !school.cimdAllowed) throw new AuthorizePageError(400, "Application not accepted", CIMD_OFF_MESSAGE);
 
   const carried = new URLSearchParams();
   for (const name of AUTHORIZE_PARAMS) {
@@ -247,7 +252,8 @@ function parsePrompt(value: string | null): Set<PromptValue> | OAuthError {
 export async function memberSchools(userId: string, client: OAuthClientInfo): Promise<School[]> {
   const memberships = await db().schoolMembership.findMany({
     // Only schools the member belongs to that still answer (a disabled school cannot be chosen).
-    where: { userId, school: { disabledAt: null }, ...(client.schoolId ? { schoolId: client.schoolId } : {}) },
+    // A metadata-document app is offered only the schools that accept such apps.
+    where: { userId, school: { disabledAt: null, ...(client.isMetadataDocument ? { cimdAllowed: true } : {}) }, ...(client.schoolId ? { schoolId: client.schoolId } : {}) },
     include: { school: true },
     orderBy: { school: { name: "asc" } },
   });

@@ -19,7 +19,8 @@ export const CLAIMS_SUPPORTED = [
 export const JWKS_PATH = "/api/oauth/jwks";
 export const END_SESSION_PATH = "/oauth/end-session";
 
-export function authorizationServerMetadata(issuer: string) {
+/** `school`: the origin's school (null on the bare platform host), whose own CIMD setting narrows the deployment's. */
+export function authorizationServerMetadata(issuer: string, school: { cimdAllowed: boolean } | null = null) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -57,8 +58,9 @@ export function authorizationServerMetadata(issuer: string) {
     subject_types_supported: ["public"],
     claims_supported: CLAIMS_SUPPORTED,
     authorization_response_iss_parameter_supported: true,
-    // Only when some host's documents are accepted: otherwise every CIMD client would be refused.
-    client_id_metadata_document_supported: cimdEnabled(),
+    // Only when some host's documents are accepted, and the school did not turn them off: otherwise
+    // every CIMD client would be refused.
+    client_id_metadata_document_supported: cimdEnabled() && (school?.cimdAllowed ?? true),
     service_documentation: `${issuer}/oauth/docs`,
     mcp_client_id: MCP_CLIENT_ID,
   };
@@ -76,7 +78,7 @@ function cimdEnabled(): boolean {
 export function handleDiscoveryRequest(request: Request): Promise<Response> {
   return handleOAuth(async () => {
     const context = requestContext(request);
-    await authorizationServerSchool(context);
-    return jsonResponse(authorizationServerMetadata(context.origin), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
+    const { school } = await authorizationServerSchool(context);
+    return jsonResponse(authorizationServerMetadata(context.origin, school), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
   });
 }

@@ -10,6 +10,10 @@ export type SecurityEvent =
   | "oauth.issuer_mismatch"
   // A member or staff disconnected an app (issue 25: lib/oauth/member-grants).
   | "oauth.grant_revoked"
+  // Staff revoked one of the school's own OAuth clients in the console (issue 28: lib/oauth/school-apps).
+  | "oauth.client_revoked"
+  // Staff turned Client ID Metadata Document apps off (or on) for their school (issue 28).
+  | "oauth.cimd_setting_changed"
   // A private_key_jwt client assertion presented twice (issue 25).
   | "oauth.client_assertion_replay"
   // The active OpenID Connect signing key cannot be opened with this AUTH_SECRET; a new one replaced it (issue 25).

@@ -51,6 +51,19 @@ interface Outcome {
   error: string | null;
   succeeded: boolean;
   retryAfterMs: number | null;
+  responseExcerpt: string | null;
+}
+
+/** How much of a receiver's answer the delivery log keeps: enough to read an error message. */
+export const RESPONSE_EXCERPT_LENGTH = 500;
+
+/**
+ * The start of a receiver's answer as the log shows it: control characters (terminal escapes, NUL)
+ * replaced by spaces, at most RESPONSE_EXCERPT_LENGTH characters, null when nothing is left.
+ */
+export function responseExcerpt(body: string): string | null {
+  const text = body.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, " ").slice(0, RESPONSE_EXCERPT_LENGTH).trim();
+  return text || null;
 }
 
 async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
@@ -60,7 +73,7 @@ async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
     signature = signDelivery({ endpoint: delivery.endpoint, eventId: delivery.eventId, body, sentAt: new Date(), now, authSecret: authSecret() });
   } catch {
     // Encrypted under another AUTH_SECRET: a failed attempt the school can see, not a crashed worker.
-    return { statusCode: null, error: "The signing secret cannot be read (AUTH_SECRET changed?): rotate the endpoint's secret", succeeded: false, retryAfterMs: null };
+    return { statusCode: null, error: "The signing secret cannot be read (AUTH_SECRET changed?): rotate the endpoint's secret", succeeded: false, retryAfterMs: null, responseExcerpt: null };
   }
   const headers = { "content-type": "application/json", "user-agent": "Schoolhouse-Webhooks/1", ...signature };
   try {
@@ -76,9 +89,9 @@ async function send(delivery: ClaimedDelivery, now: Date): Promise<Outcome> {
     const succeeded = res.status >= 200 && res.status < 300;
     const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers["retry-after"], now) : null;
     const error = succeeded ? null : res.status >= 300 && res.status < 400 ? `HTTP ${res.status}: redirects are not followed` : `HTTP ${res.status}`;
-    return { statusCode: res.status, error, succeeded, retryAfterMs };
+    return { statusCode: res.status, error, succeeded, retryAfterMs, responseExcerpt: responseExcerpt(res.body) };
   } catch (err) {
-    if (err instanceof SafeFetchError) return { statusCode: null, error: err.message, succeeded: false, retryAfterMs: null };
+    if (err instanceof SafeFetchError) return { statusCode: null, error: err.message, succeeded: false, retryAfterMs: null, responseExcerpt: null };
     throw err;
   }
 }
@@ -124,7 +137,7 @@ export async function attemptDelivery(options: {
     });
     if (!count) return false;
     await tx.webhookAttempt.create({
-      data: { deliveryId: delivery.id, attemptedAt, durationMs, statusCode: outcome.statusCode, error: outcome.error, succeeded: outcome.succeeded },
+      data: { deliveryId: delivery.id, attemptedAt, durationMs, statusCode: outcome.statusCode, error: outcome.error, succeeded: outcome.succeeded, responseExcerpt: outcome.responseExcerpt },
     });
     const endpoint = await tx.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } });
     if (!endpoint) return true;

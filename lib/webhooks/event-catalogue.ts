@@ -4,7 +4,7 @@ import type { WebhookEventType } from "../db/outbox";
  * What each event type means and which Admin API type its `data` is (docs/decisions.md, "Event
  * catalogue"). A Record over every type, so a new event type cannot ship undescribed.
  */
-export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: string; dataType: "Subscription" | "User" | "Enrollment" | "Payment" }> = {
+export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: string; dataType: "Subscription" | "User" | "Enrollment" | "Payment" | "WebhookEndpoint" }> = {
   "member.created": {
     description: "A person joined the school (createSubscription or enrollStudentToCourse for someone not yet a member).",
     dataType: "User",
@@ -65,6 +65,10 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
     dataType: "Subscription",
   },
   "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },
+  "webhook.ping": {
+    description: "Staff sent a test event to this endpoint from the console: sent to that endpoint only, whatever events it lists; nothing changed in the school.",
+    dataType: "WebhookEndpoint",
+  },
 };
 
 /** Fields of a data type that events leave out (a subscription's payments are read through the API). */

@@ -44,6 +44,7 @@ export function presentDelivery(d: DeliveryRecord) {
       statusCode: a.statusCode,
       error: a.error,
       succeeded: a.succeeded,
+      responseExcerpt: a.responseExcerpt,
     })),
   };
 }

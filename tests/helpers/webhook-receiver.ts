@@ -20,6 +20,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Hold the answer this long (ms). */
   delayMs?: number;
+  /** The answer's body (none by default). */
+  body?: string;
 }
 
 export interface Receiver {
@@ -62,7 +64,7 @@ export async function startReceiver(secrets: string[] = []): Promise<Receiver> {
       const reply = receiver.reply(r);
       const answer = () => {
         res.writeHead(reply.status, reply.headers);
-        res.end();
+        res.end(reply.body);
       };
       if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();

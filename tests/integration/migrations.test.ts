@@ -129,6 +129,7 @@ describe("schema.prisma and the migrations agree", () => {
     });
     const consent = await p.oAuthConsent.create({ data: { userId: user.id, clientId: client.clientId, schoolId: school.id, scope: "openid" } });
     const memberSession = await p.memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: now } });
+    const secretReveal = await p.consoleSecretReveal.create({ data: { sessionId: memberSession.id, formToken: "00000000-0000-4000-8000-000000000028", sealed: "v1.x", expiresAt: now } });
     const loginThrottle = await p.loginThrottle.create({ data: { key: "account:mig@test.dev", failures: 1, lastFailureAt: now } });
     const endpoint = await p.webhookEndpoint.create({
       data: { schoolId: school.id, url: "https://hooks.mig.test/in", events: ["*"], secretCiphertext: "c", createdAt: now, updatedAt: now },
@@ -166,7 +167,7 @@ describe("schema.prisma and the migrations agree", () => {
       OAuthClientAssertion: assertion, BackchannelLogout: backchannel,
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
       PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund, StripeEvent: stripeEvent,
-      EmailVerificationToken: verificationToken, MailMessage: mail, AuditEvent: auditEvent,
+      EmailVerificationToken: verificationToken, MailMessage: mail, AuditEvent: auditEvent, ConsoleSecretReveal: secretReveal,
       TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
@@ -193,6 +194,7 @@ describe("schema.prisma and the migrations agree", () => {
     await p.vendorPlatform.delete({ where: { id: vendor.id } });
     await p.user.delete({ where: { id: user.id } });
     expect(await p.memberSession.count()).toBe(0);
+    expect(await p.consoleSecretReveal.count()).toBe(0);
     await p.loginThrottle.delete({ where: { key: loginThrottle.key } });
     await p.oidcSigningKey.delete({ where: { id: signingKey.id } });
     expect(await p.schoolBilling.count()).toBe(0);

@@ -1,0 +1,245 @@
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { now } from "@/lib/clock";
+import { memberView, type MemberView } from "@/lib/console/members";
+import { CONSOLE_PATH } from "@/lib/console/nav";
+import { ConsoleForm, ConsoleShell, StepUpField, consoleMetadata, consolePage, formatDate, formatDateTime, pageNotice, type Search } from "../../_components/console";
+import type { ConsoleStaff } from "@/lib/console/access";
+import { memberAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const generateMetadata = consoleMetadata("Member");
+
+const PATH = `${CONSOLE_PATH}/members`;
+
+const isoDate = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : "");
+
+function Button(props: { memberId: string; action: string; label: string; fields?: Record<string, string>; secondary?: boolean; children?: ReactNode }) {
+  return (
+    <ConsoleForm action={memberAction.bind(null, props.memberId, props.action)} className="inline-form" label={props.label}>
+      {Object.entries(props.fields ?? {}).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      {props.children}
+      <button className={props.secondary ? "button secondary" : "button"} type="submit">
+        {props.label}
+      </button>
+    </ConsoleForm>
+  );
+}
+
+function Subscriptions({ view, staff }: { view: MemberView; staff: ConsoleStaff }) {
+  const id = view.member.id;
+  const write = staff.permissions.has("members:write");
+  return (
+    <section aria-labelledby="subscriptions-heading">
+      <h2 id="subscriptions-heading">Subscriptions</h2>
+      {view.subscriptions.length === 0 ? <p>No subscriptions.</p> : null}
+      <ul className="account-items">
+        {view.subscriptions.map((s) => (
+          <li key={s.id} className="card">
+            <h3>{s.planName}</h3>
+            <p className="meta">
+              {s.state.replace(/_/g, " ")}
+              {s.paused ? " · paused" : ""}
+              {s.canceling ? ` · ends ${formatDate(s.cancelAt)}` : ""} · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
+              {s.endAt ? ` · access until ${formatDate(s.endAt)}` : ""}
+            </p>
+            {write ? (
+              <div className="console-actions">
+                {s.canMovePeriod ? (
+                  <ConsoleForm action={memberAction.bind(null, id, "update-period")} label={`Change the period of ${s.planName}`}>
+                    <input type="hidden" name="subscription" value={s.id} />
+                    <label>
+                      Current period ends on
+                      <input type="date" name="currentPeriodEnd" defaultValue={isoDate(s.currentPeriodEnd)} required />
+                    </label>
+                    <div>
+                      <button className="button secondary" type="submit">
+                        Change period
+                      </button>
+                    </div>
+                  </ConsoleForm>
+                ) : null}
+                {s.canCancel ? <Button memberId={id} action="cancel-at-period-end" label={`Cancel ${s.planName} at period end`} fields={{ subscription: s.id }} secondary /> : null}
+                {s.canCancel || s.canceling ? <Button memberId={id} action="cancel-now" label={`Cancel ${s.planName} now`} fields={{ subscription: s.id }} secondary /> : null}
+                {s.canUndo ? <Button memberId={id} action="undo-cancellation" label={`Undo the cancellation of ${s.planName}`} fields={{ subscription: s.id }} secondary /> : null}
+                {s.canPause ? <Button memberId={id} action="pause" label={`Pause ${s.planName}`} fields={{ subscription: s.id }} secondary /> : null}
+                {s.canResume ? <Button memberId={id} action="resume" label={`Resume ${s.planName}`} fields={{ subscription: s.id }} secondary /> : null}
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {write && view.plans.length > 0 ? (
+        <ConsoleForm action={memberAction.bind(null, id, "create-subscription")} label="Create a subscription">
+          <h3>Create a subscription</h3>
+          <label>
+            Plan
+            <select name="plan" required>
+              {view.plans.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                  {p.status !== "published" ? ` (${p.status})` : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Access until (only for plans without their own end)
+            <input type="date" name="expireAt" />
+          </label>
+          <div>
+            <button className="button" type="submit">
+              Create subscription
+            </button>
+          </div>
+        </ConsoleForm>
+      ) : null}
+    </section>
+  );
+}
+
+function Payments({ view, staff }: { view: MemberView; staff: ConsoleStaff }) {
+  const refund = staff.permissions.has("money:refund");
+  return (
+    <section aria-labelledby="payments-heading">
+      <h2 id="payments-heading">Payments</h2>
+      {view.payments.length === 0 ? (
+        <p>No payments.</p>
+      ) : (
+        <ul className="account-items">
+          {view.payments.map((p) => (
+            <li key={p.id} className="card">
+              <h3>
+                {p.amount} {p.currency} · {p.planName}
+              </h3>
+              <p className="meta">
+                {p.state} · {formatDateTime(p.at)} · {p.provider}
+                {p.refunded !== "0.00" ? ` · refunded ${p.refunded}` : ""}
+                {p.failure ? ` · ${p.failure}` : ""}
+              </p>
+              {refund && p.canRefund ? (
+                <ConsoleForm action={memberAction.bind(null, view.member.id, "refund")} label={`Refund the payment of ${p.amount} ${p.currency}`}>
+                  <input type="hidden" name="payment" value={p.id} />
+                  <label>
+                    Amount to refund (empty: all that is left)
+                    <input type="text" name="amount" inputMode="decimal" pattern="\d{1,10}(\.\d{1,2})?" maxLength={13} />
+                  </label>
+                  <StepUpField staff={staff} id={`refund-${p.id}`} />
+                  <div>
+                    <button className="button secondary" type="submit">
+                      Refund {p.amount} {p.currency}
+                    </button>
+                  </div>
+                </ConsoleForm>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export default async function MemberPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Search }) {
+  const { id } = await params;
+  const query = await searchParams;
+  const staff = await consolePage(PATH, "members:read");
+  const view = await memberView({ staff, memberId: id, now: now() });
+  if (!view) notFound();
+  const { member } = view;
+  const write = staff.permissions.has("members:write");
+  return (
+    <ConsoleShell staff={staff} current={PATH} title={member.name || member.email} notice={await pageNotice(staff, query)}>
+      <p>
+        <a href={PATH}>All members</a>
+      </p>
+      <dl className="facts">
+        <div>
+          <dt>Email</dt>
+          <dd>
+            {member.email} {member.emailVerified ? "(verified)" : "(not verified)"}
+          </dd>
+        </div>
+        <div>
+          <dt>Roles</dt>
+          <dd>{member.roles.join(", ") || "—"}</dd>
+        </div>
+        <div>
+          <dt>Joined</dt>
+          <dd>{formatDate(member.joinedAt)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{member.disabledAt ? `Disabled since ${formatDateTime(member.disabledAt)}` : "Enabled"}</dd>
+        </div>
+      </dl>
+      {write ? (
+        <div className="console-actions">
+          <Button memberId={member.id} action="send-password-link" label="Send a password link" secondary />
+          {!member.emailVerified ? <Button memberId={member.id} action="send-verification-link" label="Send a verification link" secondary /> : null}
+          {member.disabledAt ? (
+            <Button memberId={member.id} action="enable" label="Enable this member" secondary />
+          ) : member.id !== staff.session.userId ? (
+            <Button memberId={member.id} action="disable" label="Disable this member" secondary />
+          ) : null}
+        </div>
+      ) : null}
+      <Subscriptions view={view} staff={staff} />
+      <Payments view={view} staff={staff} />
+      <section aria-labelledby="enrollments-heading">
+        <h2 id="enrollments-heading">Enrollments</h2>
+        {view.enrollments.length === 0 ? <p>Not enrolled in any course.</p> : null}
+        <ul>
+          {view.enrollments.map((e) => (
+            <li key={e.id}>
+              {e.title} <span className="meta">since {formatDate(e.at)}</span>
+            </li>
+          ))}
+        </ul>
+        {write && view.coursesToEnroll.length > 0 ? (
+          <ConsoleForm action={memberAction.bind(null, member.id, "enroll")} label="Enroll in a course">
+            <label>
+              Course
+              <select name="course" required>
+                {view.coursesToEnroll.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <div>
+              <button className="button" type="submit">
+                Enroll
+              </button>
+            </div>
+          </ConsoleForm>
+        ) : null}
+      </section>
+      <section aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Sessions</h2>
+        {view.sessions.length === 0 ? <p>Not signed in anywhere at this school.</p> : null}
+        <ul>
+          {view.sessions.map((s) => (
+            <li key={s.id}>
+              {new URL(s.origin).host} · signed in {formatDateTime(s.createdAt)} · last seen {formatDateTime(s.lastSeenAt)}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="apps-heading">
+        <h2 id="apps-heading">Connected apps</h2>
+        {view.apps.length === 0 ? <p>No connected apps.</p> : null}
+        <ul>
+          {view.apps.map((a) => (
+            <li key={a.clientId}>
+              {a.clientName} <span className="meta">· {a.scope} · last used {formatDateTime(a.lastUsedAt)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </ConsoleShell>
+  );
+}

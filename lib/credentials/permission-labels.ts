@@ -1,0 +1,47 @@
+import { ADMIN_OPERATIONS, type AdminOperation } from "./permissions";
+
+/**
+ * What each Admin API permission lets a key do, in words staff read when they create a key (the
+ * console's check boxes). A Record over every operation, so a new operation cannot ship unlabelled.
+ */
+export const PERMISSION_LABELS: Record<AdminOperation, string> = {
+  createSubscription: "Create subscriptions",
+  updateSubscription: "Change a subscription's period",
+  cancelSubscription: "Cancel subscriptions",
+  pauseSubscription: "Pause subscriptions",
+  resumeSubscription: "Resume paused subscriptions",
+  refundPayment: "Refund payments",
+  enrollStudentToCourse: "Enroll people in courses",
+  courses: "Read courses",
+  membershipPlans: "Read membership plans",
+  subscription: "Read one subscription",
+  subscriptions: "List subscriptions",
+  members: "List and search members",
+  member: "Read one member",
+  enrollments: "List enrollments",
+  webhookEndpoints: "List webhook endpoints",
+  createWebhookEndpoint: "Create webhook endpoints",
+  updateWebhookEndpoint: "Change webhook endpoints",
+  deleteWebhookEndpoint: "Delete webhook endpoints",
+  rotateWebhookSecret: "Rotate webhook signing secrets",
+  webhookDeliveries: "Read webhook deliveries",
+  redeliverWebhookEvent: "Redeliver webhook events",
+};
+
+/** The permissions grouped as the console shows them: what they touch, reads before writes. */
+export const PERMISSION_GROUPS: readonly { title: string; operations: readonly AdminOperation[] }[] = [
+  { title: "Catalogue", operations: ["courses", "membershipPlans"] },
+  { title: "Members", operations: ["members", "member", "enrollments", "enrollStudentToCourse"] },
+  {
+    title: "Subscriptions and payments",
+    operations: ["subscription", "subscriptions", "createSubscription", "updateSubscription", "cancelSubscription", "pauseSubscription", "resumeSubscription", "refundPayment"],
+  },
+  {
+    title: "Webhooks",
+    operations: ["webhookEndpoints", "webhookDeliveries", "createWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "rotateWebhookSecret", "redeliverWebhookEvent"],
+  },
+];
+
+/** Operations no group shows: must stay empty (permission-labels.test.ts). */
+export const ungroupedOperations = (): AdminOperation[] =>
+  ADMIN_OPERATIONS.filter((op) => !PERMISSION_GROUPS.some((g) => g.operations.includes(op)));

@@ -1,0 +1,203 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+
+// The staff console (/manage) in Chromium at 390 px: every page per role (owner, manager, teacher;
+// a student gets 403), another school's ids 404, every member action through its form, axe-core
+// with no violations, keyboard use, and (forms without JavaScript: not yet, see docs).
+const PASSWORD = "schoolhouse-demo";
+// Axe and server actions on a loaded machine: more than the default 30 s per test.
+test.describe.configure({ timeout: 120_000 });
+const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
+const IDS = {
+  student: "5c400000-0000-4000-8000-000200000006",
+  multi: "5c400000-0000-4000-8000-000200000008",
+  acmeEmployee: "5c400000-0000-4000-8000-000200000009",
+  reviewer: "5c400000-0000-4000-8000-000200000007",
+  introToSql: "5c400000-0000-4000-8000-000700000001",
+  python: "5c400000-0000-4000-8000-000700000002",
+  monthly: "5c400000-0000-4000-8000-000300000001",
+};
+
+async function expectNoAxeViolations(page: Page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+async function expectFits(page: Page) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+}
+
+/** A fresh browser at 390 px, signed in as `email` through the login page, on `path`. */
+async function staffBrowser(browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean } = {}) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
+  const page = await context.newPage();
+  await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  return { context, page };
+}
+
+async function gql(query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${baseURL}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": KEY }, body: JSON.stringify({ query, variables }) });
+  return (await res.json()) as { data: Record<string, { errors: string[]; subscription: { id: string } | null }> };
+}
+
+test.describe("access", () => {
+  test("a visitor is sent to the login page and back to the console page", async ({ page }) => {
+    const res = await page.request.get("/manage/members?q=jam", { maxRedirects: 0 });
+    expect(res.status()).toBe(307);
+    expect(new URL(res.headers()["location"]!, baseURL).toString()).toBe(`${baseURL}/login?callbackUrl=%2Fmanage%2Fmembers%3Fq%3Djam`);
+  });
+
+  test("a student gets 403 on every console page", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "student@schoolhouse.test", "/");
+    await expect(page).toHaveURL(`${baseURL}/`);
+    for (const path of ["/manage", "/manage/members", `/manage/members/${IDS.student}`, "/manage/courses", `/manage/courses/${IDS.introToSql}`]) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(403);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page is not open to you");
+    }
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+
+  test("a teacher reads their courses' enrollments only: members and the overview are 403", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "teacher@schoolhouse.test");
+    // The console's home sends a teacher to their first page.
+    await expect(page).toHaveURL(`${baseURL}/manage/courses`);
+    await expect(page.getByRole("navigation", { name: "Staff console" }).getByRole("link")).toHaveText(["Courses"]);
+    await expect(page.getByRole("link", { name: "Intro to SQL" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    await page.getByRole("link", { name: "Intro to SQL" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: "Enrolled members" })).toBeVisible();
+    await expect(page.getByRole("button")).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    expect((await page.goto("/manage/members"))?.status()).toBe(403);
+    expect((await page.goto(`/manage/members/${IDS.student}`))?.status()).toBe(403);
+    await context.close();
+  });
+
+  test("another school's member and course ids are 404; a garbage id too", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "owner@schoolhouse.test");
+    await expect(page).toHaveURL(`${baseURL}/manage`);
+    expect((await page.goto(`/manage/members/${IDS.acmeEmployee}`))?.status()).toBe(404);
+    expect((await page.goto("/manage/members/not-a-uuid"))?.status()).toBe(404);
+    expect((await page.goto("/manage/courses/00000000-0000-4000-8000-000000000000"))?.status()).toBe(404);
+    await context.close();
+  });
+});
+
+test.describe("pages", () => {
+  test("the owner's overview: figures and charts with text alternatives, brand, nav, by keyboard", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "owner@schoolhouse.test");
+    await expect(page).toHaveURL(`${baseURL}/manage`);
+    await expect(page).toHaveTitle(/^Overview · Staff console · Schoolhouse Demo Academy/);
+    await expect(page.getByRole("heading", { level: 3, name: "Active members" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 3, name: "Monthly recurring revenue" })).toBeVisible();
+    await expect(page.getByRole("img", { name: "New members" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "Failed payments by month" })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    // Keyboard: Tab reaches the nav and Enter follows it.
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press("Tab");
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === "Members") break;
+    }
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`${baseURL}/manage/members`);
+    await context.close();
+  });
+
+  test("members: search by prefix, filter by plan and state, page by cursor", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", "/manage/members");
+    await expect(page).toHaveURL(`${baseURL}/manage/members`);
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    await page.getByLabel("Email or name starts with").fill("jam");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=jam/);
+    await expect(page.getByRole("link", { name: "Jamie Lee" })).toBeVisible();
+    await page.getByLabel("Subscription state").selectOption("expired");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText("No members match.")).toBeVisible();
+    // A forged cursor is a message, not an error page.
+    const res = await page.goto("/manage/members?after=forged");
+    expect(res?.status()).toBe(200);
+    await expect(page.locator("p[role=alert]")).toContainText("not valid");
+    await context.close();
+  });
+});
+
+test.describe("member actions", () => {
+  test("a manager runs every subscription action through the member page", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", `/manage/members/${IDS.student}`);
+    await expect(page).toHaveURL(`${baseURL}/manage/members/${IDS.student}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Jamie Lee");
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    const form = page.getByRole("form", { name: "Create a subscription" });
+    await form.locator("select[name=plan]").selectOption(IDS.monthly);
+    await form.getByRole("button", { name: "Create subscription" }).click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is created.");
+    await page.getByRole("button", { name: /^Cancel .* at period end$/ }).first().click();
+    await expect(page.getByRole("status")).toHaveText("The subscription will end at the end of the current period.");
+    await page.getByRole("button", { name: /^Undo the cancellation of / }).first().click();
+    await expect(page.getByRole("status")).toHaveText("The cancellation is undone: the subscription continues.");
+    await page.getByRole("button", { name: /^Pause / }).first().click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is paused.");
+    await page.getByRole("button", { name: /^Resume / }).first().click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is resumed.");
+    const period = page.getByRole("form", { name: /^Change the period of / }).first();
+    await period.getByLabel("Current period ends on").fill("2099-01-01");
+    await period.getByRole("button", { name: "Change period" }).click();
+    await expect(page.locator("p[role=alert]")).toContainText("Timestamp cannot be more than 10 years in the future");
+    const enroll = page.getByRole("form", { name: "Enroll in a course" });
+    await enroll.getByLabel("Course").selectOption(IDS.python);
+    await enroll.getByRole("button", { name: "Enroll" }).click();
+    await expect(page.getByRole("status")).toHaveText("The member is enrolled in the course.");
+    await page.getByRole("button", { name: "Send a password link" }).click();
+    await expect(page.getByRole("status")).toContainText("A password link is on its way to student@schoolhouse.test");
+    await page.getByRole("button", { name: /^Cancel .* now$/ }).first().click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is cancelled now.");
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+
+  test("a refund: money back, the form asks no password right after sign-in", async ({ browser }) => {
+    const created = await gql(
+      `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { errors subscription { id } } }`,
+      { input: { email: "multi@schoolhouse.test", planId: IDS.monthly, collectionMethod: "charge_automatically", paymentMethod: "4242424242424242" } },
+    );
+    test.skip(!created.data?.createSubscription?.subscription, "no charged payment to refund");
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", `/manage/members/${IDS.multi}`);
+    const refund = page.getByRole("form", { name: /^Refund the payment of / }).first();
+    await expect(refund.getByLabel("Your password")).toHaveCount(0);
+    await refund.getByRole("button", { name: /^Refund / }).click();
+    await expect(page.getByRole("status")).toHaveText("The payment is refunded.");
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+
+  test("disabling a member ends their session and refuses their sign-in; enabling lets them back", async ({ browser }) => {
+    const member = await staffBrowser(browser, "multi@schoolhouse.test", "/account");
+    await expect(member.page).toHaveURL(`${baseURL}/account`);
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", `/manage/members/${IDS.multi}`);
+    await page.getByRole("button", { name: "Disable this member" }).click();
+    await expect(page.getByRole("status")).toContainText("The member is disabled here");
+    await member.page.goto("/");
+    expect((await member.page.goto("/account"))?.status()).not.toBe(200);
+    await member.page.goto("/login?callbackUrl=%2Faccount");
+    await member.page.getByLabel("Email").fill("multi@schoolhouse.test");
+    await member.page.getByLabel("Password").fill(PASSWORD);
+    await member.page.getByRole("button", { name: "Sign in" }).click();
+    await expect(member.page).toHaveURL(/\/login/);
+    await page.getByRole("button", { name: "Enable this member" }).click();
+    await expect(page.getByRole("status")).toHaveText("The member is enabled: they can sign in here again.");
+    await member.context.close();
+    await context.close();
+  });
+});
