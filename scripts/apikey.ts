@@ -63,7 +63,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     case "rotate": {
       const ref = positionals[0];
       if (!ref) throw new ApiKeyCommandError(`rotate needs an id or prefix\n${USAGE}`);
-      const r = await rotateApiKey({ ref, now: now() });
+      const r = await rotateApiKey({ ref, now: now(), actor: cliActor("npm run apikey") });
       console.log(`rotated API key ${r.previousPrefix}: it is revoked; the new key ${r.id} has prefix ${r.prefix}`);
       console.log(`\n  ${r.key}\n\nThis is the only time the key is shown: store it now. Send it as X-Service-API-Key.`);
       return;

@@ -107,14 +107,14 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
   pause: async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
-    const { errors } = await pauseSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now });
+    const { errors } = await pauseSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
     if (errors.length && errors[0] !== ALREADY_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "paused" };
   },
   resume: async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
-    const { errors } = await resumeSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now });
+    const { errors } = await resumeSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
     if (errors.length && errors[0] !== NOT_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "resumed" };
   },
@@ -122,7 +122,7 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
     const planId = field(form, "plan").slice(0, 64);
-    const { errors, record } = await changeSubscriptionPlan({ schoolId: m.schoolId, input: { id: sub.id, planId }, now, openOnly: true });
+    const { errors, record } = await changeSubscriptionPlan({ schoolId: m.schoolId, input: { id: sub.id, planId }, now, openOnly: true, actor: m.actor });
     // Not a rule's message: the provider's refusal of the card.
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!, "payment_refused") };
     const done = planId === sub.planId ? "plan_kept" : record!.planId === planId ? "plan_changed" : "plan_scheduled";
@@ -131,7 +131,7 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
   "payment-method": async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";
-    const result = await updatePaymentMethod({ schoolId: m.schoolId, input: { id: sub.id, paymentMethod: field(form, "card").slice(0, 1024) }, now });
+    const result = await updatePaymentMethod({ schoolId: m.schoolId, input: { id: sub.id, paymentMethod: field(form, "card").slice(0, 1024) }, now, actor: m.actor });
     return { page: ACCOUNT_PAGES.memberships, ...paymentMethodOutcome(result) };
   },
   "revoke-app": async (m, form, now) => {

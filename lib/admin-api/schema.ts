@@ -756,7 +756,7 @@ export const resolvers = {
     },
     updateSubscriptionPaymentMethod: async (_: unknown, args: { input: UpdatePaymentMethodInput }, ctx: AdminContext) => {
       if (!allowed(ctx, "updateSubscriptionPaymentMethod")) return { errors: [UNAUTHORIZED], subscription: null, payment: null };
-      const p = await updatePaymentMethod({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow() });
+      const p = await updatePaymentMethod({ schoolId: ctx.credential.schoolId, input: args.input, now: clockNow(), actor: adminActor(ctx) });
       if (!p.record) return { errors: p.errors, subscription: null, payment: null };
       return { errors: [], subscription: presentSubscription(p.record.subscription), payment: p.record.payment && presentPayment(p.record.payment) };
     },

@@ -1,4 +1,5 @@
 import { isUuid } from "../core/ids";
+import type { AuditActor } from "../db/audit";
 import { db } from "../db/client";
 import type { Payment } from "../db/generated/client";
 import { recordEvent } from "../db/outbox";
@@ -10,7 +11,7 @@ import { subscriptionInclude, type SubscriptionRecord } from "../membership/reco
 import { collectSubscription, isRetryableNow, type CollectOutcome } from "./collect-subscription";
 import { ProviderUnavailableError } from "./provider";
 import { CHARGE_LEASE_MS } from "./schedule";
-import { providerFor } from "./test-provider";
+import { providerFor } from "./provider-for";
 
 export interface UpdatePaymentMethodInput {
   /** The subscription's id. */
@@ -54,8 +55,15 @@ function refusal(s: SubscriptionRecord): string | null {
  * records it); refused → still past_due, the payment says why, and the next scheduled retry is
  * unchanged. The saved method writes subscription.updated in its own transaction, before the charge.
  */
-export async function updatePaymentMethod(options: { schoolId: string; input: UpdatePaymentMethodInput; now: Date; dryRun?: boolean }): Promise<Payload<PaymentMethodUpdate>> {
-  const { schoolId, input, now, dryRun } = options;
+export async function updatePaymentMethod(options: {
+  schoolId: string;
+  input: UpdatePaymentMethodInput;
+  now: Date;
+  dryRun?: boolean;
+  /** Who asks: the audit log's actor of the saved method. */
+  actor: AuditActor;
+}): Promise<Payload<PaymentMethodUpdate>> {
+  const { schoolId, input, now, dryRun, actor } = options;
   if (typeof input.id !== "string" || !isUuid(input.id)) return failure(SUBSCRIPTION_NOT_FOUND);
   const before = await db().subscription.findFirst({ where: { id: input.id, schoolId }, include: subscriptionInclude });
   if (!before) return failure(SUBSCRIPTION_NOT_FOUND);
@@ -67,7 +75,7 @@ export async function updatePaymentMethod(options: { schoolId: string; input: Up
   // The provider is asked outside any transaction; a card it refuses changes nothing.
   let paymentMethodId: string;
   try {
-    const attached = await providerFor({ schoolId }).attachPaymentMethod({ paymentMethod: raw });
+    const attached = await (await providerFor({ schoolId })).attachPaymentMethod({ paymentMethod: raw });
     if (!attached.ok) return failure(attached.failureMessage);
     paymentMethodId = attached.paymentMethodId;
   } catch (err) {
@@ -77,7 +85,7 @@ export async function updatePaymentMethod(options: { schoolId: string; input: Up
 
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
   let retry = false;
-  const saved = await changeSubscription({ schoolId, id: before.id, now, dryRun }, async (tx, sub) => {
+  const saved = await changeSubscription({ schoolId, id: before.id, now, dryRun, actor, action: "subscription.update_payment_method" }, async (tx, sub) => {
     const refusedNow = refusal(sub);
     if (refusedNow) return failure<SubscriptionRecord>(refusedNow);
     retry = isRetryableNow(sub);

@@ -18,6 +18,7 @@ import { undoCancellation } from "../membership/undo-cancellation";
 import { updateSubscription } from "../membership/update-subscription";
 import type { ConsoleStaff } from "./access";
 import { disableMember, enableMember } from "./disable-member";
+import type { AuditActor } from "../db/audit";
 import type { ConsoleNotice } from "./form-guard";
 import type { ConsolePermission } from "./permissions";
 
@@ -27,6 +28,7 @@ export interface MemberActionContext {
   field: (name: string) => string;
   address: string | null;
   now: Date;
+  actor: AuditActor;
 }
 
 export interface MemberAction {
@@ -79,7 +81,7 @@ export const MEMBER_ACTIONS = {
       const expire = c.field("expireAt");
       const expireAt = expire ? endOfDaySeconds(expire) : null;
       if (expire && expireAt === null) return refused([INVALID_DATE]);
-      const { errors } = await createSubscription({ schoolId: c.staff.school.id, input: { email: c.member.email, planId: c.field("plan"), expireAt }, now: c.now });
+      const { errors } = await createSubscription({ schoolId: c.staff.school.id, input: { email: c.member.email, planId: c.field("plan"), expireAt }, now: c.now, actor: c.actor });
       return errors.length ? refused(errors) : done("The subscription is created.");
     },
   },
@@ -90,18 +92,18 @@ export const MEMBER_ACTIONS = {
       if (!id) return refused([SUBSCRIPTION_NOT_FOUND]);
       const end = endOfDaySeconds(c.field("currentPeriodEnd"));
       if (end === null) return refused([INVALID_DATE]);
-      const { errors } = await updateSubscription({ schoolId: c.staff.school.id, input: { id, currentPeriodEnd: end }, now: c.now });
+      const { errors } = await updateSubscription({ schoolId: c.staff.school.id, input: { id, currentPeriodEnd: end }, now: c.now, actor: c.actor });
       return errors.length ? refused(errors) : done("The current period's end is moved.");
     },
   },
   "cancel-at-period-end": subscriptionAction(
-    (c, id) => cancelSubscription({ schoolId: c.staff.school.id, input: { id, cancelAtPeriodEnd: true }, now: c.now }),
+    (c, id) => cancelSubscription({ schoolId: c.staff.school.id, input: { id, cancelAtPeriodEnd: true }, now: c.now, actor: c.actor }),
     "The subscription will end at the end of the current period.",
   ),
-  "cancel-now": subscriptionAction((c, id) => cancelSubscription({ schoolId: c.staff.school.id, input: { id, cancelAtPeriodEnd: false }, now: c.now }), "The subscription is cancelled now."),
-  "undo-cancellation": subscriptionAction((c, id) => undoCancellation({ schoolId: c.staff.school.id, input: { id }, now: c.now }), "The cancellation is undone: the subscription continues."),
-  pause: subscriptionAction((c, id) => pauseSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now }), "The subscription is paused."),
-  resume: subscriptionAction((c, id) => resumeSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now }), "The subscription is resumed."),
+  "cancel-now": subscriptionAction((c, id) => cancelSubscription({ schoolId: c.staff.school.id, input: { id, cancelAtPeriodEnd: false }, now: c.now, actor: c.actor }), "The subscription is cancelled now."),
+  "undo-cancellation": subscriptionAction((c, id) => undoCancellation({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The cancellation is undone: the subscription continues."),
+  pause: subscriptionAction((c, id) => pauseSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The subscription is paused."),
+  resume: subscriptionAction((c, id) => resumeSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The subscription is resumed."),
   refund: {
     permission: "money:refund",
     stepUp: true,
@@ -110,14 +112,14 @@ export const MEMBER_ACTIONS = {
       const own = isUuid(paymentId) ? await db().payment.findFirst({ where: { id: paymentId, schoolId: c.staff.school.id, subscription: { userId: c.member.id } }, select: { id: true } }) : null;
       if (!own) return refused([PAYMENT_NOT_FOUND]);
       const amount = c.field("amount").trim() || null;
-      const { errors } = await refundPayment({ schoolId: c.staff.school.id, input: { paymentId: own.id, amount }, now: c.now });
+      const { errors } = await refundPayment({ schoolId: c.staff.school.id, input: { paymentId: own.id, amount }, now: c.now, actor: c.actor });
       return errors.length ? refused(errors) : done(amount ? `${amount} is refunded.` : "The payment is refunded.");
     },
   },
   enroll: {
     permission: "members:write",
     run: async (c) => {
-      const { errors } = await enrollStudentToCourse({ schoolId: c.staff.school.id, input: { courseId: c.field("course"), email: c.member.email }, now: c.now });
+      const { errors } = await enrollStudentToCourse({ schoolId: c.staff.school.id, input: { courseId: c.field("course"), email: c.member.email }, now: c.now, actor: c.actor });
       return errors.length ? refused(errors) : done("The member is enrolled in the course.");
     },
   },

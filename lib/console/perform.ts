@@ -4,7 +4,8 @@
 // It answers where to go next: back to the action's own page (never a path from the form) with the
 // stored notice, or a refusal code.
 import { findMember } from "../membership/find-member";
-import { clientAddress } from "../tenancy/request-context";
+import { memberActor, type AuditActor } from "../db/audit";
+import { clientAddress, requestAuditFacts } from "../tenancy/request-context";
 import { consoleAccess, consoleLoginPath, type ConsoleStaff } from "./access";
 import { isReadableForm, isSameOriginPost, runConsoleForm, type ConsoleNotice } from "./form-guard";
 import { isMemberActionName, MEMBER_ACTIONS } from "./member-actions";
@@ -20,6 +21,8 @@ export interface ConsoleActionContext {
   form: FormData;
   field: (name: string) => string;
   address: string | null;
+  /** The audit log's actor: the staff member, their session, this request. */
+  actor: AuditActor;
 }
 
 export interface ConsoleActionOptions {
@@ -58,7 +61,7 @@ export async function performConsoleAction(o: ConsoleActionOptions, execute: (c:
       const step = await requireStepUp({ staff: access, password: field(o.form)(STEP_UP_FIELD) || null, address, now: o.now });
       if (!step.ok) return { kind: "error", text: STEP_UP_MESSAGES[step.reason] };
     }
-    return execute({ staff: access, now: o.now, form: o.form, field: field(o.form), address });
+    return execute({ staff: access, now: o.now, form: o.form, field: field(o.form), address, actor: memberActor(access.session, requestAuditFacts({ headers: o.headers })) });
   });
   if ("refused" in result) return { kind: "redirect", location: `${o.page}?refused=${result.refused}` };
   return { kind: "redirect", location: `${o.page}?notice=${result.token}` };
@@ -85,6 +88,6 @@ export async function performMemberAction(o: { headers: Headers; memberId: strin
         return member ? null : { kind: "not_found" };
       },
     },
-    (c) => action.run({ staff: c.staff, member: member!, field: c.field, address: c.address, now: c.now }),
+    (c) => action.run({ staff: c.staff, member: member!, field: c.field, address: c.address, now: c.now, actor: c.actor }),
   );
 }

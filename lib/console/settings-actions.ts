@@ -4,6 +4,7 @@
 // (./secret-reveal.ts), never put in the notice. The frame (access, origin, step-up, once per form)
 // is ./perform.ts; every action that makes or replaces a secret, or revokes a credential, asks for
 // the step-up.
+import type { AuditActor } from "../db/audit";
 import { createApiKey } from "../credentials/api-keys/create-api-key";
 import { revokeApiKey } from "../credentials/api-keys/revoke-api-key";
 import { rotateApiKey } from "../credentials/api-keys/rotate-api-key";
@@ -45,6 +46,7 @@ interface SettingsActionContext {
   target: string;
   formToken: string;
   now: Date;
+  actor: AuditActor;
 }
 
 interface SettingsAction {
@@ -74,7 +76,7 @@ export const SETTINGS_ACTIONS = {
     async run(c) {
       const expiry = expiryOf(c.field("expiresOn"));
       if ("error" in expiry) return refused([expiry.error]);
-      const r = await createApiKey({ schoolId: c.staff.school.id, input: { name: c.field("name"), permissions: c.all("permissions"), expiresAt: expiry.expiresAt }, now: c.now });
+      const r = await createApiKey({ schoolId: c.staff.school.id, input: { name: c.field("name"), permissions: c.all("permissions"), expiresAt: expiry.expiresAt }, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.key);
       return done(`API key "${r.record.apiKey.name}" created (prefix ${r.record.apiKey.prefix}).`);
@@ -85,7 +87,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: () => KEYS_PATH,
     async run(c) {
-      const r = await revokeApiKey({ schoolId: c.staff.school.id, input: { id: c.field("key") }, now: c.now });
+      const r = await revokeApiKey({ schoolId: c.staff.school.id, input: { id: c.field("key") }, now: c.now, actor: c.actor });
       return r.record ? done(`API key "${r.record.name}" (prefix ${r.record.prefix}) is revoked: it is refused from now on.`) : refused(r.errors);
     },
   },
@@ -94,7 +96,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: () => KEYS_PATH,
     async run(c) {
-      const r = await rotateApiKey({ schoolId: c.staff.school.id, input: { id: c.field("key") }, now: c.now });
+      const r = await rotateApiKey({ schoolId: c.staff.school.id, input: { id: c.field("key") }, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.key);
       return done(`API key "${r.record.apiKey.name}" rotated: the old key is revoked; the new one has prefix ${r.record.apiKey.prefix}.`);
@@ -105,7 +107,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: () => WEBHOOKS_PATH,
     async run(c) {
-      const r = await createWebhookEndpoint({ schoolId: c.staff.school.id, input: { url: c.field("url"), events: c.all("events"), description: c.field("description") }, now: c.now });
+      const r = await createWebhookEndpoint({ schoolId: c.staff.school.id, input: { url: c.field("url"), events: c.all("events"), description: c.field("description") }, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.secret);
       return done(`Endpoint ${r.record.endpoint.url} added.`);
@@ -115,7 +117,7 @@ export const SETTINGS_ACTIONS = {
     permission: "webhooks:manage",
     page: webhookPath,
     async run(c) {
-      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, url: c.field("url"), events: c.all("events"), description: c.field("description") }, now: c.now });
+      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, url: c.field("url"), events: c.all("events"), description: c.field("description") }, now: c.now, actor: c.actor });
       return r.record ? done("Endpoint saved.") : refused(r.errors);
     },
   },
@@ -123,7 +125,7 @@ export const SETTINGS_ACTIONS = {
     permission: "webhooks:manage",
     page: webhookPath,
     async run(c) {
-      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: false }, now: c.now });
+      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: false }, now: c.now, actor: c.actor });
       return r.record ? done("Endpoint disabled: nothing is delivered to it until it is enabled.") : refused(r.errors);
     },
   },
@@ -131,7 +133,7 @@ export const SETTINGS_ACTIONS = {
     permission: "webhooks:manage",
     page: webhookPath,
     async run(c) {
-      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: true }, now: c.now });
+      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: true }, now: c.now, actor: c.actor });
       return r.record ? done("Endpoint enabled: waiting deliveries go out now.") : refused(r.errors);
     },
   },
@@ -140,7 +142,7 @@ export const SETTINGS_ACTIONS = {
     page: () => WEBHOOKS_PATH,
     async run(c) {
       if (c.field("confirm") !== "yes") return refused(["Tick the box to confirm the deletion."]);
-      const r = await deleteWebhookEndpoint({ schoolId: c.staff.school.id, id: c.target });
+      const r = await deleteWebhookEndpoint({ schoolId: c.staff.school.id, id: c.target, now: c.now, actor: c.actor });
       return r.errors.length ? refused(r.errors) : done("Endpoint deleted with its deliveries.");
     },
   },
@@ -149,7 +151,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: webhookPath,
     async run(c) {
-      const r = await rotateWebhookSecret({ schoolId: c.staff.school.id, id: c.target, now: c.now });
+      const r = await rotateWebhookSecret({ schoolId: c.staff.school.id, id: c.target, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.secret);
       return done("Signing secret rotated: the old one also signs for 24 hours.");
@@ -167,7 +169,7 @@ export const SETTINGS_ACTIONS = {
     permission: "webhooks:manage",
     page: webhookPath,
     async run(c) {
-      const r = await redeliverWebhookEvent({ schoolId: c.staff.school.id, input: { eventId: c.field("event"), endpointId: c.target }, now: c.now });
+      const r = await redeliverWebhookEvent({ schoolId: c.staff.school.id, input: { eventId: c.field("event"), endpointId: c.target }, now: c.now, actor: c.actor });
       return r.record ? done("Event queued again for this endpoint.") : refused(r.errors);
     },
   },
@@ -176,7 +178,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: () => APPS_PATH,
     async run(c) {
-      const r = await createSchoolClient({ schoolId: c.staff.school.id, input: { name: c.field("name"), redirectUris: c.field("redirectUris").split(/\r?\n/), scopes: c.all("scopes") } });
+      const r = await createSchoolClient({ schoolId: c.staff.school.id, input: { name: c.field("name"), redirectUris: c.field("redirectUris").split(/\r?\n/), scopes: c.all("scopes") }, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.secret);
       return done(`App "${r.record.client.name}" created. Its client_id is ${r.record.client.clientId}.`);
@@ -187,7 +189,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: appPath,
     async run(c) {
-      const r = await rotateSchoolClientSecret({ schoolId: c.staff.school.id, input: { clientId: c.target, endOldNow: c.field("endOldNow") === "yes" }, now: c.now });
+      const r = await rotateSchoolClientSecret({ schoolId: c.staff.school.id, input: { clientId: c.target, endOldNow: c.field("endOldNow") === "yes" }, now: c.now, actor: c.actor });
       if (!r.record) return refused(r.errors);
       await reveal(c, r.record.secret);
       return done(r.record.previousValidUntil ? "Secret rotated: the old one works for 24 hours more." : "Secret rotated: the old one no longer works.");
@@ -198,7 +200,7 @@ export const SETTINGS_ACTIONS = {
     stepUp: true,
     page: appPath,
     async run(c) {
-      const r = await revokeSchoolApp({ schoolId: c.staff.school.id, input: { clientId: c.target }, now: c.now });
+      const r = await revokeSchoolApp({ schoolId: c.staff.school.id, input: { clientId: c.target }, now: c.now, actor: c.actor });
       return r.record ? done(`Revoked: ${r.record.revokedGrants} connection(s) ended.`) : refused(r.errors);
     },
   },
@@ -235,6 +237,7 @@ export async function performSettingsAction(o: { headers: Headers; action: strin
         target,
         formToken: typeof token === "string" ? token : "",
         now: c.now,
+        actor: c.actor,
       }),
   );
 }

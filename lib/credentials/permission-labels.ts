@@ -10,6 +10,8 @@ export const PERMISSION_LABELS: Record<AdminOperation, string> = {
   cancelSubscription: "Cancel subscriptions",
   pauseSubscription: "Pause subscriptions",
   resumeSubscription: "Resume paused subscriptions",
+  changeSubscriptionPlan: "Move subscriptions to another plan",
+  updateSubscriptionPaymentMethod: "Replace a subscription's payment method",
   refundPayment: "Refund payments",
   enrollStudentToCourse: "Enroll people in courses",
   courses: "Read courses",
@@ -19,6 +21,8 @@ export const PERMISSION_LABELS: Record<AdminOperation, string> = {
   members: "List and search members",
   member: "Read one member",
   enrollments: "List enrollments",
+  payments: "List payments",
+  auditEvents: "Read the audit log",
   webhookEndpoints: "List webhook endpoints",
   createWebhookEndpoint: "Create webhook endpoints",
   updateWebhookEndpoint: "Change webhook endpoints",
@@ -34,12 +38,13 @@ export const PERMISSION_GROUPS: readonly { title: string; operations: readonly A
   { title: "Members", operations: ["members", "member", "enrollments", "enrollStudentToCourse"] },
   {
     title: "Subscriptions and payments",
-    operations: ["subscription", "subscriptions", "createSubscription", "updateSubscription", "cancelSubscription", "pauseSubscription", "resumeSubscription", "refundPayment"],
+    operations: ["subscription", "subscriptions", "createSubscription", "updateSubscription", "cancelSubscription", "pauseSubscription", "resumeSubscription", "changeSubscriptionPlan", "updateSubscriptionPaymentMethod", "payments", "refundPayment"],
   },
   {
     title: "Webhooks",
     operations: ["webhookEndpoints", "webhookDeliveries", "createWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "rotateWebhookSecret", "redeliverWebhookEvent"],
   },
+  { title: "Audit log", operations: ["auditEvents"] },
 ];
 
 /** Operations no group shows: must stay empty (permission-labels.test.ts). */

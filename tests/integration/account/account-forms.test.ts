@@ -234,6 +234,7 @@ describe("payment method", () => {
     const taken = new Set((await db().subscription.findMany({ where: { userId: DEMO_IDS.users.multiRole } })).map((x) => x.planId));
     const plan = plans.find((p) => !taken.has(p.id))!;
     const created = await createSubscription({
+      actor: TEST_ACTOR,
       schoolId: DEMO_IDS.school,
       input: { email: "multi@schoolhouse.test", planId: plan.id, collectionMethod: "charge_automatically", paymentMethod: "4000000000000341" },
       now: new Date(),

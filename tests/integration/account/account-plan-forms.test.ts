@@ -7,6 +7,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { CHANGE_PLANS, ensureChangePlans } from "../billing/helpers";
 import { csrf, signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // The account's pause, resume and change-plan forms (POST /api/account/<action>,
 // lib/account/forms.ts): the member's own subscriptions only, the CSRF token, the Admin API's verbs
@@ -30,13 +31,13 @@ function post(action: string, fields: Record<string, string>, as = cookie) {
 const location = async (action: string, fields: Record<string, string>) => (await post(action, { csrfToken: token, ...fields })).headers.get("location");
 const events = async (subjectId: string) => (await db().webhookEvent.findMany({ where: { subjectId }, orderBy: { createdAt: "asc" }, select: { type: true } })).map((e) => e.type);
 const subscribeStudent = async (paymentMethod: string) =>
-  (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.monthly, collectionMethod: "charge_automatically", paymentMethod }, now: new Date() }))
+  (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.monthly, collectionMethod: "charge_automatically", paymentMethod }, now: new Date() }))
     .record!.id;
 
 beforeAll(async () => {
   await ensureChangePlans(DEMO_IDS.school);
   ({ cookie, token } = await csrf(app, await signIn(app, "student@schoolhouse.test")));
-  const multi = await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: DEMO_IDS.plans.monthly }, now: new Date() });
+  const multi = await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: DEMO_IDS.plans.monthly }, now: new Date() });
   other = multi.record!.id;
 });
 
@@ -54,7 +55,7 @@ describe("pause and resume", () => {
   });
 
   it("says the verb's own message when a rule refuses, and answers 404 for another member's subscription without a change", async () => {
-    const lifetime = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.lifetime }, now: new Date() })).record!.id;
+    const lifetime = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.lifetime }, now: new Date() })).record!.id;
     expect(await location("pause", { subscription: lifetime })).toBe("/account/memberships?error=lifetime_not_pausable");
     for (const action of ["pause", "resume", "change-plan"]) {
       const res = await post(action, { csrfToken: token, subscription: other, plan: CHANGE_PLANS.plus });

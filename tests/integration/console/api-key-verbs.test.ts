@@ -12,13 +12,14 @@ import { db } from "@/lib/db/client";
 import { DEMO_IDS, TEST_NOW, adminAppForSuite, gql } from "../admin-api/helpers";
 import { rpc, toolCall } from "../mcp/helpers";
 import { credentialVersion } from "@/tests/helpers/credential-bound";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = adminAppForSuite();
 const school = DEMO_IDS.school;
 const PLANS_QUERY = "{ membershipPlans { id } }";
 
 async function make(name: string, extra: { permissions?: string[]; expiresAt?: Date | null } = {}) {
-  const created = await createApiKey({ schoolId: school, input: { name, permissions: extra.permissions ?? ["membershipPlans"], expiresAt: extra.expiresAt }, now: now() });
+  const created = await createApiKey({ actor: TEST_ACTOR, schoolId: school, input: { name, permissions: extra.permissions ?? ["membershipPlans"], expiresAt: extra.expiresAt }, now: now() });
   expect(created.errors).toEqual([]);
   return created.record!;
 }
@@ -47,7 +48,7 @@ describe("createApiKey", () => {
       [{ name: "ok", permissions: [], expiresAt: new Date(TEST_NOW.getTime() + 6 * 366 * 86_400_000) }, EXPIRY_TOO_FAR],
     ];
     for (const [input, message] of cases) {
-      const r = await createApiKey({ schoolId: school, input, now: now() });
+      const r = await createApiKey({ actor: TEST_ACTOR, schoolId: school, input, now: now() });
       expect(r.record).toBeNull();
       expect(r.errors[0]).toMatch(message);
     }
@@ -59,7 +60,7 @@ describe("listApiKeys", () => {
   it("shows each key's status and last use, live keys first, and only the school's own", async () => {
     const used = await make("used");
     const revoked = await make("revoked");
-    await revokeApiKey({ schoolId: school, input: { id: revoked.apiKey.id }, now: now() });
+    await revokeApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: revoked.apiKey.id }, now: now() });
     expect((await gql(app, PLANS_QUERY, {}, { key: used.key })).status).toBe(200);
     const list = await listApiKeys({ schoolId: school, now: now() });
     expect(list.find((k) => k.id === used.apiKey.id)?.lastUsedAt).toEqual(TEST_NOW);
@@ -92,22 +93,22 @@ describe("revokeApiKey and rotateApiKey", () => {
   it("revokes at once, twice without harm, and not another school's key", async () => {
     const { key, apiKey } = await make("to revoke");
     expect((await gql(app, PLANS_QUERY, {}, { key })).status).toBe(200);
-    const first = await revokeApiKey({ schoolId: school, input: { id: apiKey.id }, now: now() });
+    const first = await revokeApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: apiKey.id }, now: now() });
     expect(first.record?.status).toBe("revoked");
-    const again = await revokeApiKey({ schoolId: school, input: { id: apiKey.id }, now: new Date(TEST_NOW.getTime() + 5000) });
+    const again = await revokeApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: apiKey.id }, now: new Date(TEST_NOW.getTime() + 5000) });
     expect(again.record?.revokedAt).toEqual(first.record?.revokedAt);
     const refused = await gql(app, PLANS_QUERY, {}, { key });
     expect(refused.status).toBe(401);
     expect(refused.body.errors[0].message).toBe("This API key has been revoked.");
-    expect((await revokeApiKey({ schoolId: school, input: { id: DEMO_IDS.apiKeys.acmeFull }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
-    expect((await revokeApiKey({ schoolId: school, input: { id: "not-a-uuid" }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
+    expect((await revokeApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: DEMO_IDS.apiKeys.acmeFull }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
+    expect((await revokeApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: "not-a-uuid" }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: DEMO_IDS.apiKeys.acmeFull } })).revokedAt).toBeNull();
   });
 
   it("rotates: a new secret with the same name, permissions and expiry; the old key refused", async () => {
     const expiresAt = new Date(TEST_NOW.getTime() + 7 * 86_400_000);
     const old = await make("rotating", { permissions: ["membershipPlans", "courses"], expiresAt });
-    const rotated = await rotateApiKey({ schoolId: school, input: { id: old.apiKey.id }, now: now() });
+    const rotated = await rotateApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: old.apiKey.id }, now: now() });
     expect(rotated.errors).toEqual([]);
     const { key, apiKey } = rotated.record!;
     expect(key).not.toBe(old.key);
@@ -117,14 +118,14 @@ describe("revokeApiKey and rotateApiKey", () => {
     expect((await gql(app, PLANS_QUERY, {}, { key })).status).toBe(200);
     // A second rotation of the old key (a double submit) makes no third key.
     const count = await db().apiKey.count({ where: { name: "rotating" } });
-    expect((await rotateApiKey({ schoolId: school, input: { id: old.apiKey.id }, now: now() })).errors).toEqual([KEY_NOT_ACTIVE]);
+    expect((await rotateApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: old.apiKey.id }, now: now() })).errors).toEqual([KEY_NOT_ACTIVE]);
     expect(await db().apiKey.count({ where: { name: "rotating" } })).toBe(count);
-    expect((await rotateApiKey({ schoolId: school, input: { id: DEMO_IDS.apiKeys.acmeFull }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
+    expect((await rotateApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: DEMO_IDS.apiKeys.acmeFull }, now: now() })).errors).toEqual([API_KEY_NOT_FOUND]);
   });
 
   it("two rotations of one key at once: one wins, the other changes nothing", async () => {
     const old = await make("race");
-    const results = await Promise.all([1, 2].map(() => rotateApiKey({ schoolId: school, input: { id: old.apiKey.id }, now: now() })));
+    const results = await Promise.all([1, 2].map(() => rotateApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: old.apiKey.id }, now: now() })));
     expect(results.filter((r) => r.record).length).toBe(1);
     expect(await db().apiKey.count({ where: { name: "race", revokedAt: null } })).toBe(1);
   });
@@ -155,7 +156,7 @@ describe("expiry", () => {
     const { apiKey } = await make("expired rotate", { expiresAt: new Date(TEST_NOW.getTime() + 1000) });
     try {
       advance(1000);
-      expect((await rotateApiKey({ schoolId: school, input: { id: apiKey.id }, now: now() })).errors).toEqual([KEY_NOT_ACTIVE]);
+      expect((await rotateApiKey({ actor: TEST_ACTOR, schoolId: school, input: { id: apiKey.id }, now: now() })).errors).toEqual([KEY_NOT_ACTIVE]);
       expect((await listApiKeys({ schoolId: school, now: now() })).find((k) => k.id === apiKey.id)?.status).toBe("expired");
     } finally {
       setNow(TEST_NOW);

@@ -20,6 +20,7 @@ import { setCimdAllowed } from "@/lib/oauth/school-apps/set-cimd-allowed";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { DEMO_IDS } from "../admin-api/helpers";
 import { VERIFIER, authorizeUrl, exchangeCode, getCode, signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // The demo school's own host: authorize knows the school without the picker.
 const app = appForSuite({ host: "demo.localhost" });
@@ -59,7 +60,7 @@ async function redeemWith(clientId: string, secret: string): Promise<number> {
 }
 
 async function newClient(name = "Reporting") {
-  const created = await createSchoolClient({ schoolId: school, input: { name, redirectUris: [REDIRECT, REDIRECT], scopes: ["openid", "profile"] } });
+  const created = await createSchoolClient({ actor: TEST_ACTOR, now: new Date(), schoolId: school, input: { name, redirectUris: [REDIRECT, REDIRECT], scopes: ["openid", "profile"] } });
   expect(created.errors).toEqual([]);
   return created.record!;
 }
@@ -88,7 +89,7 @@ describe("the school's confidential clients", () => {
       [{ name: "x", redirectUris: [REDIRECT], scopes: ["admin:everything"] }, /Unknown scope "admin:everything"/],
     ];
     for (const [input, message] of cases) {
-      const r = await createSchoolClient({ schoolId: school, input });
+      const r = await createSchoolClient({ actor: TEST_ACTOR, now: new Date(), schoolId: school, input });
       expect(r.record).toBeNull();
       expect(r.errors[0]).toMatch(message);
     }
@@ -97,19 +98,19 @@ describe("the school's confidential clients", () => {
 
   it("rotates: the old secret keeps working during the overlap, or stops at once when asked", async () => {
     const { client, secret } = await newClient("Rotating");
-    const rotated = await rotateSchoolClientSecret({ schoolId: school, input: { clientId: client.clientId }, now: now() });
+    const rotated = await rotateSchoolClientSecret({ actor: TEST_ACTOR, schoolId: school, input: { clientId: client.clientId }, now: now() });
     expect(rotated.errors).toEqual([]);
     expect(rotated.record!.previousValidUntil).not.toBeNull();
     expect(await redeemWith(client.clientId, secret)).toBe(200);
     expect(await redeemWith(client.clientId, rotated.record!.secret)).toBe(200);
-    const leaked = await rotateSchoolClientSecret({ schoolId: school, input: { clientId: client.clientId, endOldNow: true }, now: now() });
+    const leaked = await rotateSchoolClientSecret({ actor: TEST_ACTOR, schoolId: school, input: { clientId: client.clientId, endOldNow: true }, now: now() });
     expect(leaked.record!.previousValidUntil).toBeNull();
     expect(await redeemWith(client.clientId, rotated.record!.secret)).toBe(401);
     expect(await redeemWith(client.clientId, leaked.record!.secret)).toBe(200);
-    expect((await rotateSchoolClientSecret({ schoolId: school, input: { clientId: "demo-public-app" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
-    expect((await rotateSchoolClientSecret({ schoolId: DEMO_IDS.acmeSchool, input: { clientId: client.clientId }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
+    expect((await rotateSchoolClientSecret({ actor: TEST_ACTOR, schoolId: school, input: { clientId: "demo-public-app" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
+    expect((await rotateSchoolClientSecret({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, input: { clientId: client.clientId }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
     const pub = await db().oAuthClient.create({ data: { clientId: `oc_pub_${Date.now()}`, name: "Public", scope: "openid", schoolId: school, redirectUris: [REDIRECT] } });
-    expect((await rotateSchoolClientSecret({ schoolId: school, input: { clientId: pub.clientId }, now: now() })).errors).toEqual([NO_SECRET_TO_ROTATE]);
+    expect((await rotateSchoolClientSecret({ actor: TEST_ACTOR, schoolId: school, input: { clientId: pub.clientId }, now: now() })).errors).toEqual([NO_SECRET_TO_ROTATE]);
   });
 
   it("revokes: the client is unknown from then on and its grants and tokens end; another school cannot", async () => {
@@ -120,15 +121,15 @@ describe("the school's confidential clients", () => {
     expect(await listClientGrants({ schoolId: school, clientId: client.clientId })).toEqual([
       expect.objectContaining({ email: "student@schoolhouse.test", scope: "openid profile" }),
     ]);
-    expect((await revokeSchoolApp({ schoolId: DEMO_IDS.acmeSchool, input: { clientId: client.clientId }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
-    const revoked = await revokeSchoolApp({ schoolId: school, input: { clientId: client.clientId }, now: now() });
+    expect((await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, input: { clientId: client.clientId }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
+    const revoked = await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: school, input: { clientId: client.clientId }, now: now() });
     expect(revoked.record).toEqual({ clientId: client.clientId, revokedGrants: 1 });
     expect(await listClientGrants({ schoolId: school, clientId: client.clientId })).toEqual([]);
     const userinfo = await app.fetch("/api/oauth/userinfo", { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(userinfo.status).toBe(401);
     expect((await app.fetch(authorizeUrl({ client_id: client.clientId, redirect_uri: REDIRECT }), { headers: { cookie } })).status).toBe(400);
     // Twice is harmless.
-    expect((await revokeSchoolApp({ schoolId: school, input: { clientId: client.clientId }, now: now() })).errors).toEqual([]);
+    expect((await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: school, input: { clientId: client.clientId }, now: now() })).errors).toEqual([]);
   });
 });
 
@@ -149,13 +150,13 @@ describe("apps from elsewhere", () => {
   it("ends a platform app's grants at this school only, leaving the client and other schools alone", async () => {
     await getCode(app, cookie, { client_id: "demo-public-app", redirect_uri: "http://localhost:3000/oauth/callback" });
     const elsewhere = await db().oAuthGrant.create({ data: { clientId: "demo-public-app", userId: DEMO_IDS.users.acmeEmployee, schoolId: DEMO_IDS.acmeSchool, scope: "openid", issuer: "http://acme" } });
-    const r = await revokeSchoolApp({ schoolId: school, input: { clientId: "demo-public-app" }, now: now() });
+    const r = await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: school, input: { clientId: "demo-public-app" }, now: now() });
     expect(r.record!.revokedGrants).toBeGreaterThan(0);
     expect(await db().oAuthGrant.count({ where: { schoolId: school, clientId: "demo-public-app", revokedAt: null } })).toBe(0);
     expect((await db().oAuthGrant.findUniqueOrThrow({ where: { id: elsewhere.id } })).revokedAt).toBeNull();
     expect((await db().oAuthClient.findUniqueOrThrow({ where: { clientId: "demo-public-app" } })).revokedAt).toBeNull();
-    expect((await revokeSchoolApp({ schoolId: school, input: { clientId: "https://never.example/seen.json" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
-    expect((await revokeSchoolApp({ schoolId: school, input: { clientId: "no-such-client" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
+    expect((await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: school, input: { clientId: "https://never.example/seen.json" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
+    expect((await revokeSchoolApp({ actor: TEST_ACTOR, schoolId: school, input: { clientId: "no-such-client" }, now: now() })).errors).toEqual([APP_NOT_FOUND]);
   });
 });
 

@@ -15,6 +15,7 @@ import { SUBSCRIPTION_NOT_FOUND } from "@/lib/membership/change-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 // The staff console's access rules and actions below Next (lib/console): who may open what, the
 // same-origin and once-per-form guards, step-up, each action through its domain verb (messages,
@@ -56,7 +57,7 @@ beforeAll(async () => {
   for (const who of ["owner", "manager", "teacher", "student", "multi", "employee"]) cookies[who] = await signIn(app, `${who}@schoolhouse.test`);
   const plan = await db().membershipPlan.findUniqueOrThrow({ where: { id: DEMO_IDS.plans.monthly } });
   monthly = { id: plan.id, price: Number(plan.price) / Math.max(plan.intervalCount, 1) };
-  studentSub = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: monthly.id }, now: new Date() })).record!.id;
+  studentSub = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: monthly.id }, now: new Date() })).record!.id;
 });
 
 describe("who may open the console", () => {
@@ -137,7 +138,7 @@ describe("member actions", () => {
   });
 
   it("says the verb's not-found for a subscription of another member", async () => {
-    const other = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: monthly.id }, now: new Date() })).record!.id;
+    const other = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "multi@schoolhouse.test", planId: monthly.id }, now: new Date() })).record!.id;
     const answer = await act("manager", DEMO_IDS.users.student, "pause", form({ subscription: other }));
     expect((await noticeOf("manager", answer))?.text).toContain(SUBSCRIPTION_NOT_FOUND);
     expect((await db().subscription.findUniqueOrThrow({ where: { id: other } })).pausedAt).toBeNull();
@@ -200,7 +201,7 @@ describe("reads", () => {
 
   it("the overview counts a new monthly subscription's price in MRR and its member as active", async () => {
     const before = await schoolOverview({ schoolId: DEMO_IDS.school, now: new Date() });
-    await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "console-overview@example.com", name: "Overview Test", planId: monthly.id }, now: new Date() });
+    await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "console-overview@example.com", name: "Overview Test", planId: monthly.id }, now: new Date() });
     const after = await schoolOverview({ schoolId: DEMO_IDS.school, now: new Date() });
     expect(after.activeMembers).toBe(before.activeMembers + 1);
     expect(after.newThisMonth).toBe(before.newThisMonth + 1);

@@ -15,6 +15,7 @@ import { ENDPOINT_DISABLED, PING_EVENT_TYPE, sendTestWebhookEvent } from "@/lib/
 import { updateWebhookEndpoint } from "@/lib/webhooks/update-endpoint";
 import { startReceiver, type Receiver } from "../../helpers/webhook-receiver";
 import { DEMO_IDS, TEST_NOW, adminAppForSuite, gql } from "../admin-api/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = adminAppForSuite();
 const school = DEMO_IDS.school;
@@ -36,14 +37,14 @@ beforeEach(async () => {
   await db().webhookEndpoint.deleteMany({});
   await receiver?.close();
   receiver = await startReceiver();
-  const made = await createWebhookEndpoint({ schoolId: school, input: { url: receiver.url, events: ["subscription.created"] }, now: now() });
+  const made = await createWebhookEndpoint({ actor: TEST_ACTOR, schoolId: school, input: { url: receiver.url, events: ["subscription.created"] }, now: now() });
   endpointId = made.record!.endpoint.id;
   receiver.secrets.push(made.record!.secret);
 });
 
 describe("sendTestWebhookEvent", () => {
   it("delivers a signed webhook.ping to this endpoint only, whatever its event filter", async () => {
-    const other = await createWebhookEndpoint({ schoolId: school, input: { url: `${receiver.url}/other`, events: ["*"] }, now: now() });
+    const other = await createWebhookEndpoint({ actor: TEST_ACTOR, schoolId: school, input: { url: `${receiver.url}/other`, events: ["*"] }, now: now() });
     const sent = await sendTestWebhookEvent({ schoolId: school, input: { endpointId }, now: now() });
     expect(sent.errors).toEqual([]);
     expect(sent.record).toMatchObject({ endpointId, status: "pending" });
@@ -82,7 +83,7 @@ describe("sendTestWebhookEvent", () => {
 
   it("refuses a disabled endpoint, another school's and a malformed id, writing nothing", async () => {
     const events = await db().webhookEvent.count();
-    await updateWebhookEndpoint({ schoolId: school, input: { id: endpointId, enabled: false }, now: now() });
+    await updateWebhookEndpoint({ actor: TEST_ACTOR, schoolId: school, input: { id: endpointId, enabled: false }, now: now() });
     expect((await sendTestWebhookEvent({ schoolId: school, input: { endpointId }, now: now() })).errors).toEqual([ENDPOINT_DISABLED]);
     expect((await sendTestWebhookEvent({ schoolId: DEMO_IDS.acmeSchool, input: { endpointId }, now: now() })).errors).toEqual([ENDPOINT_NOT_FOUND]);
     expect((await sendTestWebhookEvent({ schoolId: school, input: { endpointId: "x' OR 1=1" }, now: now() })).errors).toEqual([ENDPOINT_NOT_FOUND]);
@@ -94,18 +95,18 @@ describe("replay and disable", () => {
   it("replays one event to one endpoint with the same webhook-id and body; a disabled endpoint gets nothing until enabled", async () => {
     const sent = await sendTestWebhookEvent({ schoolId: school, input: { endpointId }, now: now() });
     await drainWebhooks({ now, budgetMs: 10_000 });
-    const replay = await redeliverWebhookEvent({ schoolId: school, input: { eventId: sent.record!.eventId, endpointId }, now: now() });
+    const replay = await redeliverWebhookEvent({ actor: TEST_ACTOR, schoolId: school, input: { eventId: sent.record!.eventId, endpointId }, now: now() });
     expect(replay.errors).toEqual([]);
     await drainWebhooks({ now, budgetMs: 10_000 });
     expect(receiver.received.map((r) => r.id)).toEqual([sent.record!.eventId, sent.record!.eventId]);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
 
-    const disabled = await updateWebhookEndpoint({ schoolId: school, input: { id: endpointId, enabled: false }, now: now() });
+    const disabled = await updateWebhookEndpoint({ actor: TEST_ACTOR, schoolId: school, input: { id: endpointId, enabled: false }, now: now() });
     expect(disabled.record).toMatchObject({ disabledReason: "Disabled by the school" });
-    await redeliverWebhookEvent({ schoolId: school, input: { eventId: sent.record!.eventId, endpointId }, now: now() });
+    await redeliverWebhookEvent({ actor: TEST_ACTOR, schoolId: school, input: { eventId: sent.record!.eventId, endpointId }, now: now() });
     await drainWebhooks({ now, budgetMs: 10_000 });
     expect(receiver.received).toHaveLength(2);
-    await updateWebhookEndpoint({ schoolId: school, input: { id: endpointId, enabled: true }, now: now() });
+    await updateWebhookEndpoint({ actor: TEST_ACTOR, schoolId: school, input: { id: endpointId, enabled: true }, now: now() });
     await drainWebhooks({ now, budgetMs: 10_000 });
     expect(receiver.received).toHaveLength(3);
   });

@@ -15,6 +15,7 @@ import { createSubscription } from "@/lib/membership/create-subscription";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const RUNS = Number(process.env.FUZZ_RUNS_CONSOLE ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
@@ -56,8 +57,8 @@ beforeAll(async () => {
   const access = await consoleAccess({ headers: new Headers({ host: HOST, cookie }) });
   if (access.kind !== "staff") throw new Error("the manager is staff");
   sessionId = access.session.sessionId;
-  acmeSub = (await createSubscription({ schoolId: DEMO_IDS.acmeSchool, input: { email: "employee@schoolhouse.test", planId: DEMO_IDS.plans.acmeAnnual }, now: new Date() })).record!.id;
-  ownSub = (await createSubscription({ schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.monthly }, now: new Date() })).record!.id;
+  acmeSub = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, input: { email: "employee@schoolhouse.test", planId: DEMO_IDS.plans.acmeAnnual }, now: new Date() })).record!.id;
+  ownSub = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input: { email: "student@schoolhouse.test", planId: DEMO_IDS.plans.monthly }, now: new Date() })).record!.id;
 });
 
 const text = fc.oneof(

@@ -15,6 +15,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { createWebhookEndpoint } from "@/lib/webhooks/create-endpoint";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const RUNS = Number(process.env.FUZZ_RUNS_CONSOLE ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
@@ -60,7 +61,7 @@ beforeAll(async () => {
   const access = await consoleAccess({ headers: new Headers({ host: HOST, cookie: owner }) });
   if (access.kind !== "staff") throw new Error("the owner is staff");
   sessionId = access.session.sessionId;
-  acmeEndpoint = (await createWebhookEndpoint({ schoolId: DEMO_IDS.acmeSchool, input: { url: "https://hooks.acme.example/in", events: ["*"] }, now: now() })).record!.endpoint.id;
+  acmeEndpoint = (await createWebhookEndpoint({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, input: { url: "https://hooks.acme.example/in", events: ["*"] }, now: now() })).record!.endpoint.id;
   acmeClient = (await db().oAuthClient.create({ data: { clientId: "oc_acme_fuzz", name: "Acme app", scope: "openid", schoolId: DEMO_IDS.acmeSchool, tokenEndpointAuthMethod: "client_secret_basic", clientSecretHash: "s256$00$00" } })).clientId;
 });
 
