@@ -410,6 +410,8 @@ export const typeDefs = /* GraphQL */ `
     id: String!
     "The new plan's id (a MembershipPlan id): recurring, not draft, at the subscription's interval and currency. The current plan's id withdraws a scheduled downgrade."
     planId: String!
+  }
+
   "A subscription's new payment method."
   input AdminUpdateSubscriptionPaymentMethodInput {
     "The subscription's id."
@@ -482,6 +484,8 @@ export const typeDefs = /* GraphQL */ `
     errors: [String!]!
     "The subscription as it is now (plan, scheduledPlanId, payments with the proration); null on failure."
     subscription: Subscription
+  }
+
   "Result of updateSubscriptionPaymentMethod."
   type AdminUpdateSubscriptionPaymentMethodPayload {
     "Messages saying why nothing changed; empty once the payment method is saved (even when the charge it made was refused: see payment)."
