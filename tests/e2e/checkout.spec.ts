@@ -31,7 +31,7 @@ async function gql(query: string, variables: Record<string, unknown> = {}) {
   return res.json();
 }
 
-const SUBS = `query($email: String!) { subscriptions(email: $email) { nodes { id state plan { id } currentPeriodEnd payments { state amount billingReason } } } }`;
+const SUBS = `query($email: String!) { subscriptions(email: $email, first: 10) { nodes { id state plan { id } currentPeriodEnd payments { state amount billingReason } } } }`;
 async function subscriptionsOf(email: string) {
   const r = await gql(SUBS, { email });
   return r.data.subscriptions.nodes as Array<{ id: string; state: string; plan: { id: string }; currentPeriodEnd: number; payments: Array<{ state: string; amount: string; billingReason: string }> }>;

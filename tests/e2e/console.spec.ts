@@ -97,7 +97,7 @@ test.describe("pages", () => {
     await expect(page).toHaveURL(`${baseURL}/manage`);
     await expect(page).toHaveTitle(/^Overview · Staff console · Schoolhouse Demo Academy/);
     await expect(page.getByRole("heading", { level: 3, name: "Active members" })).toBeVisible();
-    await expect(page.getByRole("heading", { level: 3, name: "Monthly recurring revenue" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 3, name: "Monthly recurring revenue", exact: true })).toBeVisible();
     await expect(page.getByRole("img", { name: "New members" })).toBeVisible();
     await expect(page.getByRole("table", { name: "Failed payments by month" })).toHaveCount(1);
     await expectNoAxeViolations(page);
