@@ -149,15 +149,21 @@ export function asOurGraphQLError(err: unknown): unknown {
   return createGraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: { ...e.extensions } });
 }
 
+/** Connection names that are also plain lists on a type (see withWorstCasePageSizes). */
+const ROOT_ONLY_CONNECTIONS = new Set(["payments"]);
+
 /**
  * The document as the cost rule should see it: on connection fields, a `first` given by a variable
  * counts as the largest page and a missing `first` as the default page, so neither hides the size.
  */
 export function withWorstCasePageSizes(document: DocumentNode): DocumentNode {
   return visit(document, {
-    Field(node) {
+    Field(node, _key, _parent, _path, ancestors) {
       const connection = OPERATION_LIMITS.connectionFields[node.name.value];
       if (!connection || !Object.hasOwn(OPERATION_LIMITS.connectionFields, node.name.value)) return undefined;
+      // Subscription.payments is a plain list of one subscription's payments, not the paged
+      // Query.payments of the same name: only the root field is a connection.
+      if (ROOT_ONLY_CONNECTIONS.has(node.name.value) && ancestors.some((a) => !Array.isArray(a) && (a as { kind?: string }).kind === Kind.FIELD)) return undefined;
       const first = node.arguments?.find((a) => a.name.value === "first");
       if (first?.value.kind === Kind.INT) return undefined;
       const size = first ? connection.maxFirst : connection.defaultFirst;
