@@ -27,7 +27,17 @@ const appEnv = {
 
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [
-  { resolve: { alias }, test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts"], environment: "node" } },
+  // Some unit tests start a PGlite or a child process; on a busy two-core CI machine that alone can
+  // take longer than vitest's default 5 s (a hang still fails, at 30 s).
+  {
+    resolve: { alias },
+    test: {
+      name: "unit",
+      include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts"],
+      environment: "node",
+      testTimeout: 30_000,
+    },
+  },
   {
     resolve: { alias },
     test: {
