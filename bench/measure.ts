@@ -61,13 +61,20 @@ export const roundM = (m: Measurement): Measurement => ({ requestsPerSec: round(
 export const roundR = (r: Ratios): Ratios => ({ throughput: round(r.throughput), p50: round(r.p50), p99: round(r.p99) });
 
 export async function measureBackend(backend: Backend, port: number, otherLoad: OtherLoad, opts: BenchOptions): Promise<BackendReport> {
-  const { settings, selected, wantFairness, wantPeer, quick } = opts;
+  const { settings, quick } = opts;
+  // The member search runs on a backend of its own (its floor beside it): in the demo database its
+  // 200,000 generated members slowed every other workload (6x on PGlite), so their ratios no longer
+  // compared with earlier runs. That backend runs nothing else.
+  const onMembers = backend.memberDataset === true;
+  const memberFloor = WORKLOADS.find((w) => w.id === MEMBER_SEARCH_ID)?.floor;
+  const selected = opts.selected.filter((w) => (onMembers ? w.id === MEMBER_SEARCH_ID || w.id === memberFloor : w.id !== MEMBER_SEARCH_ID));
+  const wantFairness = opts.wantFairness && !onMembers;
+  const wantPeer = opts.wantPeer && !onMembers;
   // Refresh tokens rotate: a segment's end may strand one per connection, and token-refresh runs in
   // its warm-up, its rounds, its head-to-head pairs and the peer comparison's segments.
   const tokensNeeded = settings.connections * (settings.rounds + 12) + 16;
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
-  // The member-search dataset only when its workload runs: 200,000 members cost every other workload a minute of preparing.
-  const members = selected.some((w) => w.id === MEMBER_SEARCH_ID) ? opts.members : 0;
+  const members = onMembers ? opts.members : 0;
   const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port), codesPerKind(quick), members);
   log(`[${backend.name}] starting next start on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
@@ -233,7 +240,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       : null;
 
     let redisRoundTrips: BackendReport["redisRoundTrips"] = null;
-    if (backend.redisUrl) {
+    if (backend.redisUrl && !onMembers) {
       const limiterReady = ready.some((r) => r.workload.id === "limiter-on");
       if (!limiterReady) {
         redisRoundTrips = { unavailable: reports.get("limiter-on")?.reason ?? "the limiter workloads were not selected" };
@@ -279,7 +286,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
 
     // In its own process on its own scratch database; against floor-write as measured above.
     const floorWrite = reports.get("floor-write");
-    const renewals = opts.renewals
+    const renewals = opts.renewals && !onMembers
       ? await measureRenewals({
           backend,
           size: opts.renewals,

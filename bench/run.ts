@@ -15,6 +15,7 @@ import { largeVsSmall, largeVsSmallTable } from "./large-ratios";
 import { markdown, table } from "./report";
 import { backends, removePgliteTemplate } from "./scratch-db";
 import { buildApp, buildIsFresh, freePort } from "./server";
+import { MEMBER_SEARCH_ID } from "./workloads";
 import { round } from "./stats";
 import { startMailSink } from "./mail-sink";
 
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
 
   const loadAtStart = os.loadavg();
   const otherLoad = new OtherLoad(benchPids());
-  const list = await backends({ embeddedOnly: opts.embeddedOnly, profiling: false, largeScale: opts.largeScale });
+  const memberSearch = opts.selected.some((w) => w.id === MEMBER_SEARCH_ID);
+  const list = await backends({ embeddedOnly: opts.embeddedOnly, profiling: false, largeScale: opts.largeScale, memberSearch });
   const reports: BackendReport[] = [];
   try {
     for (const backend of list) {

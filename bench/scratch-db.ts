@@ -18,11 +18,15 @@ export interface Backend {
   redisUrl?: string;
   /** The large-school dataset's scale (bench/large-dataset.ts) on top of the demo seed; none: the demo seed only. */
   largeScale?: number;
+  /** Runs only the member search (and its floor) on the member dataset (bench/member-dataset.ts). */
+  memberDataset?: boolean;
   cleanup: () => Promise<void>;
 }
 
 /** Name prefix of the backend that runs on the large-school dataset. */
 export const LARGE_PREFIX = "large-";
+/** Name prefix of the backend that runs the member search on its own dataset. */
+export const MEMBERS_PREFIX = "members-";
 
 // Generated per run: a fixed literal would be a session-signing secret anyone could read.
 const BENCH_AUTH_SECRET = randomBytes(32).toString("base64url");
@@ -62,22 +66,28 @@ export async function scratchPostgres(url: string): Promise<{ env: Record<string
 }
 
 /** The embedded backend, and Postgres and/or Redis when DATABASE_URL / REDIS_URL are set. */
-export async function backends(opts: { embeddedOnly: boolean; profiling: boolean; largeScale?: number }): Promise<Backend[]> {
+export async function backends(opts: { embeddedOnly: boolean; profiling: boolean; largeScale?: number; memberSearch?: boolean }): Promise<Backend[]> {
   const list: Backend[] = [];
-  const embedded = scratchPglite();
-  list.push({ name: "embedded", database: "pglite", limiterStore: "memory", env: { ...embedded.env, REDIS_URL: "" }, cleanup: embedded.cleanup });
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const redisUrl = process.env.REDIS_URL || undefined;
+  // Each on a scratch database of its own; the member dataset's backend follows the one it mirrors.
+  const add = async (mirror: { name: string; database: "pglite" | "postgres"; redisUrl?: string }) => {
+    for (const memberDataset of opts.memberSearch ? [false, true] : [false]) {
+      const db = mirror.database === "postgres" ? await scratchPostgres(databaseUrl!) : scratchPglite();
+      list.push({
+        name: (memberDataset ? MEMBERS_PREFIX : "") + mirror.name,
+        database: mirror.database,
+        limiterStore: mirror.redisUrl ? "redis" : "memory",
+        env: { ...db.env, REDIS_URL: mirror.redisUrl ?? "" },
+        redisUrl: mirror.redisUrl,
+        memberDataset,
+        cleanup: db.cleanup,
+      });
+    }
+  };
+  await add({ name: "embedded", database: "pglite" });
   if (!opts.embeddedOnly && !opts.profiling && (databaseUrl || redisUrl)) {
-    const db = databaseUrl ? await scratchPostgres(databaseUrl) : scratchPglite();
-    list.push({
-      name: [databaseUrl ? "postgres" : "pglite", redisUrl ? "redis" : "memory"].join("+"),
-      database: databaseUrl ? "postgres" : "pglite",
-      limiterStore: redisUrl ? "redis" : "memory",
-      env: { ...db.env, REDIS_URL: redisUrl ?? "" },
-      redisUrl,
-      cleanup: db.cleanup,
-    });
+    await add({ name: [databaseUrl ? "postgres" : "pglite", redisUrl ? "redis" : "memory"].join("+"), database: databaseUrl ? "postgres" : "pglite", redisUrl });
   }
   // The same Postgres backend again, on the large-school dataset: each workload's large/small
   // ratio is read against the one above (docs/benchmarks.md, "Flat cost as data grows").
