@@ -34,8 +34,10 @@ const MAX_SETTLE_MS = 3_000;
 
 export interface LoadSpec {
   request: AutocannonRequest;
-  /** Whether a response counts as a success; a 2xx that fails it counts as bad. */
+  /** Whether an answered response counts as a success; an answered one that fails it counts as bad. */
   check?: (status: number, body: string) => boolean;
+  /** The one status that answers this request (a form post's 303); by default any 2xx. */
+  answeredStatus?: number;
   /** Called before each segment (requests cut off at the end of the previous one never answer). */
   reset?: () => void;
 }
@@ -44,6 +46,7 @@ export interface SegmentResult extends Measurement {
   requests: number;
   good: number;
   bad: number;
+  /** Responses with another status than the answer (any but a 2xx, unless the spec names its status). */
   non2xx: number;
   errors: number;
   statusCodes: Record<string, number>;
@@ -64,11 +67,12 @@ export async function runSegment(options: {
   let bad = 0;
   let badSample: string | undefined;
   const inner = spec.request.onResponse;
+  const answered = (status: number) => (spec.answeredStatus === undefined ? status >= 200 && status < 300 : status === spec.answeredStatus);
   const request: AutocannonRequest = {
     ...spec.request,
     onResponse: (status, body, context, headers) => {
       inner?.(status, body, context, headers);
-      if (status >= 200 && status < 300 && spec.check && !spec.check(status, body)) {
+      if (answered(status) && spec.check && !spec.check(status, body)) {
         bad++;
         badSample ??= `${status} ${body.slice(0, 300)}`;
       }
@@ -88,7 +92,7 @@ export async function runSegment(options: {
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+      if (answered(statusCode)) latencies.push(responseTime);
     });
   });
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
@@ -107,7 +111,7 @@ export async function runSegment(options: {
     requests: total,
     good,
     bad,
-    non2xx: result.non2xx,
+    non2xx: spec.answeredStatus === undefined ? result.non2xx : total - (statusCodes[spec.answeredStatus] ?? 0),
     errors: result.errors,
     statusCodes,
     durationSec: elapsed,

@@ -20,6 +20,7 @@ const schema = buildSchema(`
 
 const misuse: string[] = [];
 const emails = new Set<string>();
+const buyers = new Set<string>();
 const inFlight = new Map<string, number>();
 const liveTokens = new Set<string>();
 let tokenSeq = 0;
@@ -81,6 +82,16 @@ beforeAll(async () => {
       const next = `${openid ? "" : "p"}rt-${tokenSeq++}`;
       liveTokens.add(next);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `at-${tokenSeq}`, refresh_token: next, ...(openid ? { id_token: "x.y.z" } : {}) }));
+    } else if (req.url === "/api/checkout" && req.method === "POST") {
+      // The storefront's rules a checkout start follows: a same-origin form post, a new buyer each time.
+      const form = new URLSearchParams(body);
+      const email = form.get("email") ?? "";
+      if (req.headers["sec-fetch-site"] !== "same-origin" || !form.get("plan")) misuse.push(`checkout refused: ${body}`);
+      if (buyers.has(email)) misuse.push(`checkout buyer ${email} repeated`);
+      buyers.add(email);
+      // Every tenth answer is a refusal page (200), which must not count as a started checkout.
+      if (buyers.size % 10 === 0) res.writeHead(200, { "content-type": "text/html" }).end("<p role=alert>refused</p>");
+      else res.writeHead(303, { location: `/checkout/test/cs_${buyers.size}` }).end();
     } else if (req.url === "/api/oauth/introspect" && req.method === "POST") {
       const form = new URLSearchParams(body);
       const active = form.get("token") === "at-live" && form.get("client_id") === "demo-public-app";
@@ -145,6 +156,16 @@ describe("measuring", () => {
     const segments = await measure("create-subscription");
     for (const s of segments) expect(s.bad + s.non2xx).toBe(0);
     expect(emails.size).toBeGreaterThan(10);
+  });
+
+  it("counts a form post's 303 as its answer and anything else as a failure, a new buyer each time", async () => {
+    const segments = await measure("checkout-start");
+    const answered = segments.reduce((n, s) => n + s.good, 0);
+    const refused = segments.reduce((n, s) => n + s.non2xx, 0);
+    expect(answered).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(0);
+    expect(segments.reduce((n, s) => n + (s.statusCodes["200"] ?? 0), 0)).toBe(refused);
+    expect(misuse.filter((m) => m.startsWith("checkout"))).toEqual([]);
   });
 
   it("never has two operations in flight on one key, across segments", async () => {

@@ -9,6 +9,8 @@ export const BASELINE_PATH = "/api/bench/baseline";
 export const MEMBER_SEARCH_ID = "members-search";
 export const COURSE_SLUG = "intro-to-sql";
 const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
+const MONTHLY_PLAN_SLUG = "monthly";
+const CHECKOUT_PATH = "/api/checkout";
 
 export interface WorkloadContext {
   origin: string;
@@ -456,6 +458,39 @@ export const WORKLOADS: Workload[] = [
       });
       if (first.status !== 200 || !ok(json(first.body))) return { unavailable: `createSubscription probe failed: ${graphqlError(first)} ${first.body.slice(0, 200)}` };
       return { spec: adminRequest(ctx.creds.countedKeys, document, ok), note: "keys with limits counted, not enforced" };
+    },
+  },
+  getWorkload({
+    id: "checkout-page",
+    title: "Checkout review page of a plan (HTML, signed out)",
+    path: `/checkout/plans/${MONTHLY_PLAN_SLUG}`,
+    // Issue 26: checkout pages within 0.8 of the HTML page the bench already holds.
+    target: both("html-course", 0.8),
+    floor: "floor-read",
+    accept: "text/html",
+    expect: (p) => (p.body.includes('action="/api/checkout"') ? undefined : "the page has no checkout form"),
+  }),
+  {
+    id: "checkout-start",
+    title: "Start a checkout (POST /api/checkout, new buyer each)",
+    endpoint: `POST ${CHECKOUT_PATH}`,
+    // Issue 26: the buy endpoint within 0.8 of the write the bench already holds (createSubscription).
+    target: both("create-subscription", 0.8),
+    floor: "floor-write",
+    async prepare(ctx) {
+      let n = 0;
+      const headers = () => ({ "content-type": "application/x-www-form-urlencoded", origin: ctx.origin, "sec-fetch-site": "same-origin" });
+      const body = () => {
+        n++;
+        return new URLSearchParams({ plan: MONTHLY_PLAN_ID, email: `buyer-${ctx.runId}-${n}@bench.schoolhouse.test`, name: `Bench Buyer ${n}` }).toString();
+      };
+      // A started checkout answers 303 to the provider's hosted page (the test provider's, here).
+      const started = (status: number, location: string | null | undefined) => status === 303 && !!location && location.includes("/checkout/");
+      const first = await probe(ctx, CHECKOUT_PATH, { method: "POST", headers: headers(), body: body() });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", CHECKOUT_PATH, first) };
+      if (!started(first.status, first.headers.get("location"))) return { unavailable: `checkout probe: ${first.status} ${first.body.slice(0, 200)}` };
+      const request: AutocannonRequest = { method: "POST", path: CHECKOUT_PATH, setupRequest: (req) => ({ ...req, headers: headers(), body: body() }) };
+      return { spec: { request, answeredStatus: 303 }, note: "a CheckoutSession row per request (test provider)" };
     },
   },
   {

@@ -14,6 +14,8 @@ const WORKLOAD_IDS = [
   "llms-full",
   "html-course",
   "create-subscription",
+  "checkout-page",
+  "checkout-start",
   "courses-query",
   "token-refresh-no-openid",
   "token-refresh",
