@@ -6,6 +6,7 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { listEnrollments, type EnrollmentPage } from "../membership/list-enrollments";
 import type { ConsoleStaff } from "./access";
+import { pageAtCursor } from "./paging";
 
 const MAX_COURSES = 500;
 
@@ -33,11 +34,16 @@ export async function consoleCourses(staff: Pick<ConsoleStaff, "permissions" | "
   return rows.map((r) => ({ id: r.id, title: r.title, status: r.status, enrollments: r._count.enrollments }));
 }
 
-export type CourseEnrollments = { kind: "not_found" } | { kind: "forbidden" } | { kind: "ok"; course: { id: string; title: string }; page: EnrollmentPage };
+export type CourseEnrollments =
+  | { kind: "not_found" }
+  | { kind: "forbidden" }
+  /** `badCursor`: `after` was no valid cursor, so this is the first page (./paging.ts). */
+  | { kind: "ok"; course: { id: string; title: string }; page: EnrollmentPage; badCursor: boolean };
 
 /**
  * One course's enrollments, a page at a time: not_found for an id that is no course of this school
- * (another school's included), forbidden for a course of this school the member does not teach.
+ * (another school's included), forbidden for a course of this school the member does not teach; a
+ * page link whose cursor is not valid reads the first page.
  */
 export async function courseEnrollments(o: { staff: Pick<ConsoleStaff, "permissions" | "session" | "school">; courseId: string; after: string | null }): Promise<CourseEnrollments> {
   if (!isUuid(o.courseId)) return { kind: "not_found" };
@@ -45,6 +51,6 @@ export async function courseEnrollments(o: { staff: Pick<ConsoleStaff, "permissi
   if (!course) return { kind: "not_found" };
   const visible = await db().course.count({ where: { AND: [{ id: course.id }, visibleCourses(o.staff)] } });
   if (!visible) return { kind: "forbidden" };
-  const page = await listEnrollments({ schoolId: o.staff.school.id, filter: { courseId: course.id, after: o.after, first: 50 } });
-  return { kind: "ok", course, page };
+  const { result: page, badCursor } = await pageAtCursor(o.after, (after) => listEnrollments({ schoolId: o.staff.school.id, filter: { courseId: course.id, after, first: 50 } }));
+  return { kind: "ok", course, page, badCursor };
 }

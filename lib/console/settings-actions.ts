@@ -68,6 +68,18 @@ function expiryOf(raw: string): { expiresAt: Date | null } | { error: string } {
   return seconds === null ? { error: INVALID_DATE } : { expiresAt: new Date(seconds * 1000) };
 }
 
+/** Turning an endpoint off or on: one update of its `enabled`, the same frame either way. */
+function webhookSwitch(enabled: boolean, doneText: string): SettingsAction {
+  return {
+    permission: "webhooks:manage",
+    page: webhookPath,
+    async run(c) {
+      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled }, now: c.now, actor: c.actor });
+      return r.record ? done(doneText) : refused(r.errors);
+    },
+  };
+}
+
 export const SETTINGS_ACTIONS = {
   "key-create": {
     permission: "keys:manage",
@@ -121,22 +133,8 @@ export const SETTINGS_ACTIONS = {
       return r.record ? done("Endpoint saved.") : refused(r.errors);
     },
   },
-  "webhook-disable": {
-    permission: "webhooks:manage",
-    page: webhookPath,
-    async run(c) {
-      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: false }, now: c.now, actor: c.actor });
-      return r.record ? done("Endpoint disabled: nothing is delivered to it until it is enabled.") : refused(r.errors);
-    },
-  },
-  "webhook-enable": {
-    permission: "webhooks:manage",
-    page: webhookPath,
-    async run(c) {
-      const r = await updateWebhookEndpoint({ schoolId: c.staff.school.id, input: { id: c.target, enabled: true }, now: c.now, actor: c.actor });
-      return r.record ? done("Endpoint enabled: waiting deliveries go out now.") : refused(r.errors);
-    },
-  },
+  "webhook-disable": webhookSwitch(false, "Endpoint disabled: nothing is delivered to it until it is enabled."),
+  "webhook-enable": webhookSwitch(true, "Endpoint enabled: waiting deliveries go out now."),
   "webhook-delete": {
     permission: "webhooks:manage",
     page: () => WEBHOOKS_PATH,

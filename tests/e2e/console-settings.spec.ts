@@ -1,31 +1,13 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
+import { expectFits, expectNoAxeViolations, staffBrowser as signedIn } from "./console-helpers";
 
 // The staff console's API keys, Webhooks and Apps pages (/manage/keys, /manage/webhooks,
 // /manage/apps) in Chromium at 390 px: owner only (manager, teacher and student get 403), every
 // action through its form, secrets shown once, axe-core with no violations.
-const PASSWORD = "schoolhouse-demo";
 
-async function expectNoAxeViolations(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-async function expectFits(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
-
-async function staffBrowser(browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean } = {}) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
-  const page = await context.newPage();
-  await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(new RegExp(`${path.replace(/[/?]/g, "\\$&")}$`));
-  return { context, page };
-}
+/** The settings pages' sign-in: the browser waits on the page asked for (the owner's pages open straight away). */
+const staffBrowser = (browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean } = {}) => signedIn(browser, email, path, { ...opts, landsOnPath: true });
 
 const plans = (key: string) =>
   fetch(`${baseURL}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": key }, body: JSON.stringify({ query: "{ membershipPlans { id } }" }) });

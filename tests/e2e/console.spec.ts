@@ -1,11 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
+import { PASSWORD, expectFits, expectNoAxeViolations, staffBrowser } from "./console-helpers";
 
 // The staff console (/manage) in Chromium at 390 px: every page per role (owner, manager, teacher;
 // a student gets 403), another school's ids 404, every member action through its form, axe-core
 // with no violations, keyboard use, and (forms without JavaScript: not yet, see docs).
-const PASSWORD = "schoolhouse-demo";
 // Axe and server actions on a loaded machine: more than the default 30 s per test.
 test.describe.configure({ timeout: 120_000 });
 const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
@@ -18,27 +17,6 @@ const IDS = {
   python: "5c400000-0000-4000-8000-000700000002",
   monthly: "5c400000-0000-4000-8000-000300000001",
 };
-
-async function expectNoAxeViolations(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-async function expectFits(page: Page) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(390);
-}
-
-/** A fresh browser at 390 px, signed in as `email` through the login page, on `path`. */
-async function staffBrowser(browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean } = {}) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
-  const page = await context.newPage();
-  await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  return { context, page };
-}
 
 async function gql(query: string, variables: Record<string, unknown> = {}) {
   const res = await fetch(`${baseURL}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": KEY }, body: JSON.stringify({ query, variables }) });

@@ -8,12 +8,13 @@ import { now } from "@/lib/clock";
 import { consoleAccess, consoleLoginPath, type ConsoleStaff } from "@/lib/console/access";
 import { consoleNotice, FORM_TOKEN_FIELD, newFormToken, refusalNotice, type ConsoleNotice } from "@/lib/console/form-guard";
 import { CONSOLE_NAV, CONSOLE_PATH } from "@/lib/console/nav";
+import { one, type PageQuery } from "@/lib/console/paging";
 import type { ConsolePermission } from "@/lib/console/permissions";
 import { needsStepUp, STEP_UP_FIELD } from "@/lib/console/step-up";
 import { brandStyle } from "@/lib/storefront/brand";
 
-export type Search = Promise<Record<string, string | string[] | undefined>>;
-export const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+export type Search = Promise<PageQuery>;
+export { one };
 
 /**
  * The staff member for a console page at `path` that needs `permission`: the login page for a
@@ -90,6 +91,49 @@ export function ConsoleForm(props: { action: (form: FormData) => Promise<void>; 
       <input type="hidden" name={FORM_TOKEN_FIELD} value={newFormToken()} />
       {props.children}
     </form>
+  );
+}
+
+/** A console form's submit button; `row` puts it on its own line below the form's fields. */
+export function SubmitButton(props: { label: ReactNode; secondary?: boolean; row?: boolean }) {
+  const button = (
+    <button className={props.secondary ? "button secondary" : "button"} type="submit">
+      {props.label}
+    </button>
+  );
+  return props.row ? <div>{button}</div> : button;
+}
+
+/** A labelled select; `none` is a first option with the empty value (a filter's "any"). */
+export function SelectField(props: { label: string; name: string; options: readonly { value: string; label: string }[]; defaultValue?: string; required?: boolean; none?: string }) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name} defaultValue={props.defaultValue} required={props.required}>
+        {props.none !== undefined ? <option value="">{props.none}</option> : null}
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A one-button form (the button's text is also the form's name) posting `action`, a server action
+ * with its target bound, with hidden `fields` and, for sensitive actions, the step-up as children.
+ */
+export function ButtonForm(props: { action: (form: FormData) => Promise<void>; label: string; fields?: Record<string, string>; secondary?: boolean; children?: ReactNode }) {
+  return (
+    <ConsoleForm action={props.action} className="inline-form" label={props.label}>
+      {Object.entries(props.fields ?? {}).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      {props.children}
+      <SubmitButton label={props.label} secondary={props.secondary} />
+    </ConsoleForm>
   );
 }
 

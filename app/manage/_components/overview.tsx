@@ -1,5 +1,6 @@
 import { now } from "@/lib/clock";
 import { schoolOverview, type MonthPoint } from "@/lib/console/overview";
+import { ConsoleSection } from "./lists";
 
 const monthLabel = (d: Date) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "short", year: "2-digit" }).format(d);
 const money = (amount: number, currency: string) => new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(amount);
@@ -65,8 +66,7 @@ export async function OverviewPanels({ schoolId }: { schoolId: string }) {
   const mrrCurrency = o.series.mrrCurrency;
   return (
     <>
-      <section aria-labelledby="figures-heading">
-        <h2 id="figures-heading">This month</h2>
+      <ConsoleSection id="figures-heading" title="This month">
         <ul className="cards">
           <li className="card">
             <h3>Active members</h3>
@@ -97,16 +97,15 @@ export async function OverviewPanels({ schoolId }: { schoolId: string }) {
             <p className="console-figure">{count(o.failedPaymentsThisMonth)}</p>
           </li>
         </ul>
-      </section>
-      <section aria-labelledby="charts-heading">
-        <h2 id="charts-heading">The last 12 months</h2>
+      </ConsoleSection>
+      <ConsoleSection id="charts-heading" title="The last 12 months">
         <div className="cards">
           <MonthChart id="chart-new" title="New members" points={o.series.newMembers} format={count} />
           <MonthChart id="chart-churned" title="Churned members" points={o.series.churned} format={count} />
           {mrrCurrency ? <MonthChart id="chart-mrr" title={`Monthly recurring revenue (${mrrCurrency})`} points={o.series.mrr} format={(n) => money(n, mrrCurrency)} /> : null}
           <MonthChart id="chart-failed" title="Failed payments" points={o.series.failedPayments} format={count} />
         </div>
-      </section>
+      </ConsoleSection>
     </>
   );
 }

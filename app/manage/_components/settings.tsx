@@ -3,12 +3,18 @@ import { now } from "@/lib/clock";
 import type { ConsoleStaff } from "@/lib/console/access";
 import type { SchoolAppKind } from "@/lib/oauth/school-apps/list-school-apps";
 import { takeSecretReveal } from "@/lib/console/secret-reveal";
-import { ConsoleForm, one } from "./console";
+import { ButtonForm, one, pageNotice } from "./console";
 import { settingsAction } from "./settings-actions";
 
 /** The secret the last form of this page made, taken once (lib/console/secret-reveal.ts). */
 export async function pageSecret(staff: ConsoleStaff, params: Record<string, string | string[] | undefined>): Promise<string | null> {
   return takeSecretReveal({ sessionId: staff.session.sessionId, formToken: one(params.notice), now: now() });
+}
+
+/** A settings page's feedback from its last form: the notice, and the secret it made (shown once). */
+export async function pageFeedback(staff: ConsoleStaff, params: Record<string, string | string[] | undefined>) {
+  const [notice, secret] = await Promise.all([pageNotice(staff, params), pageSecret(staff, params)]);
+  return { notice, secret };
 }
 
 /** Shows a new secret once, with what to do with it. */
@@ -31,15 +37,9 @@ export function SecretOnce(props: { secret: string | null; label: string; childr
 /** A one-button form of a settings page (with hidden fields and, for sensitive actions, the step-up). */
 export function SettingsButton(props: { action: string; target?: string; label: string; fields?: Record<string, string>; secondary?: boolean; children?: ReactNode }) {
   return (
-    <ConsoleForm action={settingsAction.bind(null, props.action, props.target ?? "")} className="inline-form" label={props.label}>
-      {Object.entries(props.fields ?? {}).map(([k, v]) => (
-        <input key={k} type="hidden" name={k} value={v} />
-      ))}
+    <ButtonForm action={settingsAction.bind(null, props.action, props.target ?? "")} label={props.label} fields={props.fields} secondary={props.secondary}>
       {props.children}
-      <button className={props.secondary ? "button secondary" : "button"} type="submit">
-        {props.label}
-      </button>
-    </ConsoleForm>
+    </ButtonForm>
   );
 }
 

@@ -1,10 +1,12 @@
 import { now } from "@/lib/clock";
 import { listApiKeys } from "@/lib/credentials/api-keys/list-api-keys";
-import { MAX_KEY_NAME_LENGTH } from "@/lib/credentials/api-keys/key-input";
+import { MAX_KEY_NAME_LENGTH, type ApiKeyRecord } from "@/lib/credentials/api-keys/key-input";
 import { PERMISSION_GROUPS, PERMISSION_LABELS } from "@/lib/credentials/permission-labels";
 import { KEYS_PATH } from "@/lib/console/settings-actions";
-import { ConsoleForm, ConsoleShell, StepUpField, consoleMetadata, consolePage, formatDate, formatDateTime, pageNotice, type Search } from "../_components/console";
-import { SecretOnce, SettingsButton, pageSecret } from "../_components/settings";
+import type { ConsoleStaff } from "@/lib/console/access";
+import { ConsoleForm, ConsoleShell, StepUpField, SubmitButton, consoleMetadata, consolePage, formatDate, formatDateTime, type Search } from "../_components/console";
+import { ConsoleSection, ConsoleTable, type ConsoleColumn } from "../_components/lists";
+import { SecretOnce, SettingsButton, pageFeedback } from "../_components/settings";
 import { settingsAction } from "../_components/settings-actions";
 
 export const dynamic = "force-dynamic";
@@ -12,69 +14,47 @@ export const generateMetadata = consoleMetadata("API keys");
 
 const STATUS = { active: "Active", expired: "Expired", revoked: "Revoked" } as const;
 
+function keyColumns(staff: ConsoleStaff): ConsoleColumn<ApiKeyRecord>[] {
+  return [
+    { header: "Name", cell: (k) => k.name },
+    { header: "Prefix", cell: (k) => <code>{k.prefix}</code> },
+    { header: "Status", cell: (k) => STATUS[k.status] },
+    { header: "Permissions", cell: (k) => (k.permissions.length ? k.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(", ") : "None") },
+    { header: "Last used", cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never") },
+    { header: "Expires", cell: (k) => (k.expiresAt ? formatDate(k.expiresAt) : "Never") },
+    {
+      header: "Actions",
+      cell: (k) =>
+        k.status === "active" ? (
+          <div className="console-actions">
+            <SettingsButton action="key-rotate" label={`Rotate ${k.name}`} fields={{ key: k.id }} secondary>
+              <StepUpField staff={staff} id={`rotate-${k.id}`} />
+            </SettingsButton>
+            <SettingsButton action="key-revoke" label={`Revoke ${k.name}`} fields={{ key: k.id }} secondary>
+              <StepUpField staff={staff} id={`revoke-${k.id}`} />
+            </SettingsButton>
+          </div>
+        ) : (
+          "—"
+        ),
+    },
+  ];
+}
+
 export default async function KeysPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const staff = await consolePage(KEYS_PATH, "keys:manage");
-  const [keys, notice, secret] = await Promise.all([listApiKeys({ schoolId: staff.school.id, now: now() }), pageNotice(staff, params), pageSecret(staff, params)]);
+  const [keys, { notice, secret }] = await Promise.all([listApiKeys({ schoolId: staff.school.id, now: now() }), pageFeedback(staff, params)]);
   return (
     <ConsoleShell staff={staff} current={KEYS_PATH} title="API keys" notice={notice}>
       <p>Keys let your own systems call the Admin API and MCP server. Each key can run only the operations ticked for it.</p>
       <SecretOnce secret={secret} label="Your new API key">
         <p className="meta">Send it in the X-Service-API-Key header of each Admin API request.</p>
       </SecretOnce>
-      <section aria-labelledby="keys-list">
-        <h2 id="keys-list">Keys</h2>
-        {keys.length === 0 ? (
-          <p>This school has no API keys yet.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="console-table">
-              <caption className="visually-hidden">API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td>{STATUS[k.status]}</td>
-                    <td>{k.permissions.length ? k.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(", ") : "None"}</td>
-                    <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
-                    <td>{k.expiresAt ? formatDate(k.expiresAt) : "Never"}</td>
-                    <td>
-                      {k.status === "active" ? (
-                        <div className="console-actions">
-                          <SettingsButton action="key-rotate" label={`Rotate ${k.name}`} fields={{ key: k.id }} secondary>
-                            <StepUpField staff={staff} id={`rotate-${k.id}`} />
-                          </SettingsButton>
-                          <SettingsButton action="key-revoke" label={`Revoke ${k.name}`} fields={{ key: k.id }} secondary>
-                            <StepUpField staff={staff} id={`revoke-${k.id}`} />
-                          </SettingsButton>
-                        </div>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      <section aria-labelledby="keys-create">
-        <h2 id="keys-create">Create a key</h2>
+      <ConsoleSection id="keys-list" title="Keys">
+        <ConsoleTable caption="API keys" columns={keyColumns(staff)} rows={keys} rowKey={(k) => k.id} empty="This school has no API keys yet." />
+      </ConsoleSection>
+      <ConsoleSection id="keys-create" title="Create a key">
         <ConsoleForm action={settingsAction.bind(null, "key-create", "")} label="Create an API key">
           <label>
             Name
@@ -95,13 +75,9 @@ export default async function KeysPage({ searchParams }: { searchParams: Search 
             <input type="date" name="expiresOn" />
           </label>
           <StepUpField staff={staff} id="key-create" />
-          <div>
-            <button className="button" type="submit">
-              Create key
-            </button>
-          </div>
+          <SubmitButton label="Create key" row />
         </ConsoleForm>
-      </section>
+      </ConsoleSection>
     </ConsoleShell>
   );
 }

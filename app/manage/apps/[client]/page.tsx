@@ -1,22 +1,29 @@
 import { notFound } from "next/navigation";
-import { listClientGrants } from "@/lib/oauth/school-apps/list-client-grants";
-import { listSchoolApps } from "@/lib/oauth/school-apps/list-school-apps";
-import { APPS_PATH, clientIdFromPath } from "@/lib/console/settings-actions";
-import { ConsoleForm, ConsoleShell, StepUpField, consoleMetadata, consolePage, formatDateTime, pageNotice, type Search } from "../../_components/console";
-import { KIND_LABELS, SecretOnce, SettingsButton, pageSecret } from "../../_components/settings";
+import type { ClientGrant } from "@/lib/oauth/school-apps/list-client-grants";
+import { APPS_PATH } from "@/lib/console/settings-actions";
+import { schoolAppView } from "@/lib/console/settings-views";
+import { ConsoleForm, ConsoleShell, StepUpField, SubmitButton, consoleMetadata, consolePage, formatDateTime, type Search } from "../../_components/console";
+import { ConsoleSection, ConsoleTable, type ConsoleColumn } from "../../_components/lists";
+import { KIND_LABELS, SecretOnce, SettingsButton, pageFeedback } from "../../_components/settings";
 import { settingsAction } from "../../_components/settings-actions";
 
 export const dynamic = "force-dynamic";
 export const generateMetadata = consoleMetadata("App");
 
+const GRANT_COLUMNS: ConsoleColumn<ClientGrant>[] = [
+  { header: "Member", cell: (g) => <a href={`/manage/members/${g.userId}`}>{g.name || g.email}</a> },
+  { header: "Scopes", cell: (g) => g.scope },
+  { header: "Connected", cell: (g) => formatDateTime(g.createdAt) },
+  { header: "Last token", cell: (g) => formatDateTime(g.lastTokenAt) },
+];
+
 export default async function AppPage({ params: routeParams, searchParams }: { params: Promise<{ client: string }>; searchParams: Search }) {
   const [{ client }, params] = await Promise.all([routeParams, searchParams]);
   const staff = await consolePage(APPS_PATH, "apps:manage");
-  const clientId = clientIdFromPath(client);
-  if (!clientId) notFound();
-  const app = (await listSchoolApps({ schoolId: staff.school.id })).find((a) => a.clientId === clientId);
-  if (!app) notFound();
-  const [grants, notice, secret] = await Promise.all([listClientGrants({ schoolId: staff.school.id, clientId }), pageNotice(staff, params), pageSecret(staff, params)]);
+  const view = await schoolAppView({ schoolId: staff.school.id, segment: client });
+  if (!view) notFound();
+  const { clientId, app, grants } = view;
+  const { notice, secret } = await pageFeedback(staff, params);
   const hasSecret = app.kind === "school_client" && (app.authMethod === "client_secret_basic" || app.authMethod === "client_secret_post");
   return (
     <ConsoleShell staff={staff} current={APPS_PATH} title={app.name} notice={notice}>
@@ -60,11 +67,7 @@ export default async function AppPage({ params: routeParams, searchParams }: { p
                 <input type="checkbox" name="endOldNow" value="yes" /> The old secret leaked: stop it now (otherwise it works 24 hours more)
               </label>
               <StepUpField staff={staff} id="app-rotate" />
-              <div>
-                <button className="button secondary" type="submit">
-                  Rotate secret
-                </button>
-              </div>
+              <SubmitButton label="Rotate secret" secondary row />
             </ConsoleForm>
           ) : null}
           <SettingsButton action="app-revoke" target={clientId} label={app.kind === "school_client" ? "Revoke this app" : "End its connections at this school"} secondary>
@@ -72,38 +75,9 @@ export default async function AppPage({ params: routeParams, searchParams }: { p
           </SettingsButton>
         </div>
       ) : null}
-      <section aria-labelledby="grants">
-        <h2 id="grants">Connections</h2>
-        {grants.length === 0 ? (
-          <p>No member has this app connected.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="console-table">
-              <caption className="visually-hidden">Members who connected {app.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Connected</th>
-                  <th scope="col">Last token</th>
-                </tr>
-              </thead>
-              <tbody>
-                {grants.map((g) => (
-                  <tr key={g.grantId}>
-                    <td>
-                      <a href={`/manage/members/${g.userId}`}>{g.name || g.email}</a>
-                    </td>
-                    <td>{g.scope}</td>
-                    <td>{formatDateTime(g.createdAt)}</td>
-                    <td>{formatDateTime(g.lastTokenAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <ConsoleSection id="grants" title="Connections">
+        <ConsoleTable caption={`Members who connected ${app.name}`} columns={GRANT_COLUMNS} rows={grants} rowKey={(g) => g.grantId} empty="No member has this app connected." />
+      </ConsoleSection>
     </ConsoleShell>
   );
 }

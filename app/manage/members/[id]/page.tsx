@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { now } from "@/lib/clock";
 import { memberView, type MemberView } from "@/lib/console/members";
 import { CONSOLE_PATH } from "@/lib/console/nav";
-import { ConsoleForm, ConsoleShell, StepUpField, consoleMetadata, consolePage, formatDate, formatDateTime, pageNotice, type Search } from "../../_components/console";
+import { ButtonForm, ConsoleForm, ConsoleShell, SelectField, StepUpField, SubmitButton, consoleMetadata, consolePage, formatDate, formatDateTime, pageNotice, type Search } from "../../_components/console";
+import { CardList, ConsoleSection } from "../../_components/lists";
 import type { ConsoleStaff } from "@/lib/console/access";
 import { memberAction } from "./actions";
 
@@ -14,17 +15,12 @@ const PATH = `${CONSOLE_PATH}/members`;
 
 const isoDate = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : "");
 
+/** A one-button form of a member action. */
 function Button(props: { memberId: string; action: string; label: string; fields?: Record<string, string>; secondary?: boolean; children?: ReactNode }) {
   return (
-    <ConsoleForm action={memberAction.bind(null, props.memberId, props.action)} className="inline-form" label={props.label}>
-      {Object.entries(props.fields ?? {}).map(([k, v]) => (
-        <input key={k} type="hidden" name={k} value={v} />
-      ))}
+    <ButtonForm action={memberAction.bind(null, props.memberId, props.action)} label={props.label} fields={props.fields} secondary={props.secondary}>
       {props.children}
-      <button className={props.secondary ? "button secondary" : "button"} type="submit">
-        {props.label}
-      </button>
-    </ConsoleForm>
+    </ButtonForm>
   );
 }
 
@@ -103,42 +99,36 @@ function Subscriptions({ view, staff }: { view: MemberView; staff: ConsoleStaff 
 function Payments({ view, staff }: { view: MemberView; staff: ConsoleStaff }) {
   const refund = staff.permissions.has("money:refund");
   return (
-    <section aria-labelledby="payments-heading">
-      <h2 id="payments-heading">Payments</h2>
-      {view.payments.length === 0 ? (
-        <p>No payments.</p>
-      ) : (
-        <ul className="account-items">
-          {view.payments.map((p) => (
-            <li key={p.id} className="card">
-              <h3>
-                {p.amount} {p.currency} · {p.planName}
-              </h3>
-              <p className="meta">
-                {p.state} · {formatDateTime(p.at)} · {p.provider}
-                {p.refunded !== "0.00" ? ` · refunded ${p.refunded}` : ""}
-                {p.failure ? ` · ${p.failure}` : ""}
-              </p>
-              {refund && p.canRefund ? (
-                <ConsoleForm action={memberAction.bind(null, view.member.id, "refund")} label={`Refund the payment of ${p.amount} ${p.currency}`}>
-                  <input type="hidden" name="payment" value={p.id} />
-                  <label>
-                    Amount to refund (empty: all that is left)
-                    <input type="text" name="amount" inputMode="decimal" pattern="\d{1,10}(\.\d{1,2})?" maxLength={13} />
-                  </label>
-                  <StepUpField staff={staff} id={`refund-${p.id}`} />
-                  <div>
-                    <button className="button secondary" type="submit">
-                      Refund {p.amount} {p.currency}
-                    </button>
-                  </div>
-                </ConsoleForm>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <ConsoleSection id="payments-heading" title="Payments">
+      <CardList
+        items={view.payments}
+        itemKey={(p) => p.id}
+        empty="No payments."
+        card={(p) => (
+          <>
+            <h3>
+              {p.amount} {p.currency} · {p.planName}
+            </h3>
+            <p className="meta">
+              {p.state} · {formatDateTime(p.at)} · {p.provider}
+              {p.refunded !== "0.00" ? ` · refunded ${p.refunded}` : ""}
+              {p.failure ? ` · ${p.failure}` : ""}
+            </p>
+            {refund && p.canRefund ? (
+              <ConsoleForm action={memberAction.bind(null, view.member.id, "refund")} label={`Refund the payment of ${p.amount} ${p.currency}`}>
+                <input type="hidden" name="payment" value={p.id} />
+                <label>
+                  Amount to refund (empty: all that is left)
+                  <input type="text" name="amount" inputMode="decimal" pattern="\d{1,10}(\.\d{1,2})?" maxLength={13} />
+                </label>
+                <StepUpField staff={staff} id={`refund-${p.id}`} />
+                <SubmitButton label={`Refund ${p.amount} ${p.currency}`} secondary row />
+              </ConsoleForm>
+            ) : null}
+          </>
+        )}
+      />
+    </ConsoleSection>
   );
 }
 
@@ -188,8 +178,7 @@ export default async function MemberPage({ params, searchParams }: { params: Pro
       ) : null}
       <Subscriptions view={view} staff={staff} />
       <Payments view={view} staff={staff} />
-      <section aria-labelledby="enrollments-heading">
-        <h2 id="enrollments-heading">Enrollments</h2>
+      <ConsoleSection id="enrollments-heading" title="Enrollments">
         {view.enrollments.length === 0 ? <p>Not enrolled in any course.</p> : null}
         <ul>
           {view.enrollments.map((e) => (
@@ -200,26 +189,12 @@ export default async function MemberPage({ params, searchParams }: { params: Pro
         </ul>
         {write && view.coursesToEnroll.length > 0 ? (
           <ConsoleForm action={memberAction.bind(null, member.id, "enroll")} label="Enroll in a course">
-            <label>
-              Course
-              <select name="course" required>
-                {view.coursesToEnroll.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.title}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <div>
-              <button className="button" type="submit">
-                Enroll
-              </button>
-            </div>
+            <SelectField label="Course" name="course" required options={view.coursesToEnroll.map((c) => ({ value: c.id, label: c.title }))} />
+            <SubmitButton label="Enroll" row />
           </ConsoleForm>
         ) : null}
-      </section>
-      <section aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">Sessions</h2>
+      </ConsoleSection>
+      <ConsoleSection id="sessions-heading" title="Sessions">
         {view.sessions.length === 0 ? <p>Not signed in anywhere at this school.</p> : null}
         <ul>
           {view.sessions.map((s) => (
@@ -228,9 +203,8 @@ export default async function MemberPage({ params, searchParams }: { params: Pro
             </li>
           ))}
         </ul>
-      </section>
-      <section aria-labelledby="apps-heading">
-        <h2 id="apps-heading">Connected apps</h2>
+      </ConsoleSection>
+      <ConsoleSection id="apps-heading" title="Connected apps">
         {view.apps.length === 0 ? <p>No connected apps.</p> : null}
         <ul>
           {view.apps.map((a) => (
@@ -239,7 +213,7 @@ export default async function MemberPage({ params, searchParams }: { params: Pro
             </li>
           ))}
         </ul>
-      </section>
+      </ConsoleSection>
     </ConsoleShell>
   );
 }

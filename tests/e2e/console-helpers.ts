@@ -1,0 +1,36 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Browser, type Page } from "@playwright/test";
+import { DEFAULT_DEMO_PASSWORD } from "../../lib/demo-secrets";
+import { baseURL } from "../../playwright.config";
+
+// What the staff console's specs (console.spec.ts, console-settings.spec.ts) share: the demo
+// password, signing a staff member in through the login page at the console's 390 px, and the
+// checks every page passes (axe-core, no sideways scrolling).
+
+/** The demo members' password (the e2e server seeds the demo schools with it). */
+export const PASSWORD = DEFAULT_DEMO_PASSWORD;
+
+export async function expectNoAxeViolations(page: Page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+export async function expectFits(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+}
+
+/**
+ * A fresh browser at 390 px, signed in as `email` through the login page, on `path`; with
+ * `landsOnPath`, it waits until the address is `path` (a page that sends a role elsewhere, such as a
+ * teacher's console home, is left to the caller).
+ */
+export async function staffBrowser(browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean; landsOnPath?: boolean } = {}) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
+  const page = await context.newPage();
+  await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  if (opts.landsOnPath) await expect(page).toHaveURL(new RegExp(`${path.replace(/[/?]/g, "\\$&")}$`));
+  return { context, page };
+}
