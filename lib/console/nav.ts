@@ -20,6 +20,7 @@ export const CONSOLE_NAV: ConsoleNavItem[] = [
   { href: `${CONSOLE_PATH}/keys`, label: "API keys", permission: "keys:manage" },
   { href: `${CONSOLE_PATH}/webhooks`, label: "Webhooks", permission: "webhooks:manage" },
   { href: `${CONSOLE_PATH}/apps`, label: "Apps", permission: "apps:manage" },
+  { href: `${CONSOLE_PATH}/audit`, label: "Audit log", permission: "audit:read" },
 ];
 
 /** The permission a console path needs: its longest matching nav entry (sub-pages inherit it). */

@@ -11,9 +11,9 @@ describe("the staff console's permission matrix", () => {
     for (const p of CONSOLE_PERMISSIONS) expect(can(["owner"], p)).toBe(true);
   });
 
-  it("gives managers and admins members and money, never keys, webhooks or apps", () => {
+  it("gives managers and admins members, money and the audit log, never keys, webhooks or apps", () => {
     for (const role of ["manager", "admin"]) {
-      for (const p of ["overview", "members:read", "members:write", "money:refund", "courses:read_all", "courses:read_own"] as const) expect(can([role], p)).toBe(true);
+      for (const p of ["overview", "members:read", "members:write", "money:refund", "courses:read_all", "courses:read_own", "audit:read"] as const) expect(can([role], p)).toBe(true);
       for (const p of ["keys:manage", "webhooks:manage", "apps:manage"] as const) expect(can([role], p)).toBe(false);
     }
   });
@@ -54,6 +54,8 @@ describe("console paths", () => {
     expect(mayOpen(teacher, `${CONSOLE_PATH}/members`)).toBe(false);
     expect(mayOpen(teacher, `${CONSOLE_PATH}/courses`)).toBe(true);
     expect(mayOpen({ permissions: permissionsOf(["manager"]) }, `${CONSOLE_PATH}/members/x`)).toBe(true);
+    expect(mayOpen(teacher, `${CONSOLE_PATH}/audit`)).toBe(false);
+    expect(mayOpen({ permissions: permissionsOf(["admin"]) }, `${CONSOLE_PATH}/audit`)).toBe(true);
   });
 });
 

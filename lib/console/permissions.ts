@@ -12,6 +12,7 @@ import { BUILT_IN_ROLES } from "../core/roles";
 //   money:refund          ✓      ✓        ✓                                          (step-up)
 //   courses:read_all      ✓      ✓        ✓
 //   courses:read_own      ✓      ✓        ✓      ✓           ✓                      (read-only)
+//   audit:read            ✓      ✓        ✓
 //   keys:manage           ✓                                                         (step-up)
 //   webhooks:manage       ✓                                                         (step-up for secrets)
 //   apps:manage           ✓                                                         (step-up for secrets)
@@ -26,6 +27,7 @@ export const CONSOLE_PERMISSIONS = [
   "money:refund",
   "courses:read_all",
   "courses:read_own",
+  "audit:read",
   "keys:manage",
   "webhooks:manage",
   "apps:manage",
@@ -34,7 +36,9 @@ export const CONSOLE_PERMISSIONS = [
 export type ConsolePermission = (typeof CONSOLE_PERMISSIONS)[number];
 export type BuiltInRole = (typeof BUILT_IN_ROLES)[number];
 
-const STAFF: ConsolePermission[] = ["overview", "members:read", "members:write", "money:refund", "courses:read_all", "courses:read_own"];
+// Staff who run members and money also read the audit log: "who changed this member's subscription"
+// is the question they answer (it names keys, apps and IP addresses, never a secret).
+const STAFF: ConsolePermission[] = ["overview", "members:read", "members:write", "money:refund", "courses:read_all", "courses:read_own", "audit:read"];
 
 export const PERMISSION_MATRIX: Record<BuiltInRole, readonly ConsolePermission[]> = {
   owner: CONSOLE_PERMISSIONS,

@@ -1,6 +1,7 @@
 // The staff console's pages over HTTP under hostile addresses (seeded, fast-check), signed in as the
 // owner (every page is theirs): every /manage page with any search parameters (q, plan, state,
-// after, notice, refused, unknown and repeated names; raw percent-encodings, valid or not) and any
+// after, notice, refused, the audit log's actor, action, target, from and to, unknown and repeated
+// names; raw percent-encodings, valid or not) and any
 // id in the path. The real server renders each: never a 5xx, no internals in the page, a clear 4xx
 // (400 from the edge guard, 404 for an id of no row of this school) or the page, and nothing
 // changed (the audit log, which every change writes in its transaction, has no new row). What the
@@ -45,7 +46,7 @@ async function newestAuditRow(): Promise<string | null> {
   return json.data!.auditEvents.nodes[0]?.id ?? null;
 }
 
-const PAGES = ["/manage", "/manage/members", "/manage/members/", "/manage/courses", "/manage/courses/", "/manage/keys", "/manage/webhooks", "/manage/webhooks/", "/manage/apps", "/manage/apps/"];
+const PAGES = ["/manage", "/manage/members", "/manage/members/", "/manage/courses", "/manage/courses/", "/manage/keys", "/manage/webhooks", "/manage/webhooks/", "/manage/apps", "/manage/apps/", "/manage/audit"];
 // Path segments as sent: this school's ids, another school's, garbage and broken encodings.
 const SEGMENTS = [
   DEMO_IDS.users.student,
@@ -64,7 +65,7 @@ const SEGMENTS = [
   "__proto__",
   "%3Cscript%3E",
 ];
-const NAMES = ["q", "plan", "state", "after", "notice", "refused", "q", "after", "x", "__proto__", "%71"];
+const NAMES = ["q", "plan", "state", "after", "notice", "refused", "q", "after", "x", "__proto__", "%71", "actor", "action", "target", "from", "to"];
 const VALUES = [
   "",
   "jam",
@@ -90,6 +91,11 @@ const VALUES = [
   "0b6b8b8c-0000-4000-8000-000000000000",
   "inProgress",
   "constructor",
+  "api_key",
+  "subscription.create",
+  "2026-02-31",
+  "2026-11-26",
+  "9999-12-31",
 ];
 
 const request = fc.record({

@@ -33,7 +33,7 @@ test.describe("access", () => {
   test("a student gets 403 on every console page", async ({ browser }) => {
     const { context, page } = await staffBrowser(browser, "student@schoolhouse.test", "/");
     await expect(page).toHaveURL(`${baseURL}/`);
-    for (const path of ["/manage", "/manage/members", `/manage/members/${IDS.student}`, "/manage/courses", `/manage/courses/${IDS.introToSql}`]) {
+    for (const path of ["/manage", "/manage/members", `/manage/members/${IDS.student}`, "/manage/courses", `/manage/courses/${IDS.introToSql}`, "/manage/audit"]) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(403);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page is not open to you");
@@ -56,6 +56,7 @@ test.describe("access", () => {
     await expectNoAxeViolations(page);
     expect((await page.goto("/manage/members"))?.status()).toBe(403);
     expect((await page.goto(`/manage/members/${IDS.student}`))?.status()).toBe(403);
+    expect((await page.goto("/manage/audit"))?.status()).toBe(403);
     await context.close();
   });
 
@@ -106,6 +107,39 @@ test.describe("pages", () => {
     const res = await page.goto("/manage/members?after=forged");
     expect(res?.status()).toBe(200);
     await expect(page.locator("p[role=alert]")).toContainText("not valid");
+    await context.close();
+  });
+});
+
+test.describe("audit log", () => {
+  test("a manager finds who changed what: filter by who, action and day; a bad day is a message", async ({ browser }) => {
+    // A change by an API key through the Admin API: its row names the key, the action and the target.
+    const made = await gql(`mutation { createSubscription(input: { email: "audit-e2e@example.com", name: "Audit Reader", planId: "${IDS.monthly}" }) { errors subscription { id } } }`);
+    expect(made.data.createSubscription!.errors).toEqual([]);
+    const subscriptionId = made.data.createSubscription!.subscription!.id;
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", "/manage/audit");
+    await expect(page).toHaveURL(`${baseURL}/manage/audit`);
+    await expect(page).toHaveTitle(/^Audit log · Staff console · Schoolhouse Demo Academy/);
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    const form = page.getByRole("search", { name: "Filter the audit log" });
+    await form.getByLabel("Who").selectOption("api_key");
+    await form.getByLabel("Action (e.g. subscription.cancel)").fill("subscription.create");
+    const today = new Date().toISOString().slice(0, 10);
+    await form.getByLabel("From (YYYY-MM-DD)").fill(today);
+    await form.getByLabel("To (YYYY-MM-DD)").fill(today);
+    await form.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/actor=api_key/);
+    const row = page.getByRole("row").filter({ hasText: subscriptionId });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText("subscription.create");
+    await expect(row).toContainText("API key");
+    await expectNoAxeViolations(page);
+    await expectFits(page);
+    // A day that does not exist is said, and the log is shown without it.
+    const res = await page.goto("/manage/audit?from=2026-02-31");
+    expect(res?.status()).toBe(200);
+    await expect(page.locator("p[role=alert]")).toHaveText('"From" must be a day as YYYY-MM-DD.');
     await context.close();
   });
 });

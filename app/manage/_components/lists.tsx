@@ -21,8 +21,9 @@ export interface ConsoleColumn<T> {
 }
 
 /**
- * A list as a table that scrolls sideways on a narrow screen, or `empty` (a sentence, nothing when
- * null) when there is no row. The caption names the table for assistive technology.
+ * A list as a table, or `empty` (a sentence, nothing when null) when there is no row. The caption
+ * names the table for assistive technology. On a phone each row is a card of "header: value" lines
+ * (the cells' data-label, globals.css): a table of five columns is unreadable at 320 px.
  */
 export function ConsoleTable<T>(props: { caption: string; columns: readonly ConsoleColumn<T>[]; rows: readonly T[]; rowKey: (row: T) => string; empty: ReactNode }) {
   if (props.rows.length === 0) return props.empty === null ? null : <p>{props.empty}</p>;
@@ -43,7 +44,9 @@ export function ConsoleTable<T>(props: { caption: string; columns: readonly Cons
           {props.rows.map((row) => (
             <tr key={props.rowKey(row)}>
               {props.columns.map((c) => (
-                <td key={c.header}>{c.cell(row)}</td>
+                <td key={c.header} data-label={c.header}>
+                  {c.cell(row)}
+                </td>
               ))}
             </tr>
           ))}

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { now } from "@/lib/clock";
 import type { ConsoleStaff } from "@/lib/console/access";
 import { consoleAccess, consolePageGate } from "@/lib/console/access";
+import { AUDIT_PAGE_SIZE, consoleAuditList } from "@/lib/console/audit-list";
 import { consoleCourses, courseEnrollments } from "@/lib/console/courses";
 import { consoleNotice, refusalNotice } from "@/lib/console/form-guard";
 import { consoleMemberList, MEMBER_PAGE_SIZE } from "@/lib/console/member-list";
@@ -20,6 +21,7 @@ import { takeSecretReveal } from "@/lib/console/secret-reveal";
 import { appPath } from "@/lib/console/settings-actions";
 import { schoolAppView, webhookEndpointView } from "@/lib/console/settings-views";
 import { listApiKeys } from "@/lib/credentials/api-keys/list-api-keys";
+import { AUDIT_ACTOR_TYPES } from "@/lib/db/audit";
 import { db } from "@/lib/db/client";
 import { createSubscription } from "@/lib/membership/create-subscription";
 import { listMembers } from "@/lib/membership/list-members";
@@ -85,8 +87,9 @@ const text = hostileText(["%00", "%zz", "../../etc/passwd", "eyJrIjoiZSIsInYiOiJ
 const value = fc.oneof(
   text,
   fc.constantFrom(DEMO_IDS.plans.monthly, DEMO_IDS.plans.acmeAnnual, ...SUBSCRIPTION_STATES, "ACTIVE", "active ", "inProgress", "crossSite", "constructor", "__proto__"),
+  fc.constantFrom(...AUDIT_ACTOR_TYPES, "subscription.create", "2026-02-31", "2026-11-26", "1969-12-31", "9999-12-31", "0000-01-01", "+02026-01-01"),
 );
-const query = fc.dictionary(fc.oneof(fc.constantFrom("q", "plan", "state", "after", "notice", "refused"), fc.string({ maxLength: 8 })), fc.oneof(value, fc.array(value, { minLength: 2, maxLength: 3 })), { maxKeys: 5 });
+const query = fc.dictionary(fc.oneof(fc.constantFrom("q", "plan", "state", "after", "notice", "refused", "actor", "action", "target", "from", "to"), fc.string({ maxLength: 8 })), fc.oneof(value, fc.array(value, { minLength: 2, maxLength: 3 })), { maxKeys: 5 });
 /** A path segment as Next gives it to the page (decoded). */
 const segment = () =>
   fc.oneof(
@@ -172,6 +175,22 @@ const PAGES: { path: (id: string) => string; read: Read }[] = [
     },
   },
   {
+    path: () => "/manage/audit",
+    read: async (params) => {
+      const log = await consoleAuditList({ schoolId: owner.school.id, query: params });
+      // Only this school's rows, filters the page shows are ones it applied, and every row matches them.
+      expect(["", ...AUDIT_ACTOR_TYPES]).toContain(log.filters.actor);
+      expect(log.page.nodes.length).toBeLessThanOrEqual(AUDIT_PAGE_SIZE);
+      for (const e of log.page.nodes) {
+        expect(e.schoolId).toBe(owner.school.id);
+        if (log.filters.actor) expect(e.actorType).toBe(log.filters.actor);
+        if (log.filters.action) expect(e.action).toBe(log.filters.action);
+        if (log.filters.target) expect(e.targetId).toBe(log.filters.target);
+      }
+      if (log.refused) for (const pattern of LEAK) expect(log.refused).not.toMatch(pattern);
+    },
+  },
+  {
     path: () => "/manage/keys",
     read: async (params) => {
       await feedback(params);
@@ -254,7 +273,7 @@ describe("console pages under hostile addresses, signed in as the owner (seeded 
   }, 600_000);
 
   it("every page at once with the worst of each parameter", async () => {
-    const worst: PageQuery = { q: ["İ".repeat(254), "x"], plan: DEMO_IDS.plans.acmeAnnual, state: "\u0000", after: "\u0000".repeat(3000), notice: "' OR 1=1 --", refused: "__proto__" };
+    const worst: PageQuery = { q: ["İ".repeat(254), "x"], plan: DEMO_IDS.plans.acmeAnnual, state: "\u0000", after: "\u0000".repeat(3000), notice: "' OR 1=1 --", refused: "__proto__", actor: "__proto__", action: "\u0000".repeat(300), target: "x".repeat(5000), from: "2026-02-31", to: ["0000-00-00", "2026-01-01"] };
     const before = await everything();
     for (const page of PAGES) for (const id of ["", "\u0000", "x".repeat(5000), acme.course, acme.endpoint]) await page.read(worst, id);
     const list = await consoleMemberList({ schoolId: owner.school.id, query: worst, now: now() });
