@@ -1,4 +1,5 @@
-// The staff console's forms under a signed-in manager (seeded, fast-check): any member page action,
+// The staff console's forms under a signed-in manager (seeded, fast-check): any member page action
+// (change-plan among them, with this school's plans, a draft, another currency, another school's),
 // any member id (this school's, another school's, garbage), any fields, any form token, any Origin.
 // Every answer is a redirect, 404 or 403 (never a throw: no 5xx), a notice never leaks internals,
 // nothing of the other school changes, and a refused request (cross-site, no token) changes nothing.
@@ -16,6 +17,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
 import { TEST_ACTOR } from "../../helpers/audit-actor";
+import { CHANGE_PLANS, ensureChangePlans } from "../billing/helpers";
 
 const RUNS = Number(process.env.FUZZ_RUNS_CONSOLE ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
@@ -33,7 +35,7 @@ let ownSub = "";
 async function otherSchool() {
   const d = db();
   const [subs, memberships, enrollments, payments] = await Promise.all([
-    d.subscription.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true }, orderBy: { id: "asc" } }),
+    d.subscription.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true, planId: true, scheduledPlanId: true }, orderBy: { id: "asc" } }),
     d.schoolMembership.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, disabledAt: true, roles: true }, orderBy: { id: "asc" } }),
     d.enrollment.count({ where: { schoolId: DEMO_IDS.acmeSchool } }),
     d.payment.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, refundedAmount: true }, orderBy: { id: "asc" } }),
@@ -44,7 +46,7 @@ async function otherSchool() {
 async function everything() {
   const d = db();
   const [subs, memberships, enrollments, events] = await Promise.all([
-    d.subscription.findMany({ select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true }, orderBy: { id: "asc" } }),
+    d.subscription.findMany({ select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true, planId: true, scheduledPlanId: true }, orderBy: { id: "asc" } }),
     d.schoolMembership.findMany({ select: { id: true, disabledAt: true }, orderBy: { id: "asc" } }),
     d.enrollment.count(),
     d.webhookEvent.count(),
@@ -53,6 +55,8 @@ async function everything() {
 }
 
 beforeAll(async () => {
+  // Plans a monthly subscription can move to (change-plan), a draft and another currency among them.
+  await ensureChangePlans(DEMO_IDS.school);
   cookie = await signIn(app, "manager@schoolhouse.test");
   const access = await consoleAccess({ headers: new Headers({ host: HOST, cookie }) });
   if (access.kind !== "staff") throw new Error("the manager is staff");
@@ -78,7 +82,7 @@ describe("console forms, signed in as a manager (seeded fuzz)", () => {
         {
           subscription: fc.oneof(text, fc.constantFrom(acmeSub, ownSub)),
           payment: text,
-          plan: fc.oneof(text, fc.constantFrom(DEMO_IDS.plans.acmeAnnual, DEMO_IDS.plans.monthly)),
+          plan: fc.oneof(text, fc.constantFrom(DEMO_IDS.plans.acmeAnnual, DEMO_IDS.plans.monthly, ...Object.values(CHANGE_PLANS))),
           course: text,
           currentPeriodEnd: text,
           expireAt: text,
@@ -109,16 +113,18 @@ describe("console forms, signed in as a manager (seeded fuzz)", () => {
     expect(await otherSchool()).toEqual(before);
   }, 600_000);
 
-  it("a refused post (cross-site, no token, signed out) changes nothing", async () => {
+  it("a refused post (cross-site, null Origin from another site, no token, signed out) changes nothing", async () => {
     const before = await everything();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(MEMBER_ACTIONS)), fc.constantFrom("cross", "token", "anonymous"), async (action, how) => {
+      fc.asyncProperty(fc.constantFrom(...Object.keys(MEMBER_ACTIONS)), fc.constantFrom("cross", "nullCross", "token", "anonymous"), async (action, how) => {
         const form = new FormData();
         if (how !== "token") form.set(FORM_TOKEN_FIELD, crypto.randomUUID());
         form.set("subscription", ownSub);
         form.set("course", DEMO_IDS.courses.pythonForDataAnalysis);
-        form.set("plan", DEMO_IDS.plans.monthly);
-        const headers = new Headers({ host: HOST, origin: how === "cross" ? "https://evil.example" : ORIGIN, ...(how === "anonymous" ? {} : { cookie }) });
+        form.set("plan", CHANGE_PLANS.plus);
+        // nullCross: a sandboxed frame of another site posts with `Origin: null`.
+        const origin: Record<string, string> = how === "cross" ? { origin: "https://evil.example" } : how === "nullCross" ? { origin: "null", "sec-fetch-site": "cross-site" } : { origin: ORIGIN };
+        const headers = new Headers({ host: HOST, ...origin, ...(how === "anonymous" ? {} : { cookie }) });
         const answer = await performMemberAction({ headers, memberId: DEMO_IDS.users.student, action, form, now: now() });
         expect(answer.kind).toBe("redirect");
       }),
