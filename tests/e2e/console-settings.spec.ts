@@ -111,6 +111,7 @@ test.describe("API keys", () => {
   // Next's action check and the console's need (under no-referrer it sent `Origin: null`: a 500).
   test("refusals are clear and change nothing; the form works without JavaScript", async ({ browser }) => {
     const { context, page } = await staffBrowser(browser, "owner@schoolhouse.test", "/manage/keys", { javaScript: false });
+    expect((await page.reload())?.headers()["referrer-policy"]).toBe("same-origin");
     const form = page.getByRole("form", { name: "Create an API key" });
     await form.getByLabel("Name").fill("No JS key");
     await form.getByLabel("Expires on (optional, YYYY-MM-DD)").fill("2001-01-01");
