@@ -44,10 +44,15 @@ const config = {
       { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
       { key: "Referrer-Policy", value: "no-referrer" },
     ];
-    return ["/login", "/login/:path*", "/account/:path*", "/manage", "/manage/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({
-      source,
-      headers: noFraming,
-    }));
+    // The staff console's pages post their forms to server actions (app/manage): under no-referrer
+    // the browser sends `Origin: null` with a form post made without JavaScript, and Next's action
+    // check and ours (lib/console/same-origin.ts) then refuse it as cross-site (Next with a 500).
+    // same-origin sends this origin's Origin with its own posts and no referrer to any other site.
+    const consoleHeaders = noFraming.map((h) => (h.key === "Referrer-Policy" ? { key: h.key, value: "same-origin" } : h));
+    return [
+      ...["/login", "/login/:path*", "/account/:path*", "/oauth/:path*", "/api/auth/:path*", "/admin/:path*"].map((source) => ({ source, headers: noFraming })),
+      ...["/manage", "/manage/:path*"].map((source) => ({ source, headers: consoleHeaders })),
+    ];
   },
 };
 

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { answerInProxy } from "@/app/_routes/table";
 import { getMemberSession, hasSessionCookie } from "@/lib/auth/session";
 import { accountPageGate, isAccountPagePath } from "@/lib/account/access";
-import { consolePageGate } from "@/lib/console/access";
+import { consolePageGate, consolePassedHeaders } from "@/lib/console/access";
 import { isConsolePath } from "@/lib/console/nav";
 import { LOGIN_PATH } from "@/lib/auth/config";
 import { PASSWORD_SETUP_PATH } from "@/lib/auth/password-setup";
@@ -65,10 +65,15 @@ export async function proxy(request: NextRequest) {
     }
   }
   if (!page && isConsolePath(request.nextUrl.pathname)) {
-    // The staff console's pages and their server actions: the login page for a visitor, 403 for a
-    // role the permission matrix does not allow there (lib/console/permissions.ts).
+    // The staff console's pages and their server actions: 403 for a post from another site, the
+    // login page for a visitor, 403 for a role the permission matrix does not allow there
+    // (lib/console/permissions.ts).
     try {
-      return (await consolePageGate(request, request.nextUrl.pathname, request.nextUrl.pathname + request.nextUrl.search)) ?? NextResponse.next();
+      const refused = await consolePageGate(request, request.nextUrl.pathname, request.nextUrl.pathname + request.nextUrl.search);
+      if (refused) return refused;
+      // A form post made without JavaScript under a no-referrer policy says `Origin: null`.
+      const passed = consolePassedHeaders(request);
+      return passed ? NextResponse.next({ request: { headers: passed } }) : NextResponse.next();
     } catch (err) {
       if (!asDatabaseUnavailable(err)) throw err;
       return unavailablePage();

@@ -8,6 +8,7 @@ import type { School } from "../db/generated/client";
 import { requestContext } from "../tenancy/request-context";
 import { CONSOLE_PATH, permissionForPath } from "./nav";
 import { isConsoleStaff, permissionsOf, type ConsolePermission } from "./permissions";
+import { CROSS_SITE_MESSAGE, isSameOriginPost, withoutNullOrigin } from "./same-origin";
 
 export interface ConsoleStaff {
   school: School;
@@ -86,17 +87,39 @@ export function consoleForbiddenResponse(o: { schoolName: string; email: string;
   });
 }
 
+/** 403 for a post from another site (or one that does not say where it comes from): nothing was done. */
+export function consoleCrossSiteResponse(): Response {
+  const body = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Form refused</title>
+<style>body{font-family:ui-sans-serif,system-ui,sans-serif;color:#1c1d21;background:#fbfaf7;margin:0;line-height:1.55}.wrap{max-width:640px;margin:0 auto;padding:2rem 1.25rem}a{color:#2f5bd3}</style>
+</head><body><main class="wrap">
+<h1>Form refused</h1>
+<p>${escapeHtml(CROSS_SITE_MESSAGE)}</p>
+<p><a href="${CONSOLE_PATH}">Open the staff console</a> and use its forms there.</p>
+</main></body></html>
+`;
+  return new Response(body, {
+    status: 403,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" },
+  });
+}
+
+const isPost = (method: string | undefined) => method !== undefined && method !== "GET" && method !== "HEAD";
+
 /**
  * The proxy's answer for a console request before it renders or acts (pages and their server
- * actions, which post to the page's path): the login page for a visitor, 403 for an account that
- * may not open the path, nothing (go on) for staff who may, and for a host without a school (the
- * page answers 404 there).
+ * actions, which post to the page's path): 403 for a post from another site (before any lookup, and
+ * before Next's own action check, which would answer it with a 500), the login page for a visitor,
+ * 403 for an account that may not open the path, nothing (go on) for staff who may, and for a host
+ * without a school (the page answers 404 there).
  */
 export async function consolePageGate(request: { url: string; method?: string; headers: Headers }, pathname: string, pathWithSearch: string): Promise<Response | null> {
+  if (isPost(request.method) && !isSameOriginPost(request.headers, requestContext(request).origin)) return consoleCrossSiteResponse();
   const access = await consoleAccess(request);
   if (access.kind === "no_school") return null;
   if (access.kind === "anonymous") {
-    if (request.method && request.method !== "GET" && request.method !== "HEAD") {
+    if (isPost(request.method)) {
       return new Response("Sign in again: nothing was changed.", { status: 401, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
     }
     const location = new URL(consoleLoginPath(pathWithSearch), requestContext(request).origin).toString();
@@ -106,4 +129,13 @@ export async function consolePageGate(request: { url: string; method?: string; h
     return consoleForbiddenResponse({ schoolName: access.school.name, email: access.session.email, path: pathWithSearch });
   }
   return null;
+}
+
+/**
+ * The request headers to pass on for a console request the gate let through, when they must change:
+ * a same-origin post sent with `Origin: null` goes on without it (./same-origin.ts, withoutNullOrigin),
+ * so Next's action check does not refuse what the console's rule accepts. Null: pass it on as it came.
+ */
+export function consolePassedHeaders(request: { url: string; method?: string; headers: Headers }): Headers | null {
+  return isPost(request.method) ? withoutNullOrigin(request.headers, requestContext(request).origin) : null;
 }

@@ -1,6 +1,6 @@
 // The console's server actions accept a post only from the console's own pages: the browser's
-// Origin must be this host's origin (Sec-Fetch-Site same-origin when a browser sends no Origin), and
-// each rendered form carries a token that makes its action run once: a second submit of the same
+// Origin must be this host's origin (Sec-Fetch-Site same-origin when a browser sends no Origin or
+// `Origin: null`: ./same-origin.ts), and each rendered form carries a token that makes its action run once: a second submit of the same
 // form (a double click, a reload, a replayed request) answers the first one's outcome without
 // acting again (lib/idempotency/run-once.ts, keyed by the member session).
 import { randomUUID } from "node:crypto";
@@ -8,19 +8,15 @@ import { isUuid } from "../core/ids";
 import { db } from "../db/client";
 import { requestHashOf, runOnce } from "../idempotency/run-once";
 import type { ConsoleStaff } from "./access";
+import { CROSS_SITE_MESSAGE } from "./same-origin";
 import { STEP_UP_FIELD } from "./step-up";
+
+export { isSameOriginPost } from "./same-origin";
 
 export const FORM_TOKEN_FIELD = "formToken";
 
 /** A fresh token for one rendered form. */
 export const newFormToken = () => randomUUID();
-
-/** Whether a post comes from a page of this origin (not another site, not a cross-site form). */
-export function isSameOriginPost(headers: Headers, origin: string): boolean {
-  const sent = headers.get("origin");
-  if (sent !== null) return sent === origin;
-  return headers.get("sec-fetch-site") === "same-origin";
-}
 
 export interface ConsoleNotice {
   kind: "done" | "error";
@@ -28,7 +24,7 @@ export interface ConsoleNotice {
 }
 
 export const FORM_MESSAGES = {
-  crossSite: "This form did not come from this site. Nothing was changed.",
+  crossSite: CROSS_SITE_MESSAGE,
   expired: "This form expired. Nothing was changed: reload the page and try again.",
   inProgress: "This form is still being handled. Reload the page in a moment to see its outcome.",
   reused: "This form was already used for another change. Nothing was changed: reload the page and try again.",

@@ -5,6 +5,7 @@
 // step-up, once per form) is ./perform.ts.
 import { requestEmailVerification } from "../auth/email-verification";
 import { requestPasswordReset } from "../auth/password-reset";
+import { changeSubscriptionPlan } from "../billing/change-subscription-plan";
 import { PAYMENT_NOT_FOUND, refundPayment } from "../billing/refund-payment";
 import { isUuid } from "../core/ids";
 import { db } from "../db/client";
@@ -104,6 +105,26 @@ export const MEMBER_ACTIONS = {
   "undo-cancellation": subscriptionAction((c, id) => undoCancellation({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The cancellation is undone: the subscription continues."),
   pause: subscriptionAction((c, id) => pauseSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The subscription is paused."),
   resume: subscriptionAction((c, id) => resumeSubscription({ schoolId: c.staff.school.id, input: { id }, now: c.now, actor: c.actor }), "The subscription is resumed."),
+  // The Admin API's changeSubscriptionPlan (staff may pick any plan but drafts, as an API key may):
+  // an upgrade now (a charge_automatically subscription is charged the prorated difference first,
+  // and a refused card's message is the refusal), a downgrade at the period end, the current plan
+  // again withdraws a scheduled downgrade. No step-up: money goes from the member to the school
+  // on a plan the school sells, as with creating a subscription, and a refund (step-up) undoes it.
+  "change-plan": {
+    permission: "members:write",
+    run: async (c) => {
+      const id = await ownSubscription(c);
+      if (!id) return refused([SUBSCRIPTION_NOT_FOUND]);
+      const planId = c.field("plan").slice(0, 64);
+      const before = await db().subscription.findUniqueOrThrow({ where: { id }, select: { planId: true } });
+      const { errors, record } = await changeSubscriptionPlan({ schoolId: c.staff.school.id, input: { id, planId }, now: c.now, actor: c.actor });
+      if (errors.length || !record) return refused(errors);
+      if (planId === before.planId) return done(`The scheduled plan change is withdrawn: the subscription stays on ${record.plan.name}.`);
+      if (record.planId === planId) return done(`The subscription is now on ${record.plan.name}.`);
+      const next = await db().membershipPlan.findUniqueOrThrow({ where: { id: planId }, select: { name: true } });
+      return done(`The subscription moves to ${next.name} at the end of the current period; it stays on ${record.plan.name} until then.`);
+    },
+  },
   refund: {
     permission: "money:refund",
     stepUp: true,

@@ -29,10 +29,27 @@ export async function memberView(o: { staff: Pick<ConsoleStaff, "school">; membe
     listMemberEnrollments({ schoolId: school.id, userId }),
     memberSchoolSessions({ school, userId, now: o.now }),
     listMemberGrants({ db: db(), schoolId: school.id, userId, now: o.now }),
-    db().membershipPlan.findMany({ where: { schoolId: school.id }, select: { id: true, name: true, planType: true, status: true }, orderBy: [{ position: "asc" }, { id: "asc" }] }),
+    db().membershipPlan.findMany({
+      where: { schoolId: school.id },
+      select: { id: true, name: true, planType: true, status: true, interval: true, intervalCount: true, currency: true, price: true },
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+    }),
     db().course.findMany({ where: { schoolId: school.id }, select: { id: true, title: true }, orderBy: [{ position: "asc" }, { title: "asc" }], take: 500 }),
   ]);
   const enrolled = new Set(enrollments.map((e) => e.courseId));
+  const planNames = new Map(plans.map((p) => [p.id, p.name]));
+  // The plans changeSubscriptionPlan would take for a subscription (it decides again on submit):
+  // recurring, not a draft, the same interval and currency, not held by another live subscription
+  // of the member; the current plan only to withdraw a scheduled downgrade.
+  const planChoices = (s: (typeof subscriptions)[number]) => {
+    const changeable = s.plan.planType === "recurring" && (s.state === "active" || s.state === "trialing") && s.pausedAt === null && !isCanceling(s);
+    if (!changeable) return [];
+    const held = new Set(subscriptions.filter((o) => o.id !== s.id && isLive(o.state)).map((o) => o.planId));
+    return plans
+      .filter((p) => p.planType === "recurring" && p.status !== "draft" && p.interval === s.plan.interval && p.intervalCount === s.plan.intervalCount && p.currency === s.plan.currency)
+      .filter((p) => !held.has(p.id) && (p.id !== s.planId || s.scheduledPlanId !== null))
+      .map((p) => ({ id: p.id, label: `${p.name}, ${p.price.toFixed(2)} ${p.currency.trim()}${p.id === s.planId ? " (keep this plan)" : ""}` }));
+  };
   return {
     member: { ...member, disabledAt: membership.disabledAt },
     subscriptions: subscriptions.map((s) => ({
@@ -52,6 +69,8 @@ export async function memberView(o: { staff: Pick<ConsoleStaff, "school">; membe
       canPause: (s.state === "active" || s.state === "trialing") && s.pausedAt === null && !isCanceling(s) && s.plan.planType !== "lifetime",
       canResume: s.pausedAt !== null,
       canMovePeriod: s.plan.planType !== "lifetime" && isLive(s.state) && !isCanceling(s),
+      scheduledPlanName: s.scheduledPlanId ? (planNames.get(s.scheduledPlanId) ?? "another plan") : null,
+      planChoices: planChoices(s),
     })),
     payments: payments.map((p) => ({
       id: p.id,
@@ -68,7 +87,7 @@ export async function memberView(o: { staff: Pick<ConsoleStaff, "school">; membe
     enrollments: enrollments.map((e) => ({ id: e.id, title: e.course.title, at: e.createdAt })),
     sessions,
     apps,
-    plans,
+    plans: plans.map((p) => ({ id: p.id, name: p.name, planType: p.planType, status: p.status })),
     coursesToEnroll: courses.filter((c) => !enrolled.has(c.id)),
   };
 }

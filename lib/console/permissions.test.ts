@@ -5,6 +5,7 @@ import { CONSOLE_NAV, CONSOLE_PATH, permissionForPath } from "./nav";
 import { can, CONSOLE_PERMISSIONS, isConsoleStaff, PERMISSION_MATRIX, permissionsOf } from "./permissions";
 import { needsStepUp, STEP_UP_MAX_AGE_MS } from "./step-up";
 import { isSameOriginPost } from "./form-guard";
+import { withoutNullOrigin } from "./same-origin";
 
 describe("the staff console's permission matrix", () => {
   it("gives the owner everything", () => {
@@ -71,10 +72,26 @@ describe("same-origin posts", () => {
   const origin = "http://demo.localhost:3000";
   it("accepts this origin and refuses any other, or none without Sec-Fetch-Site same-origin", () => {
     expect(isSameOriginPost(new Headers({ origin }), origin)).toBe(true);
+    expect(isSameOriginPost(new Headers({ origin, "sec-fetch-site": "same-origin" }), origin)).toBe(true);
     expect(isSameOriginPost(new Headers({ origin: "http://evil.example" }), origin)).toBe(false);
+    expect(isSameOriginPost(new Headers({ origin: "http://evil.example", "sec-fetch-site": "same-origin" }), origin)).toBe(false);
+    expect(isSameOriginPost(new Headers({ origin, "sec-fetch-site": "cross-site" }), origin)).toBe(false);
     expect(isSameOriginPost(new Headers({ origin: "null" }), origin)).toBe(false);
     expect(isSameOriginPost(new Headers({}), origin)).toBe(false);
     expect(isSameOriginPost(new Headers({ "sec-fetch-site": "same-origin" }), origin)).toBe(true);
     expect(isSameOriginPost(new Headers({ "sec-fetch-site": "cross-site" }), origin)).toBe(false);
+    expect(isSameOriginPost(new Headers({ "sec-fetch-site": "same-site" }), origin)).toBe(false);
+  });
+
+  it("takes `Origin: null` with Sec-Fetch-Site same-origin (a no-referrer page's form post without JavaScript), and passes it on without the null Origin", () => {
+    const nullSameOrigin = new Headers({ origin: "null", "sec-fetch-site": "same-origin", cookie: "a=b" });
+    expect(isSameOriginPost(nullSameOrigin, origin)).toBe(true);
+    const passed = withoutNullOrigin(nullSameOrigin, origin);
+    expect(passed?.has("origin")).toBe(false);
+    expect(passed?.get("cookie")).toBe("a=b");
+    // A sandboxed frame of another site sends null with cross-site: refused, passed on as it came.
+    expect(isSameOriginPost(new Headers({ origin: "null", "sec-fetch-site": "cross-site" }), origin)).toBe(false);
+    expect(withoutNullOrigin(new Headers({ origin: "null", "sec-fetch-site": "cross-site" }), origin)).toBeNull();
+    expect(withoutNullOrigin(new Headers({ origin }), origin)).toBeNull();
   });
 });

@@ -15,21 +15,26 @@ export async function expectNoAxeViolations(page: Page) {
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-export async function expectFits(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+export async function expectFits(page: Page, max = 390) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(max);
 }
 
 /**
- * A fresh browser at 390 px, signed in as `email` through the login page, on `path`; with
- * `landsOnPath`, it waits until the address is `path` (a page that sends a role elsewhere, such as a
- * teacher's console home, is left to the caller).
+ * A fresh browser at 390 px (or `width`), signed in as `email` through the login page, on `path`;
+ * with `landsOnPath`, it waits until the address is `path` (a page that sends a role elsewhere, such
+ * as a teacher's console home, is left to the caller). `base` and `password`: a spec's own server.
  */
-export async function staffBrowser(browser: Browser, email: string, path = "/manage", opts: { javaScript?: boolean; landsOnPath?: boolean } = {}) {
-  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
+export async function staffBrowser(
+  browser: Browser,
+  email: string,
+  path = "/manage",
+  opts: { javaScript?: boolean; landsOnPath?: boolean; base?: string; width?: number; password?: string } = {},
+) {
+  const context = await browser.newContext({ baseURL: opts.base ?? baseURL, viewport: { width: opts.width ?? 390, height: 800 }, javaScriptEnabled: opts.javaScript ?? true });
   const page = await context.newPage();
   await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Password").fill(opts.password ?? PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   if (opts.landsOnPath) await expect(page).toHaveURL(new RegExp(`${path.replace(/[/?]/g, "\\$&")}$`));
   return { context, page };

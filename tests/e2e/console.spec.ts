@@ -1,10 +1,14 @@
+import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 import { baseURL } from "../../playwright.config";
 import { PASSWORD, expectFits, expectNoAxeViolations, staffBrowser } from "./console-helpers";
+import { createSpecDatabase, freePort, startProductionServer, type ProductionServer, type SpecDatabase } from "./next-server";
 
 // The staff console (/manage) in Chromium at 390 px: every page per role (owner, manager, teacher;
 // a student gets 403), another school's ids 404, every member action through its form, axe-core
-// with no violations, keyboard use, and (forms without JavaScript: not yet, see docs).
+// with no violations, keyboard use, the members and courses pages without JavaScript (keys,
+// webhooks and apps: console-settings.spec.ts), and changing a plan at 320 px on a server of its own.
 // Axe and server actions on a loaded machine: more than the default 30 s per test.
 test.describe.configure({ timeout: 120_000 });
 const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
@@ -213,5 +217,101 @@ test.describe("member actions", () => {
     await expect(page.getByRole("status")).toHaveText("The member is enabled: they can sign in here again.");
     await member.context.close();
     await context.close();
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test("members: search, then a member action through its form", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", "/manage/members", { javaScript: false });
+    await expect(page).toHaveURL(`${baseURL}/manage/members`);
+    await page.getByLabel("Email or name starts with").fill("jam");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/q=jam/);
+    await expect(page.getByRole("link", { name: "Jamie Lee" })).toBeVisible();
+    await page.goto(`/manage/members/${IDS.reviewer}`);
+    await page.getByRole("button", { name: "Send a password link" }).click();
+    await expect(page).toHaveURL(new RegExp(`/manage/members/${IDS.reviewer}\\?notice=`));
+    await expect(page.getByRole("status")).toContainText("A password link is on its way to reviewer@schoolhouse.test");
+    await context.close();
+  });
+
+  test("courses: a teacher opens a course's enrollments", async ({ browser }) => {
+    const { context, page } = await staffBrowser(browser, "teacher@schoolhouse.test", "/manage", { javaScript: false });
+    await expect(page).toHaveURL(`${baseURL}/manage/courses`);
+    await page.getByRole("link", { name: "Intro to SQL" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: "Enrolled members" })).toBeVisible();
+    await context.close();
+  });
+});
+
+// Changing a plan needs a second plan of the same interval and currency, which the demo school has
+// not: a server of its own on Postgres, with two more monthly plans written behind its back.
+const adminUrl = process.env.TEST_DATABASE_URL;
+const PLUS = "5c400000-0000-4000-8000-0000000003c1";
+const BASIC = "5c400000-0000-4000-8000-0000000003c2";
+test.describe("change plan", () => {
+  test.skip(!adminUrl, "needs TEST_DATABASE_URL: the test adds plans behind the server's back");
+  test.describe.configure({ timeout: 300_000 });
+  let database: SpecDatabase | undefined;
+  let server: ProductionServer | undefined;
+  // Production mode refuses the README's demo password on DATABASE_URL: a fresh one.
+  const password = `e2e-${randomBytes(9).toString("base64url")}`;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    database = await createSpecDatabase({ adminUrl: adminUrl!, prefix: "sh_e2e_console_plan" });
+    // A free port of the system's choosing: E2E_PORT is the suite's server.
+    server = await startProductionServer({ port: await freePort(), databaseUrl: database.url, env: { DIRECT_DATABASE_URL: database.url, DEMO_PASSWORD: password } });
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (const [id, slug, name, price] of [[PLUS, "monthly-plus", "Monthly Plus", 49], [BASIC, "monthly-basic", "Monthly Basic", 19]] as const) {
+        await client.query(
+          `INSERT INTO "MembershipPlan" ("id", "schoolId", "slug", "name", "planType", "interval", "intervalCount", "price", "currency", "status", "updatedAt")
+           SELECT $1, "id", $2, $3, 'recurring', 'month', 1, $4, 'USD', 'published', now() FROM "School" WHERE "subdomain" = 'demo'`,
+          [id, slug, name, price],
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test("a manager upgrades now, schedules a downgrade without JavaScript and withdraws it (320 px)", async ({ browser }) => {
+    const base = server!.origin;
+    const path = `/manage/members/${IDS.student}`;
+    const { context, page } = await staffBrowser(browser, "manager@schoolhouse.test", path, { base, width: 320, password });
+    await expect(page).toHaveURL(`${base}${path}`);
+    const create = page.getByRole("form", { name: "Create a subscription" });
+    await create.locator("select[name=plan]").selectOption(IDS.monthly);
+    await create.getByRole("button", { name: "Create subscription" }).click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is created.");
+    const change = page.getByRole("form", { name: "Change the plan of Monthly Membership" });
+    await expect(change.getByLabel("New plan").locator("option")).toHaveText(["Monthly Plus, 49.00 USD", "Monthly Basic, 19.00 USD"]);
+    await expectNoAxeViolations(page);
+    await expectFits(page, 320);
+    await change.getByLabel("New plan").selectOption({ label: "Monthly Plus, 49.00 USD" });
+    await change.getByRole("button", { name: "Change plan" }).click();
+    await expect(page.getByRole("status")).toHaveText("The subscription is now on Monthly Plus.");
+    await expect(page.getByRole("heading", { level: 3, name: "Monthly Plus" })).toBeVisible();
+    await context.close();
+
+    const noJs = await staffBrowser(browser, "manager@schoolhouse.test", path, { base, width: 320, javaScript: false, password });
+    const again = noJs.page.getByRole("form", { name: "Change the plan of Monthly Plus" });
+    await again.getByLabel("New plan").selectOption({ label: "Monthly Basic, 19.00 USD" });
+    await again.getByRole("button", { name: "Change plan" }).click();
+    await expect(noJs.page.getByRole("status")).toHaveText("The subscription moves to Monthly Basic at the end of the current period; it stays on Monthly Plus until then.");
+    await expect(noJs.page.getByText(/moves to Monthly Basic on /)).toBeVisible();
+    const keep = noJs.page.getByRole("form", { name: "Change the plan of Monthly Plus" });
+    await keep.getByLabel("New plan").selectOption({ label: "Monthly Plus, 49.00 USD (keep this plan)" });
+    await keep.getByRole("button", { name: "Change plan" }).click();
+    await expect(noJs.page.getByRole("status")).toHaveText("The scheduled plan change is withdrawn: the subscription stays on Monthly Plus.");
+    await expect(noJs.page.getByText(/moves to Monthly Basic on /)).toHaveCount(0);
+    await noJs.context.close();
   });
 });

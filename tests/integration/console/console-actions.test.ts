@@ -16,6 +16,8 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
 import { TEST_ACTOR } from "../../helpers/audit-actor";
+import { CARDS, CHANGE_PLANS, ensureChangePlans } from "../billing/helpers";
+import { CHANGE_PAUSED, PLAN_CLOSED, PLAN_INCOMPATIBLE, PLAN_NOT_FOUND, SAME_PLAN } from "@/lib/billing/change-subscription-plan";
 
 // The staff console's access rules and actions below Next (lib/console): who may open what, the
 // same-origin and once-per-form guards, step-up, each action through its domain verb (messages,
@@ -31,7 +33,7 @@ let studentSub = "";
 
 const headersOf = (cookie: string, extra: Record<string, string> = {}) => new Headers({ host: HOST, origin: ORIGIN, ...(cookie ? { cookie } : {}), ...extra });
 
-function form(fields: Record<string, string>, token = newFormToken()) {
+function form(fields: Record<string, string>, token: string = newFormToken()) {
   const f = new FormData();
   f.set(FORM_TOKEN_FIELD, token);
   for (const [k, v] of Object.entries(fields)) f.set(k, v);
@@ -72,7 +74,19 @@ describe("who may open the console", () => {
   });
 
   it("the proxy's gate: login for a visitor (401 for a post), 403 for a role without the page, nothing for staff", async () => {
-    const gate = (who: string, path: string, method = "GET") => consolePageGate({ url: `${ORIGIN}${path}`, method, headers: headersOf(cookies[who] ?? "") }, path, path);
+    const gate = (who: string, path: string, method = "GET", extra: Record<string, string> = {}) =>
+      consolePageGate({ url: `${ORIGIN}${path}`, method, headers: headersOf(cookies[who] ?? "", extra) }, path, path);
+    // A post from another site: 403 saying so, before the sign-in or the role is looked at (Next's
+    // own action check would answer it with a 500).
+    for (const who of ["manager", "nobody"]) {
+      const cross = await gate(who, "/manage/members", "POST", { origin: "https://evil.example" });
+      expect(cross?.status).toBe(403);
+      expect(await cross?.text()).toContain(FORM_MESSAGES.crossSite);
+    }
+    expect((await gate("manager", "/manage/keys", "POST", { origin: "null", "sec-fetch-site": "cross-site" }))?.status).toBe(403);
+    // A form posted without JavaScript from a page under a no-referrer policy: `Origin: null`, same-origin.
+    expect(await gate("manager", "/manage/members", "POST", { origin: "null", "sec-fetch-site": "same-origin" })).toBeNull();
+    expect(await gate("manager", "/manage/members", "POST")).toBeNull();
     const visitor = await gate("nobody", "/manage/members?q=a");
     expect(visitor?.status).toBe(307);
     expect(visitor?.headers.get("location")).toBe(`${ORIGIN}/login?callbackUrl=%2Fmanage%2Fmembers%3Fq%3Da`);
@@ -187,6 +201,104 @@ describe("member actions", () => {
   it("refuses disabling yourself or an owner", async () => {
     expect((await noticeOf("manager", await act("manager", DEMO_IDS.users.manager, "disable", form({}))))?.kind).toBe("error");
     expect((await noticeOf("manager", await act("manager", DEMO_IDS.users.owner, "disable", form({}))))?.kind).toBe("error");
+  });
+});
+
+describe("change plan (changeSubscriptionPlan, the Admin API's verb)", () => {
+  let counter = 0;
+  /** A new member with a monthly subscription (external collection unless a card is given). */
+  async function planMember(card?: string) {
+    const email = `console-plan-${++counter}-${Date.now().toString(36)}@example.com`;
+    const input = { email, name: "Plan Changer", planId: DEMO_IDS.plans.monthly, ...(card ? { collectionMethod: "charge_automatically", paymentMethod: card } : {}) };
+    const record = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.school, input, now: new Date() })).record!;
+    return { userId: record.userId, subscription: record.id };
+  }
+  const changePlan = (who: string, m: { userId: string; subscription: string }, plan: string, token?: string) =>
+    act(who, m.userId, "change-plan", form({ subscription: m.subscription, plan }, token));
+  const row = (id: string) => db().subscription.findUniqueOrThrow({ where: { id }, select: { planId: true, scheduledPlanId: true, pausedAt: true, state: true, updatedAt: true } });
+  const audits = (id: string) => db().auditEvent.findMany({ where: { targetId: id, action: "subscription.change_plan" } });
+  const school = async () => ({ school: await db().school.findUniqueOrThrow({ where: { id: DEMO_IDS.school } }) });
+
+  beforeAll(() => ensureChangePlans(DEMO_IDS.school));
+
+  it("offers the plans the verb takes: recurring, same interval and currency, no drafts", async () => {
+    const m = await planMember();
+    const view = await memberView({ staff: await school(), memberId: m.userId, now: new Date() });
+    const choices = view!.subscriptions.find((s) => s.id === m.subscription)!.planChoices.map((c) => c.id);
+    expect(choices).toEqual(expect.arrayContaining([CHANGE_PLANS.plus, CHANGE_PLANS.basic]));
+    for (const no of [CHANGE_PLANS.draft, CHANGE_PLANS.euro, DEMO_IDS.plans.monthly, DEMO_IDS.plans.lifetime, DEMO_IDS.plans.acmeAnnual]) expect(choices).not.toContain(no);
+  });
+
+  it("an upgrade takes effect now, once under a double submit, with its event and the manager in the audit log", async () => {
+    const m = await planMember();
+    const token = newFormToken();
+    const first = await changePlan("manager", m, CHANGE_PLANS.plus, token);
+    const second = await changePlan("manager", m, CHANGE_PLANS.plus, token);
+    expect(second).toEqual(first);
+    expect(await noticeOf("manager", first)).toEqual({ kind: "done", text: "The subscription is now on Monthly Plus." });
+    expect((await row(m.subscription)).planId).toBe(CHANGE_PLANS.plus);
+    expect((await events(m.subscription)).filter((e) => e.type === "subscription.plan_changed")).toHaveLength(1);
+    const rows = await audits(m.subscription);
+    expect(rows).toHaveLength(1);
+    const manager = await consoleAccess({ headers: headersOf(cookies.manager!) });
+    if (manager.kind !== "staff") throw new Error("the manager is staff");
+    expect(rows[0]).toMatchObject({ actorType: "member", actorId: DEMO_IDS.users.manager, actorLabel: "manager@schoolhouse.test", credentialId: manager.session.sessionId });
+    // The same token for another plan is refused, and changes nothing.
+    expect(await changePlan("manager", m, CHANGE_PLANS.basic, token)).toEqual({ kind: "redirect", location: `/manage/members/${m.userId}?refused=reused` });
+    expect(await row(m.subscription)).toMatchObject({ planId: CHANGE_PLANS.plus, scheduledPlanId: null });
+  });
+
+  it("a downgrade waits for the period end; the current plan again withdraws it", async () => {
+    const m = await planMember();
+    await changePlan("manager", m, CHANGE_PLANS.plus);
+    const scheduled = await changePlan("manager", m, CHANGE_PLANS.basic);
+    expect(await noticeOf("manager", scheduled)).toEqual({ kind: "done", text: "The subscription moves to Monthly Basic at the end of the current period; it stays on Monthly Plus until then." });
+    expect(await row(m.subscription)).toMatchObject({ planId: CHANGE_PLANS.plus, scheduledPlanId: CHANGE_PLANS.basic });
+    const view = await memberView({ staff: await school(), memberId: m.userId, now: new Date() });
+    const sub = view!.subscriptions.find((s) => s.id === m.subscription)!;
+    expect(sub.scheduledPlanName).toBe("Monthly Basic");
+    expect(sub.planChoices.find((c) => c.id === CHANGE_PLANS.plus)?.label).toMatch(/\(keep this plan\)$/);
+    const withdrawn = await changePlan("manager", m, CHANGE_PLANS.plus);
+    expect(await noticeOf("manager", withdrawn)).toEqual({ kind: "done", text: "The scheduled plan change is withdrawn: the subscription stays on Monthly Plus." });
+    expect(await row(m.subscription)).toMatchObject({ planId: CHANGE_PLANS.plus, scheduledPlanId: null });
+  });
+
+  it("a card on file pays the prorated difference first; a refused card's message is the refusal, and the plan stays", async () => {
+    const paying = await planMember(CARDS.visa);
+    expect((await noticeOf("owner", await changePlan("owner", paying, CHANGE_PLANS.plus)))?.kind).toBe("done");
+    expect((await row(paying.subscription)).planId).toBe(CHANGE_PLANS.plus);
+    expect(await db().payment.count({ where: { subscriptionId: paying.subscription, billingReason: "subscription_update", state: "succeeded" } })).toBe(1);
+    const failing = await planMember(CARDS.failsLater);
+    expect(await noticeOf("manager", await changePlan("manager", failing, CHANGE_PLANS.plus))).toEqual({ kind: "error", text: "Your card was declined. Nothing was changed." });
+    expect(await row(failing.subscription)).toMatchObject({ planId: DEMO_IDS.plans.monthly, scheduledPlanId: null });
+    expect(await audits(failing.subscription)).toHaveLength(0);
+  });
+
+  it("refusals say the Admin API's messages and change nothing; a student and a teacher get 403", async () => {
+    const m = await planMember();
+    const other = await planMember();
+    await act("manager", m.userId, "pause", form({ subscription: m.subscription }));
+    const paused = await row(m.subscription);
+    const fresh = await row(other.subscription);
+    const eventsBefore = (await events(m.subscription)).length + (await events(other.subscription)).length;
+    const cases: [typeof m, string, string][] = [
+      [m, CHANGE_PLANS.plus, CHANGE_PAUSED],
+      [other, CHANGE_PLANS.draft, PLAN_CLOSED],
+      [other, CHANGE_PLANS.euro, PLAN_INCOMPATIBLE],
+      [other, DEMO_IDS.plans.acmeAnnual, PLAN_NOT_FOUND],
+      [other, "not-a-uuid", PLAN_NOT_FOUND],
+      [other, DEMO_IDS.plans.monthly, SAME_PLAN],
+      // Another member's subscription through this member's page.
+      [{ userId: m.userId, subscription: other.subscription }, CHANGE_PLANS.plus, SUBSCRIPTION_NOT_FOUND],
+    ];
+    for (const [who, plan, message] of cases) {
+      expect(await noticeOf("manager", await changePlan("manager", who, plan))).toEqual({ kind: "error", text: `${message} Nothing was changed.` });
+    }
+    for (const who of ["student", "teacher"]) expect(await changePlan(who, other, CHANGE_PLANS.plus)).toEqual({ kind: "forbidden" });
+    expect(await row(m.subscription)).toEqual(paused);
+    expect(await row(other.subscription)).toEqual(fresh);
+    expect((await events(m.subscription)).length + (await events(other.subscription)).length).toBe(eventsBefore);
+    expect([...(await audits(m.subscription)), ...(await audits(other.subscription))]).toHaveLength(0);
   });
 });
 

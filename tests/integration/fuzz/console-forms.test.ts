@@ -1,4 +1,5 @@
-// The staff console's forms under a signed-in manager (seeded, fast-check): any member page action,
+// The staff console's forms under a signed-in manager (seeded, fast-check): any member page action
+// (change-plan among them, with this school's plans, a draft, another currency, another school's),
 // any member id (this school's, another school's, garbage), any fields, any form token, any Origin.
 // Every answer is a redirect, 404 or 403 (never a throw: no 5xx), a notice never leaks internals,
 // nothing of the other school changes, and a refused request (cross-site, no token) changes nothing.
@@ -15,6 +16,7 @@ import { appForSuite } from "../../helpers/app-for-suite";
 import { CONSOLE_FUZZ_RUNS as RUNS, CONSOLE_FUZZ_SEED as SEED, CONSOLE_HOST as HOST, INTERNALS_LEAK as LEAK, consoleForm, consoleHeaders, expectConsoleAnswer, hostileText, staffSessionId } from "../../helpers/console-fuzz";
 import { signIn } from "../oauth/helpers";
 import { TEST_ACTOR } from "../../helpers/audit-actor";
+import { CHANGE_PLANS, ensureChangePlans } from "../billing/helpers";
 
 const app = appForSuite({ host: HOST });
 let cookie = "";
@@ -26,7 +28,7 @@ let ownSub = "";
 async function otherSchool() {
   const d = db();
   const [subs, memberships, enrollments, payments] = await Promise.all([
-    d.subscription.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true }, orderBy: { id: "asc" } }),
+    d.subscription.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true, planId: true, scheduledPlanId: true }, orderBy: { id: "asc" } }),
     d.schoolMembership.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, disabledAt: true, roles: true }, orderBy: { id: "asc" } }),
     d.enrollment.count({ where: { schoolId: DEMO_IDS.acmeSchool } }),
     d.payment.findMany({ where: { schoolId: DEMO_IDS.acmeSchool }, select: { id: true, refundedAmount: true }, orderBy: { id: "asc" } }),
@@ -37,7 +39,7 @@ async function otherSchool() {
 async function everything() {
   const d = db();
   const [subs, memberships, enrollments, events] = await Promise.all([
-    d.subscription.findMany({ select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true }, orderBy: { id: "asc" } }),
+    d.subscription.findMany({ select: { id: true, state: true, cancelAt: true, pausedAt: true, currentPeriodEnd: true, planId: true, scheduledPlanId: true }, orderBy: { id: "asc" } }),
     d.schoolMembership.findMany({ select: { id: true, disabledAt: true }, orderBy: { id: "asc" } }),
     d.enrollment.count(),
     d.webhookEvent.count(),
@@ -46,6 +48,8 @@ async function everything() {
 }
 
 beforeAll(async () => {
+  // Plans a monthly subscription can move to (change-plan), a draft and another currency among them.
+  await ensureChangePlans(DEMO_IDS.school);
   cookie = await signIn(app, "manager@schoolhouse.test");
   sessionId = await staffSessionId(cookie);
   acmeSub = (await createSubscription({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, input: { email: "employee@schoolhouse.test", planId: DEMO_IDS.plans.acmeAnnual }, now: new Date() })).record!.id;
@@ -65,7 +69,7 @@ describe("console forms, signed in as a manager (seeded fuzz)", () => {
         {
           subscription: fc.oneof(text, fc.constantFrom(acmeSub, ownSub)),
           payment: text,
-          plan: fc.oneof(text, fc.constantFrom(DEMO_IDS.plans.acmeAnnual, DEMO_IDS.plans.monthly)),
+          plan: fc.oneof(text, fc.constantFrom(DEMO_IDS.plans.acmeAnnual, DEMO_IDS.plans.monthly, ...Object.values(CHANGE_PLANS))),
           course: text,
           currentPeriodEnd: text,
           expireAt: text,
@@ -86,12 +90,14 @@ describe("console forms, signed in as a manager (seeded fuzz)", () => {
     expect(await otherSchool()).toEqual(before);
   }, 600_000);
 
-  it("a refused post (cross-site, no token, signed out) changes nothing", async () => {
+  it("a refused post (cross-site, null Origin from another site, no token, signed out) changes nothing", async () => {
     const before = await everything();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...Object.keys(MEMBER_ACTIONS)), fc.constantFrom("cross", "token", "anonymous"), async (action, how) => {
-        const form = consoleForm(how === "token" ? null : crypto.randomUUID(), { subscription: ownSub, course: DEMO_IDS.courses.pythonForDataAnalysis, plan: DEMO_IDS.plans.monthly });
-        const headers = consoleHeaders(how === "anonymous" ? "" : cookie, how === "cross" ? "https://evil.example" : undefined);
+      fc.asyncProperty(fc.constantFrom(...Object.keys(MEMBER_ACTIONS)), fc.constantFrom("cross", "nullCross", "token", "anonymous"), async (action, how) => {
+        const form = consoleForm(how === "token" ? null : crypto.randomUUID(), { subscription: ownSub, course: DEMO_IDS.courses.pythonForDataAnalysis, plan: CHANGE_PLANS.plus });
+        const headers = consoleHeaders(how === "anonymous" ? "" : cookie, how === "cross" ? "https://evil.example" : how === "nullCross" ? "null" : undefined);
+        // nullCross: a sandboxed frame of another site posts with `Origin: null`.
+        if (how === "nullCross") headers.set("sec-fetch-site", "cross-site");
         const answer = await performMemberAction({ headers, memberId: DEMO_IDS.users.student, action, form, now: now() });
         expect(answer.kind).toBe("redirect");
       }),

@@ -40,6 +40,7 @@ function Subscriptions({ view, staff }: { view: MemberView; staff: ConsoleStaff 
               {s.paused ? " · paused" : ""}
               {s.canceling ? ` · ends ${formatDate(s.cancelAt)}` : ""} · period {formatDate(s.currentPeriodStart)} – {formatDate(s.currentPeriodEnd)}
               {s.endAt ? ` · access until ${formatDate(s.endAt)}` : ""}
+              {s.scheduledPlanName ? ` · moves to ${s.scheduledPlanName} on ${formatDate(s.currentPeriodEnd)}` : ""}
             </p>
             {write ? (
               <div className="console-actions">
@@ -53,6 +54,29 @@ function Subscriptions({ view, staff }: { view: MemberView; staff: ConsoleStaff 
                     <div>
                       <button className="button secondary" type="submit">
                         Change period
+                      </button>
+                    </div>
+                  </ConsoleForm>
+                ) : null}
+                {s.planChoices.length > 0 ? (
+                  <ConsoleForm action={memberAction.bind(null, id, "change-plan")} label={`Change the plan of ${s.planName}`}>
+                    <input type="hidden" name="subscription" value={s.id} />
+                    <label>
+                      New plan
+                      <select name="plan" required aria-describedby={`change-plan-${s.id}-note`}>
+                        {s.planChoices.map((p) => (
+                          <option key={p.id} value={p.id}>
+                            {p.label}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    <p id={`change-plan-${s.id}-note`} className="meta">
+                      A dearer plan starts now and, for a card on file, charges the difference for the rest of the period; a cheaper one starts at the period end.
+                    </p>
+                    <div>
+                      <button className="button secondary" type="submit">
+                        Change plan
                       </button>
                     </div>
                   </ConsoleForm>
