@@ -13,6 +13,7 @@ import { safeEqual } from "../credentials/secret";
 import { db } from "../db/client";
 import type { MembershipPlan, School } from "../db/generated/client";
 import { asDatabaseUnavailable, retryAfterHeaders } from "../db/unavailable";
+import { isSameOriginPost } from "../http/same-origin";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
 import { createSubscription } from "../membership/create-subscription";
 import { displayDate, displayPrice, moneyString } from "../storefront/format";
@@ -42,18 +43,6 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
 const TOKEN_COOKIE = "checkout_token";
 
 const loginHref = (path: string) => `/login?callbackUrl=${encodeURIComponent(path)}`;
-
-/**
- * A form post from this origin only: the CSRF check of forms on cached pages. Sec-Fetch-Site when the
- * browser sends it (every current one; it cannot be set by a page), and then an Origin, if any, other
- * than "null" (sent under a no-referrer policy) must be ours too; without Sec-Fetch-Site, the Origin.
- */
-export function isSameOriginPost(request: Request, origin: string): boolean {
-  const sent = request.headers.get("origin");
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null) return site === "same-origin" && (sent === null || sent === "null" || sent === origin);
-  return sent === origin;
-}
 
 /** The form body, or the page that refuses it. */
 export async function readForm(request: Request, schoolName: string): Promise<URLSearchParams | Response> {
@@ -193,7 +182,7 @@ export async function handleCheckoutStart(request: Request): Promise<Response> {
     const form = await readForm(request, school.name);
     if (form instanceof Response) return form;
     const origin = requestContext(request).origin;
-    if (!isSameOriginPost(request, origin)) {
+    if (!isSameOriginPost(request.headers, origin)) {
       return checkoutPage({ status: 403, schoolName: school.name, title: "Form expired", body: `<p class="error" role="alert">This form did not come from this site. Nothing was charged: go back, reload the page and try again.</p>` });
     }
     const planId = (form.get("plan") ?? "").slice(0, 64);

@@ -5,7 +5,8 @@
 import { displayPrice } from "../storefront/format";
 import { requestContext } from "../tenancy/request-context";
 import { checkoutPage, escapeHtml, summaryHtml } from "./checkout-html";
-import { guardedCheckout, isSameOriginPost, readForm } from "./checkout-requests";
+import { isSameOriginPost } from "../http/same-origin";
+import { guardedCheckout, readForm } from "./checkout-requests";
 import { now as clockNow } from "../clock";
 import { findTestCheckout, type TestCheckoutRow } from "./test-checkout";
 import { payTestHostedCheckout } from "./test-provider";
@@ -63,7 +64,7 @@ export async function handleTestCheckoutPay(request: Request): Promise<Response>
     if (form instanceof Response) return form;
     const row = await rowFor(request);
     if (!row) return notFound(school);
-    if (!isSameOriginPost(request, requestContext(request).origin)) return page({ status: 403, school, row, error: "This form did not come from this page. Nothing was charged." });
+    if (!isSameOriginPost(request.headers, requestContext(request).origin)) return page({ status: 403, school, row, error: "This form did not come from this page. Nothing was charged." });
     const outcome = await payTestHostedCheckout({ id: row.id, card: (form.get("card") ?? "").slice(0, 32) });
     switch (outcome.kind) {
       case "paid":

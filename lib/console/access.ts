@@ -8,7 +8,8 @@ import type { School } from "../db/generated/client";
 import { requestContext } from "../tenancy/request-context";
 import { CONSOLE_PATH, permissionForPath } from "./nav";
 import { isConsoleStaff, permissionsOf, type ConsolePermission } from "./permissions";
-import { CROSS_SITE_MESSAGE, isSameOriginPost, withoutNullOrigin } from "./same-origin";
+import { isSameOriginPost } from "../http/same-origin";
+import { CROSS_SITE_MESSAGE, withoutNullOrigin } from "./same-origin";
 
 export interface ConsoleStaff {
   school: School;

@@ -11,7 +11,6 @@ import type { ConsoleStaff } from "./access";
 import { CROSS_SITE_MESSAGE } from "./same-origin";
 import { STEP_UP_FIELD } from "./step-up";
 
-export { isSameOriginPost } from "./same-origin";
 
 export const FORM_TOKEN_FIELD = "formToken";
 

@@ -4,7 +4,7 @@ import { mayOpen } from "./access";
 import { CONSOLE_NAV, CONSOLE_PATH, permissionForPath } from "./nav";
 import { can, CONSOLE_PERMISSIONS, isConsoleStaff, PERMISSION_MATRIX, permissionsOf } from "./permissions";
 import { needsStepUp, STEP_UP_MAX_AGE_MS } from "./step-up";
-import { isSameOriginPost } from "./form-guard";
+import { isSameOriginPost } from "../http/same-origin";
 import { withoutNullOrigin } from "./same-origin";
 
 describe("the staff console's permission matrix", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isSameOriginPost } from "./checkout-requests";
+import { isSameOriginPost } from "./same-origin";
 
-const post = (headers: Record<string, string>) => new Request("http://demo.localhost/api/checkout", { method: "POST", headers });
+const post = (headers: Record<string, string>) => new Headers(headers);
 const ORIGIN = "http://demo.localhost";
 
-describe("isSameOriginPost (the checkout forms' CSRF check)", () => {
+describe("isSameOriginPost (the CSRF check of every HTML form: checkout, test provider, console)", () => {
   it("takes this origin's posts: Origin, or Sec-Fetch-Site same-origin (with Origin null under no-referrer)", () => {
     expect(isSameOriginPost(post({ origin: ORIGIN }), ORIGIN)).toBe(true);
     expect(isSameOriginPost(post({ origin: ORIGIN, "sec-fetch-site": "same-origin" }), ORIGIN)).toBe(true);
