@@ -260,6 +260,22 @@ describe("refusals write nothing", () => {
     expect((await db().checkoutSession.findUniqueOrThrow({ where: { id: b.checkoutId } })).status).toBe("open");
   });
 
+  it("a course deleted from the content after it was paid: nothing is given or recorded, the page says to ask for a refund", async () => {
+    const id = "5c400000-0000-4000-8000-0007000000f4";
+    await db().course.create({ data: { id, schoolId: DEMO_IDS.school, slug: "short-lived", title: "Short lived", price: "12.00", currency: "USD" } });
+    const s = await started({ course: id, email: freshEmail("deleted"), name: "Deleted" });
+    expect((await pay(s.hostedPath, "4242424242424242")).status).toBe(303);
+    await db().course.delete({ where: { id } });
+    const before = await counts();
+    const res = await returnTo(s.checkoutId, s.tokenCookie);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain(CHECKOUT_COURSE_NOT_FOUND);
+    expect(html).toContain("contact the school for a refund");
+    expect(await counts()).toEqual(before);
+    expect((await db().checkoutSession.findUniqueOrThrow({ where: { id: s.checkoutId } })).status).toBe("open");
+  });
+
   it("an enterprise-training school sells its courses only to its members", async () => {
     const before = await counts();
     const outsider = await startCheckout({ schoolId: DEMO_IDS.acmeSchool, input: { courseId: ACME_COURSE, email: freshEmail("acme-out"), name: "Out" }, member: null, origin: "http://acme.localhost", now: TEST_NOW });
