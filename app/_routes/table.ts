@@ -150,6 +150,8 @@ export const ROUTES = {
   // Checkout on the storefront (lib/billing/checkout-requests.ts) and the test provider's hosted page
   // (lib/billing/test-checkout-page.ts): docs/decisions.md, "Billing", "Checkout".
   "/checkout/plans/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
+  "/checkout/courses/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
+  "/checkout/digital-downloads/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
   "/api/checkout": { methods: { POST: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutStart) } },
   "/checkout/complete/[id]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReturn) } },
   "/checkout/test/[session]": { methods: { GET: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPage) } },

@@ -34,6 +34,8 @@ export const DONE_MESSAGES: Record<string, string> = {
   others_ended: "Every other session is signed out.",
   card_saved: "Your new payment method is saved. It pays your next renewal.",
   card_paid: "Your new payment method is saved and the overdue payment went through: your membership is active again.",
+  enrolled: "You are enrolled: the course is listed below.",
+  download_added: "The download is yours: it is listed below.",
   card_pending: "Your new payment method is saved. The payment provider has not confirmed the overdue payment yet: reload this page in a minute.",
 };
 

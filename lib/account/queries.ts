@@ -86,13 +86,21 @@ const paymentSelect = {
   state: true,
   paidAt: true,
   createdAt: true,
+  description: true,
+  billingReason: true,
   subscription: { select: { id: true, plan: { select: { name: true } } } },
 } as const;
+
+/** A subscription's payments and the member's one-time purchases (a course, a download). */
+const ownPayments = (m: AccountMember) => ({ schoolId: m.schoolId, OR: [{ subscription: { userId: m.userId } }, { userId: m.userId }] });
+
+/** What a payment paid for, as the account pages name it: the plan, or the course or download bought once. */
+export const paymentFor = (p: { description: string | null; subscription: { plan: { name: string } } | null }) => p.subscription?.plan.name ?? p.description ?? "";
 
 /** The member's payments at this school, newest first. */
 export async function memberPayments(m: AccountMember) {
   return db().payment.findMany({
-    where: { schoolId: m.schoolId, subscription: { userId: m.userId } },
+    where: ownPayments(m),
     select: paymentSelect,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
@@ -101,12 +109,22 @@ export async function memberPayments(m: AccountMember) {
 /** One of the member's payments, or null (unknown id, or someone else's). */
 export async function memberPayment(m: AccountMember & { id: string }) {
   if (!isUuid(m.id)) return null;
-  return db().payment.findFirst({ where: { id: m.id, schoolId: m.schoolId, subscription: { userId: m.userId } }, select: paymentSelect });
+  return db().payment.findFirst({ where: { id: m.id, ...ownPayments(m) }, select: paymentSelect });
 }
 
 export async function memberCourses(m: AccountMember) {
   const rows = await listMemberEnrollments({ schoolId: m.schoolId, userId: m.userId });
   return rows.map((e) => ({ id: e.id, title: e.course.title, slug: e.course.slug, published: e.course.status === "published", enrolledAt: e.createdAt }));
+}
+
+/** The digital downloads the member bought or took free here, oldest first. */
+export async function memberDownloads(m: AccountMember) {
+  const rows = await db().downloadAccess.findMany({
+    where: { schoolId: m.schoolId, userId: m.userId },
+    include: { download: { select: { title: true, slug: true, status: true, fileName: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map((a) => ({ id: a.id, title: a.download.title, slug: a.download.slug, fileName: a.download.fileName, published: a.download.status === "published", since: a.createdAt }));
 }
 
 /** Connected apps with their scopes in plain words. */

@@ -596,13 +596,13 @@ ${SUBSCRIPTION_FIELDS}
     paidAt: Int
     "When the payment was recorded (Unix seconds)."
     createdAt: Int!
-    "The subscription the payment is for."
-    subscriptionId: String!
+    "The subscription the payment is for; null for a one-time purchase (billingReason one_time: a course or a digital download bought at checkout)."
+    subscriptionId: String
     "Start of the period the payment pays for (Unix seconds); null on payments recorded before billing existed."
     periodStart: Int
     "End of the period the payment pays for (Unix seconds); null for lifetime plans and on payments recorded before billing existed."
     periodEnd: Int
-    "Why it was charged: subscription_create (the first charge at purchase), subscription_cycle (a renewal or its retry) or subscription_update (the prorated charge of an upgrade by changeSubscriptionPlan, for the rest of the period); null on payments recorded before billing existed."
+    "Why it was charged: subscription_create (the first charge at purchase), subscription_cycle (a renewal or its retry), subscription_update (the prorated charge of an upgrade by changeSubscriptionPlan, for the rest of the period) or one_time (a course or a digital download bought once at checkout: no subscription, no period); null on payments recorded before billing existed."
     billingReason: String
     "Who took the money: external (the school, outside Schoolhouse), test (the test provider: no money moves) or stripe (the school's Stripe account; providerPaymentId is the PaymentIntent id)."
     provider: String!
@@ -622,8 +622,16 @@ ${SUBSCRIPTION_FIELDS}
     refundedAmount: String!
     "When the last refund was made (Unix seconds); null when none."
     refundedAt: Int
-    "The plan charged for (a MembershipPlan id): an upgrade's new plan, a renewal's plan; null on payments recorded before plan changes existed."
+    "The plan charged for (a MembershipPlan id): an upgrade's new plan, a renewal's plan; null on payments recorded before plan changes existed, and for one-time purchases."
     planId: String
+    "A one-time purchase's buyer (a Member id); null for a subscription's payments (the subscription names its member)."
+    userId: String
+    "The course a one-time purchase bought (a Course id; the buyer is enrolled in it); null otherwise."
+    courseId: String
+    "The digital download a one-time purchase bought (a DigitalDownload id); null otherwise."
+    downloadId: String
+    "What a one-time purchase bought, named as the content named it at the time (the receipt shows it); null for a subscription's payments."
+    description: String
   }
 
   "A course of the school's catalog."

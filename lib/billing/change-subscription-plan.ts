@@ -161,6 +161,8 @@ function refusal(sub: SubscriptionRecord, plan: MembershipPlan, openOnly: boolea
  */
 async function collectProration(options: { payment: Payment; reconcile: boolean; now: Date; actor: AuditActor }): Promise<Payload<SubscriptionRecord>> {
   const { payment, reconcile, now, actor } = options;
+  // A proration is always a subscription's payment (never a one-time purchase).
+  const subscriptionId = payment.subscriptionId!;
   const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
   let result: ChargeResult;
   try {
@@ -177,7 +179,7 @@ async function collectProration(options: { payment: Payment; reconcile: boolean;
   } catch (err) {
     if (!(err instanceof ProviderUnavailableError)) throw err;
     // Left pending; a retry of the change, or the renewal run after this lease, reconciles it.
-    await db().subscription.update({ where: { id: payment.subscriptionId }, data: { chargeLockedUntil: new Date(now.getTime() + RECONCILE_AFTER_MS) } });
+    await db().subscription.update({ where: { id: subscriptionId }, data: { chargeLockedUntil: new Date(now.getTime() + RECONCILE_AFTER_MS) } });
     return failure(PROVIDER_NO_ANSWER);
   }
   const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now, actor }), TX_OPTIONS);
@@ -186,5 +188,5 @@ async function collectProration(options: { payment: Payment; reconcile: boolean;
   // Recorded by someone else meanwhile (a renewal run's reconciliation): answer with its outcome.
   const recorded = await db().payment.findUniqueOrThrow({ where: { id: payment.id } });
   if (recorded.state === "failed") return failure(recorded.failureMessage ?? PROVIDER_NO_ANSWER);
-  return success(await db().subscription.findUniqueOrThrow({ where: { id: payment.subscriptionId }, include: subscriptionInclude }));
+  return success(await db().subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: subscriptionInclude }));
 }

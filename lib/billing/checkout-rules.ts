@@ -1,12 +1,14 @@
-// What a checkout may sell and to whom: the plan as the content holds it now, the school's gate and
-// the one-live-subscription rule, shared by startCheckout and the storefront's review page.
+// What a checkout may sell and to whom: the item (a membership plan, a course or a digital download)
+// as the content holds it now, the school's gate and the one-per-member rules (a live subscription of
+// the plan, an enrollment in the course, access to the download), shared by startCheckout,
+// completeCheckout and the storefront's review pages.
 import { isUuid } from "../core/ids";
-import type { Prisma } from "../db/generated/client";
+import type { CheckoutSession, DigitalDownload, Course, Prisma } from "../db/generated/client";
 import type { MembershipPlan } from "../db/generated/client";
 import { LIVE_STATES } from "../membership/states";
 import { addInterval } from "../membership/time";
 
-type Db = Pick<Prisma.TransactionClient, "membershipPlan" | "subscription" | "school" | "schoolMembership" | "user">;
+type Db = Pick<Prisma.TransactionClient, "membershipPlan" | "subscription" | "school" | "schoolMembership" | "user" | "course" | "digitalDownload" | "enrollment" | "downloadAccess">;
 
 export const CHECKOUT_PLAN_NOT_FOUND = "Plan not found";
 export const CHECKOUT_PLAN_CLOSED = "This plan is closed to new members";
@@ -14,8 +16,163 @@ export const CHECKOUT_ALREADY_MEMBER = "You already have this plan; manage it on
 export const CHECKOUT_MEMBERS_ONLY = "This school's courses are for its members only; sign in with the account your organisation gave you";
 export const CHECKOUT_FREE_PLAN = "This plan is free: join it from its page while signed in";
 export const CHECKOUT_NOT_FOUND = "Checkout not found";
-export const CHECKOUT_EXPIRED = "This checkout expired; start again from the plan's page";
+export const CHECKOUT_EXPIRED = "This checkout expired; start again from the page of what you were buying";
 export const CHECKOUT_NOT_PAID = "This checkout is not paid yet";
+export const CHECKOUT_COURSE_NOT_FOUND = "Course not found";
+export const CHECKOUT_COURSE_CLOSED = "This course is not open for enrollment";
+export const CHECKOUT_COURSE_WITH_PLAN = "This course comes with a membership plan and is not sold on its own";
+export const CHECKOUT_FREE_COURSE = "This course is free: enroll from its page while signed in";
+export const CHECKOUT_ALREADY_ENROLLED = "You are already enrolled in this course; find it on your account page";
+export const CHECKOUT_DOWNLOAD_NOT_FOUND = "Download not found";
+export const CHECKOUT_DOWNLOAD_CLOSED = "This download is not available";
+export const CHECKOUT_FREE_DOWNLOAD = "This download is free: get it from its page while signed in";
+export const CHECKOUT_ALREADY_OWNED = "You already have this download; find it on your account page";
+export const CHECKOUT_ONE_ITEM = "Name one item to buy: a plan, a course or a download";
+
+/** What a checkout sells: a plan (a subscription) or, once, a course (an enrollment) or a download (its access). */
+export type CheckoutItemKind = "plan" | "course" | "download";
+export interface CheckoutItemRef {
+  kind: CheckoutItemKind;
+  id: string;
+}
+
+/** One sellable thing as the checkout needs it, whatever its kind. */
+export interface CheckoutItem {
+  kind: CheckoutItemKind;
+  id: string;
+  slug: string;
+  name: string;
+  /** null: a course without a price of its own (it comes with a plan). */
+  price: Prisma.Decimal | null;
+  currency: string | null;
+  /** The plan itself (terms, trial, periods); null for a course or a download. */
+  plan: MembershipPlan | null;
+  /** On the storefront (draft and hidden items are not). */
+  published: boolean;
+  /** Published, and for a fixed-date plan not over. */
+  open: boolean;
+}
+
+/** The words each kind's refusals use (first failure wins, in this order). */
+const MESSAGES: Record<CheckoutItemKind, { notFound: string; closed: string; free: string; owned: string }> = {
+  plan: { notFound: CHECKOUT_PLAN_NOT_FOUND, closed: CHECKOUT_PLAN_CLOSED, free: CHECKOUT_FREE_PLAN, owned: CHECKOUT_ALREADY_MEMBER },
+  course: { notFound: CHECKOUT_COURSE_NOT_FOUND, closed: CHECKOUT_COURSE_CLOSED, free: CHECKOUT_FREE_COURSE, owned: CHECKOUT_ALREADY_ENROLLED },
+  download: { notFound: CHECKOUT_DOWNLOAD_NOT_FOUND, closed: CHECKOUT_DOWNLOAD_CLOSED, free: CHECKOUT_FREE_DOWNLOAD, owned: CHECKOUT_ALREADY_OWNED },
+};
+export const checkoutMessages = (kind: CheckoutItemKind) => MESSAGES[kind];
+
+export const planItem = (plan: MembershipPlan, now: Date): CheckoutItem => ({
+  kind: "plan",
+  id: plan.id,
+  slug: plan.slug,
+  name: plan.name,
+  price: plan.price,
+  currency: plan.currency,
+  plan,
+  published: plan.status === "published",
+  open: isPlanOpen(plan, now),
+});
+export const courseItem = (c: Course): CheckoutItem => ({
+  kind: "course",
+  id: c.id,
+  slug: c.slug,
+  name: c.title,
+  price: c.price !== null && c.currency ? c.price : null,
+  currency: c.price !== null ? c.currency : null,
+  plan: null,
+  published: c.status === "published",
+  open: c.status === "published",
+});
+export const downloadItem = (d: DigitalDownload): CheckoutItem => ({
+  kind: "download",
+  id: d.id,
+  slug: d.slug,
+  name: d.title,
+  price: d.price,
+  currency: d.currency,
+  plan: null,
+  published: d.status === "published",
+  open: d.status === "published",
+});
+
+/** The item a checkout row bought (its one non-null item column). */
+export function checkoutItemRef(checkout: Pick<CheckoutSession, "planId" | "courseId" | "downloadId">): CheckoutItemRef {
+  if (checkout.courseId) return { kind: "course", id: checkout.courseId };
+  if (checkout.downloadId) return { kind: "download", id: checkout.downloadId };
+  return { kind: "plan", id: checkout.planId! };
+}
+
+/** The school's item of that kind and id, in any status, or null (also for a malformed id). */
+export async function findCheckoutItem(tx: Db, options: { schoolId: string; ref: CheckoutItemRef; now: Date }): Promise<CheckoutItem | null> {
+  const { schoolId, ref, now } = options;
+  if (!isUuid(ref.id)) return null;
+  const where = { id: ref.id, schoolId };
+  switch (ref.kind) {
+    case "plan": {
+      const plan = await tx.membershipPlan.findFirst({ where });
+      return plan ? planItem(plan, now) : null;
+    }
+    case "course": {
+      const course = await tx.course.findFirst({ where });
+      return course ? courseItem(course) : null;
+    }
+    case "download": {
+      const download = await tx.digitalDownload.findFirst({ where });
+      return download ? downloadItem(download) : null;
+    }
+  }
+}
+
+/** The school's item of that kind by its storefront slug, or null. */
+export async function findCheckoutItemBySlug(tx: Db, options: { schoolId: string; kind: CheckoutItemKind; slug: string; now: Date }): Promise<CheckoutItem | null> {
+  const { schoolId, kind, slug, now } = options;
+  const where = { schoolId_slug: { schoolId, slug } };
+  switch (kind) {
+    case "plan": {
+      const plan = await tx.membershipPlan.findUnique({ where });
+      return plan ? planItem(plan, now) : null;
+    }
+    case "course": {
+      const course = await tx.course.findUnique({ where });
+      return course ? courseItem(course) : null;
+    }
+    case "download": {
+      const download = await tx.digitalDownload.findUnique({ where });
+      return download ? downloadItem(download) : null;
+    }
+  }
+}
+
+/** A free item (price 0) is taken at once by a signed-in member, never through a provider. */
+export const isFreeItem = (item: Pick<CheckoutItem, "price">) => item.price !== null && item.price.isZero();
+
+/**
+ * The item a checkout may sell at this school now, or why not (first failure wins): an id that is
+ * not an item of this school (a tampered form) is "… not found"; draft, hidden or ended items are
+ * closed; a course without a price of its own comes with a plan; a free item has nothing to pay.
+ */
+export async function sellableItem(tx: Db, options: { schoolId: string; ref: CheckoutItemRef; now: Date }): Promise<{ item: CheckoutItem } | { error: string }> {
+  const words = MESSAGES[options.ref.kind];
+  const item = await findCheckoutItem(tx, options);
+  if (!item) return { error: words.notFound };
+  if (!item.open) return { error: words.closed };
+  if (item.price === null) return { error: CHECKOUT_COURSE_WITH_PLAN };
+  if (item.price.isZero()) return { error: words.free };
+  return { item };
+}
+
+/** Whether the user already has the item: a live subscription of the plan, an enrollment in the course, the download's access. */
+export async function ownsItem(tx: Db, options: { userId: string; item: Pick<CheckoutItem, "kind" | "id">; now: Date }): Promise<boolean> {
+  const { userId, item, now } = options;
+  switch (item.kind) {
+    case "plan":
+      return hasLivePlan(tx, { userId, planId: item.id, now });
+    case "course":
+      return (await tx.enrollment.findUnique({ where: { courseId_userId: { courseId: item.id, userId } }, select: { id: true } })) !== null;
+    case "download":
+      return (await tx.downloadAccess.findUnique({ where: { downloadId_userId: { downloadId: item.id, userId } }, select: { id: true } })) !== null;
+  }
+}
 
 /** A purchase lasts this long from start to payment (Stripe's default for Checkout Sessions). */
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,20 +201,6 @@ export function checkoutPeriods(plan: MembershipPlan, now: Date, trialDays: numb
     case "lifetime":
       return { startAt: now, currentPeriodStart: now, currentPeriodEnd: null, endAt: null, nextChargeDate: null };
   }
-}
-
-/**
- * The plan a checkout may sell at this school now, or why not (first failure wins): an id that is
- * not a plan of this school (a tampered form) is "Plan not found"; draft, hidden or ended plans are
- * closed; a free plan has nothing to pay.
- */
-export async function sellablePlan(tx: Db, options: { schoolId: string; planId: string; now: Date }): Promise<{ plan: MembershipPlan } | { error: string }> {
-  if (!isUuid(options.planId)) return { error: CHECKOUT_PLAN_NOT_FOUND };
-  const plan = await tx.membershipPlan.findFirst({ where: { id: options.planId, schoolId: options.schoolId } });
-  if (!plan) return { error: CHECKOUT_PLAN_NOT_FOUND };
-  if (!isPlanOpen(plan, options.now)) return { error: CHECKOUT_PLAN_CLOSED };
-  if (plan.price.isZero()) return { error: CHECKOUT_FREE_PLAN };
-  return { plan };
 }
 
 /** Whether this person may buy here: an enterprise-training school sells only to its members. */

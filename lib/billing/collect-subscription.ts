@@ -202,8 +202,10 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
   if (count === 0) return "skipped";
   const paid = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   const events: OutboxEvent[] = [{ schoolId: paid.schoolId, type: succeeded ? "payment.succeeded" : "payment.failed", subjectId: paid.id, data: presentPayment(paid) }];
-  await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${paid.subscriptionId}::uuid FOR UPDATE`;
-  const s = await tx.subscription.findUniqueOrThrow({ where: { id: paid.subscriptionId }, include: subscriptionInclude });
+  // A renewal's or a proration's payment always has its subscription (only one-time purchases have none).
+  const subscriptionId = paid.subscriptionId!;
+  await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${subscriptionId}::uuid FOR UPDATE`;
+  const s = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: subscriptionInclude });
   const base = { chargeLockedUntil: null, updatedAt: now };
   // A subscription that ended or was set to cancel meanwhile keeps its state: the payment is recorded as it went.
   const applies = LIVE_STATES.includes(s.state) && s.cancelAt === null;

@@ -33,7 +33,8 @@ const isPaymentState = (v: string): v is PaymentState => (PAYMENT_STATES as read
 /**
  * The school's payments, newest first, by (createdAt, id) cursor; filtered by state, member,
  * subscription and time. Indexes: Payment(schoolId, createdAt, id), (schoolId, state, createdAt, id);
- * a member is their subscriptions' ids first (a handful), then Payment(subscriptionId). An id that is
+ * a member is their subscriptions' ids first (a handful), then Payment(subscriptionId), with their
+ * one-time purchases by Payment(userId). An id that is
  * not a UUID matches nothing, as an unknown one does.
  */
 export async function listSchoolPayments(options: { schoolId: string; filter: SchoolPaymentFilter }): Promise<SchoolPaymentPage> {
@@ -55,8 +56,13 @@ export async function listSchoolPayments(options: { schoolId: string; filter: Sc
     if (!isUuid(filter.userId)) return EMPTY;
     const subs = await db().subscription.findMany({ where: { schoolId, userId: filter.userId }, select: { id: true } });
     const ids = subs.map((s) => s.id).filter((id) => !filter.subscriptionId || id === filter.subscriptionId);
-    if (!ids.length) return EMPTY;
-    where.subscriptionId = { in: ids };
+    // The member's one-time purchases (Payment.userId) count too, unless one subscription is asked for.
+    if (filter.subscriptionId) {
+      if (!ids.length) return EMPTY;
+      where.subscriptionId = { in: ids };
+    } else {
+      where.OR = [...(ids.length ? [{ subscriptionId: { in: ids } }] : []), { userId: filter.userId }];
+    }
   }
   const and: Prisma.PaymentWhereInput[] = [];
   if (range) and.push({ createdAt: range });

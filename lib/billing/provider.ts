@@ -39,6 +39,12 @@ export interface HostedCheckoutRequest {
   currency: string;
   description: string;
   customerEmail: string | null;
+  /**
+   * true: the payment method is saved for later off-session charges (a plan's renewals; Stripe:
+   * `payment_intent_data.setup_future_usage: off_session`, or setup mode for "0.00"); false: a
+   * one-time purchase (a course, a download) is paid once and nothing is kept for later.
+   */
+  savePaymentMethod: boolean;
   successUrl: string;
   cancelUrl: string;
 }

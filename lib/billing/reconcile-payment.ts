@@ -12,11 +12,13 @@ import { CHARGE_LEASE_MS } from "./schedule";
 export async function reconcilePayment(options: { schoolId: string; idempotencyKey: string; now: Date }): Promise<CollectOutcome> {
   const { schoolId, idempotencyKey, now } = options;
   const payment = await db().payment.findFirst({ where: { schoolId, idempotencyKey, state: "pending" }, select: { subscriptionId: true } });
-  if (!payment) return "skipped";
+  // A one-time purchase is recorded only once paid (completeCheckout): never pending, nothing to reconcile.
+  if (!payment?.subscriptionId) return "skipped";
   // The lease is taken even from a run that holds it (a run waiting out its reconcile delay, or one
   // still asking the provider): the provider says the outcome is known, and recording it is guarded
   // by the payment's pending state, so whichever records second writes nothing.
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
-  await db().subscription.update({ where: { id: payment.subscriptionId }, data: { chargeLockedUntil: lease } });
-  return collectSubscription({ subscriptionId: payment.subscriptionId, lease, now, reconcileOnly: true });
+  const subscriptionId = payment.subscriptionId;
+  await db().subscription.update({ where: { id: subscriptionId }, data: { chargeLockedUntil: lease } });
+  return collectSubscription({ subscriptionId, lease, now, reconcileOnly: true });
 }

@@ -36,8 +36,10 @@ export async function recordProration(tx: Tx, options: { payment: Payment; resul
   if (count === 0) return { kind: "skipped" };
   const paid = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   const events: OutboxEvent[] = [{ schoolId: paid.schoolId, type: succeeded ? "payment.succeeded" : "payment.failed", subjectId: paid.id, data: presentPayment(paid) }];
-  await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${paid.subscriptionId}::uuid FOR UPDATE`;
-  const s = await tx.subscription.findUniqueOrThrow({ where: { id: paid.subscriptionId }, include: subscriptionInclude });
+  // A renewal's or a proration's payment always has its subscription (only one-time purchases have none).
+  const subscriptionId = paid.subscriptionId!;
+  await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${subscriptionId}::uuid FOR UPDATE`;
+  const s = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId }, include: subscriptionInclude });
   const applies = succeeded && paid.planId !== null && paid.planId !== s.planId && LIVE_STATES.includes(s.state) && !(await holdsPlan(tx, s, paid.planId));
   const updated = await tx.subscription.update({
     where: { id: s.id },

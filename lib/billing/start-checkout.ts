@@ -2,11 +2,25 @@ import { createHash, randomBytes } from "node:crypto";
 import { db } from "../db/client";
 import { failure, success, type Payload } from "../db/write-transaction";
 import { INVALID_EMAIL, NAME_REQUIRED, memberName, normalizeEmail } from "../membership/users";
-import { CHECKOUT_ALREADY_MEMBER, CHECKOUT_MEMBERS_ONLY, CHECKOUT_TTL_MS, hasLivePlan, mayBuy, sellablePlan, trialDaysOf } from "./checkout-rules";
+import {
+  CHECKOUT_MEMBERS_ONLY,
+  CHECKOUT_ONE_ITEM,
+  CHECKOUT_TTL_MS,
+  checkoutMessages,
+  mayBuy,
+  ownsItem,
+  sellableItem,
+  trialDaysOf,
+  type CheckoutItemKind,
+  type CheckoutItemRef,
+} from "./checkout-rules";
 import { providerFor } from "./provider-for";
 
 export interface StartCheckoutInput {
-  planId: string;
+  /** What is bought: exactly one of a plan, a course or a digital download (by id). */
+  planId?: string | null;
+  courseId?: string | null;
+  downloadId?: string | null;
   /** A visitor's email and name (ignored when a member is signed in). */
   email?: string | null;
   name?: string | null;
@@ -20,19 +34,32 @@ export interface StartedCheckout {
   browserToken: string;
 }
 
+/** The storefront path of each kind's review page (`/checkout/<segment>/<slug>`). */
+export const CHECKOUT_SEGMENT: Record<CheckoutItemKind, string> = { plan: "plans", course: "courses", download: "digital-downloads" };
+
 /** Where the member comes back to after paying (or giving up), on the school's own origin. */
 export const checkoutReturnPath = (checkoutId: string) => `/checkout/complete/${checkoutId}`;
-export const checkoutReviewPath = (planSlug: string) => `/checkout/plans/${planSlug}`;
+export const checkoutReviewPath = (slug: string, kind: CheckoutItemKind = "plan") => `/checkout/${CHECKOUT_SEGMENT[kind]}/${slug}`;
 
 export const hashBrowserToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/** The one item the input names, or null when it names none or several. */
+export function itemRefOf(input: Pick<StartCheckoutInput, "planId" | "courseId" | "downloadId">): CheckoutItemRef | null {
+  const refs: CheckoutItemRef[] = [];
+  if (input.planId) refs.push({ kind: "plan", id: input.planId });
+  if (input.courseId) refs.push({ kind: "course", id: input.courseId });
+  if (input.downloadId) refs.push({ kind: "download", id: input.downloadId });
+  return refs.length === 1 ? refs[0]! : null;
+}
+
 /**
- * Starts buying a plan: the price, currency and trial are copied from the plan as the content holds
- * it now (never from the request), for the signed-in member or a visitor's email; then the
- * provider's hosted checkout is opened. Refused, first failure wins, nothing written: a plan id that
- * is not this school's plan, a closed or free plan, a gated school's non-member, a bad email or a
- * missing name, a member who already has the plan live. The return and cancel URLs are built here
- * from the school's origin, never taken from the request.
+ * Starts buying an item: a plan (a subscription), or once a course (an enrollment) or a digital
+ * download (its access). The price, currency and trial are copied from the item as the content
+ * holds it now (never from the request), for the signed-in member or a visitor's email; then the
+ * provider's hosted checkout is opened. Refused, first failure wins, nothing written: an id that is
+ * not this school's item, a closed or free item (or a course that comes with a plan), a gated
+ * school's non-member, a bad email or a missing name, a member who already has the item. The return
+ * and cancel URLs are built here from the school's origin, never taken from the request.
  */
 export async function startCheckout(options: {
   schoolId: string;
@@ -44,9 +71,13 @@ export async function startCheckout(options: {
   now: Date;
 }): Promise<Payload<StartedCheckout>> {
   const { schoolId, input, member, origin, now } = options;
-  const sellable = await sellablePlan(db(), { schoolId, planId: input.planId, now });
+  const ref = itemRefOf(input);
+  if (!ref) return failure(CHECKOUT_ONE_ITEM);
+  const sellable = await sellableItem(db(), { schoolId, ref, now });
   if ("error" in sellable) return failure(sellable.error);
-  const { plan } = sellable;
+  const { item } = sellable;
+  const price = item.price!;
+  const currency = item.currency!;
 
   let userId = member?.userId ?? null;
   let email: string;
@@ -65,17 +96,19 @@ export async function startCheckout(options: {
     if (!known && !name) return failure(NAME_REQUIRED);
   }
   if (!(await mayBuy(db(), { schoolId, userId }))) return failure(CHECKOUT_MEMBERS_ONLY);
-  if (userId && (await hasLivePlan(db(), { userId, planId: plan.id, now }))) return failure(CHECKOUT_ALREADY_MEMBER);
+  if (userId && (await ownsItem(db(), { userId, item, now }))) return failure(checkoutMessages(item.kind).owned);
 
-  const trialDays = trialDaysOf(plan);
+  const trialDays = item.plan ? trialDaysOf(item.plan) : null;
   const browserToken = randomBytes(24).toString("base64url");
   const provider = await providerFor({ schoolId });
   const checkout = await db().checkoutSession.create({
     data: {
       schoolId,
-      planId: plan.id,
-      amount: plan.price,
-      currency: plan.currency,
+      planId: item.kind === "plan" ? item.id : null,
+      courseId: item.kind === "course" ? item.id : null,
+      downloadId: item.kind === "download" ? item.id : null,
+      amount: price,
+      currency,
       trialDays,
       userId: member ? member.userId : null,
       email,
@@ -90,12 +123,14 @@ export async function startCheckout(options: {
     const hosted = await provider.createHostedCheckout({
       checkoutId: checkout.id,
       // A trial only saves the card: the first charge is the trial's end (a renewal).
-      amount: trialDays ? "0.00" : plan.price.toFixed(2),
-      currency: plan.currency,
-      description: trialDays ? `${plan.name}: ${trialDays}-day free trial, then ${plan.price.toFixed(2)} ${plan.currency}` : plan.name,
+      amount: trialDays ? "0.00" : price.toFixed(2),
+      currency,
+      description: trialDays ? `${item.name}: ${trialDays}-day free trial, then ${price.toFixed(2)} ${currency}` : item.name,
       customerEmail: email,
+      // A plan's card is kept for its renewals; a course or download is paid once and nothing is kept.
+      savePaymentMethod: item.kind === "plan",
       successUrl: `${origin}${checkoutReturnPath(checkout.id)}`,
-      cancelUrl: `${origin}${checkoutReviewPath(plan.slug)}?canceled=1`,
+      cancelUrl: `${origin}${checkoutReviewPath(item.slug, item.kind)}?canceled=1`,
     });
     await db().checkoutSession.update({ where: { id: checkout.id }, data: { providerSessionId: hosted.providerSessionId } });
     return success({ checkoutId: checkout.id, url: hosted.url, browserToken });

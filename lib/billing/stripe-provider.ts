@@ -149,7 +149,8 @@ export function createStripeProvider(options: { secretKey: string }): PaymentPro
                 ...common,
                 mode: "payment",
                 line_items: [{ quantity: 1, price_data: { currency, unit_amount: amount, product_data: { name: request.description } } }],
-                payment_intent_data: { setup_future_usage: "off_session", description: request.description, metadata },
+                // Saved for renewals only when asked (a plan); a one-time purchase keeps no card.
+                payment_intent_data: { ...(request.savePaymentMethod ? { setup_future_usage: "off_session" as const } : {}), description: request.description, metadata },
               }
             : { ...common, mode: "setup", currency, setup_intent_data: { description: request.description, metadata } },
           { idempotencyKey: `checkout_${request.checkoutId}` },

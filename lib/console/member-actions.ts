@@ -130,7 +130,7 @@ export const MEMBER_ACTIONS = {
     stepUp: true,
     run: async (c) => {
       const paymentId = c.field("payment");
-      const own = isUuid(paymentId) ? await db().payment.findFirst({ where: { id: paymentId, schoolId: c.staff.school.id, subscription: { userId: c.member.id } }, select: { id: true } }) : null;
+      const own = isUuid(paymentId) ? await db().payment.findFirst({ where: { id: paymentId, schoolId: c.staff.school.id, OR: [{ subscription: { userId: c.member.id } }, { userId: c.member.id }] }, select: { id: true } }) : null;
       if (!own) return refused([PAYMENT_NOT_FOUND]);
       const amount = c.field("amount").trim() || null;
       const { errors } = await refundPayment({ schoolId: c.staff.school.id, input: { paymentId: own.id, amount }, now: c.now, actor: c.actor });

@@ -21,8 +21,9 @@ export async function memberView(o: { staff: Pick<ConsoleStaff, "school">; membe
     db().schoolMembership.findUniqueOrThrow({ where: { id: member.membershipId }, select: { disabledAt: true } }),
     listMemberSubscriptions({ schoolId: school.id, userId, now: o.now }),
     db().payment.findMany({
-      where: { schoolId: school.id, subscription: { userId } },
-      select: { id: true, amount: true, refundedAmount: true, currency: true, state: true, paidAt: true, failedAt: true, failureMessage: true, createdAt: true, provider: true, subscription: { select: { plan: { select: { name: true } } } } },
+      // A subscription's payments and the member's one-time purchases (a course, a download).
+      where: { schoolId: school.id, OR: [{ subscription: { userId } }, { userId }] },
+      select: { id: true, amount: true, refundedAmount: true, currency: true, state: true, paidAt: true, failedAt: true, failureMessage: true, createdAt: true, provider: true, description: true, subscription: { select: { plan: { select: { name: true } } } } },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: MAX_PAYMENTS,
     }),
@@ -74,7 +75,7 @@ export async function memberView(o: { staff: Pick<ConsoleStaff, "school">; membe
     })),
     payments: payments.map((p) => ({
       id: p.id,
-      planName: p.subscription.plan.name,
+      planName: p.subscription?.plan.name ?? p.description ?? "",
       amount: p.amount.toFixed(2),
       refunded: p.refundedAmount.toFixed(2),
       currency: p.currency.trim(),

@@ -11,6 +11,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * transaction (so a rolled-back transition mails nothing and each event mails once):
  * payment.succeeded → purchase-receipt (the subscription's first collected payment, a trial's
  * end included) or renewal-receipt (a later one, retries included),
+ * a one-time purchase's payment.succeeded (a course or download bought at checkout; no
+ * subscription) → purchase-receipt for that item,
  * payment.failed → payment-failed (unless the same transition ended the subscription: its
  * subscription-canceled mail says why), subscription.canceled → subscription-canceled,
  * payment.refunded → payment-refunded.
@@ -29,6 +31,11 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
       const payment = await paymentOf(tx, event.subjectId);
       if (!payment) continue;
       const s = payment.subscription;
+      if (!s) {
+        // A one-time purchase: its receipt (a checkout records it paid; it never fails or renews).
+        if (event.type === "payment.succeeded") await enqueuePaymentMail(tx, payment, "purchase-receipt", { paidAt: iso(payment.paidAt), periodStart: null, periodEnd: null }, now);
+        continue;
+      }
       if (event.type === "payment.failed" && ended.has(s.id)) continue;
       // The first payment a subscription collects is its purchase, also when a trial's end charges it.
       const collectedBefore =
@@ -64,19 +71,29 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
 }
 
 const paymentOf = (tx: Tx, id: string) =>
-  tx.payment.findUnique({ where: { id }, include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } } } });
+  tx.payment.findUnique({
+    where: { id },
+    include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } }, user: { select: { id: true, email: true } } },
+  });
 
 type PaymentWithSubscription = NonNullable<Awaited<ReturnType<typeof paymentOf>>>;
 
-/** A mail about one payment to its member: what every payment mail says, and the kind's own fields. */
-function enqueuePaymentMail(tx: Tx, payment: PaymentWithSubscription, kind: MailKind, own: Record<string, unknown>, now: Date) {
+/**
+ * A mail about one payment to its member: what every payment mail says, and the kind's own fields.
+ * A subscription's payment names its plan; a one-time purchase its item (`item`, `itemKind`), and
+ * `plan` carries the item's name for templates that only know plans.
+ */
+async function enqueuePaymentMail(tx: Tx, payment: PaymentWithSubscription, kind: MailKind, own: Record<string, unknown>, now: Date) {
   const s = payment.subscription;
-  return enqueueMail(tx, {
+  const user = s?.user ?? payment.user;
+  if (!user) return;
+  const item = s ? null : { item: payment.description ?? "", itemKind: payment.courseId ? "course" : "download" };
+  await enqueueMail(tx, {
     schoolId: payment.schoolId,
     kind,
-    to: s.user.email,
-    userId: s.user.id,
-    params: { paymentId: payment.id, subscriptionId: s.id, plan: s.plan.name, amount: payment.amount.toFixed(2), currency: payment.currency, ...own },
+    to: user.email,
+    userId: user.id,
+    params: { paymentId: payment.id, subscriptionId: s?.id ?? null, plan: s ? s.plan.name : (payment.description ?? ""), ...item, amount: payment.amount.toFixed(2), currency: payment.currency, ...own },
     now,
   });
 }

@@ -58,7 +58,7 @@ export const paymentSchema = z.object({
   state: z.string(),
   paidAt: unix,
   createdAt: z.number().int(),
-  subscriptionId: z.string(),
+  subscriptionId: z.string().nullable(),
   periodStart: unix,
   periodEnd: unix,
   billingReason: z.string().nullable(),
@@ -72,6 +72,10 @@ export const paymentSchema = z.object({
   refundedAmount: z.string(),
   refundedAt: unix,
   planId: z.string().nullable(),
+  userId: z.string().nullable(),
+  courseId: z.string().nullable(),
+  downloadId: z.string().nullable(),
+  description: z.string().nullable(),
 });
 
 export const courseSchema = z.object({

@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
 import { isUuid } from "../core/ids";
 import { recordEvent } from "../db/outbox";
 import { recordAudit, type AuditActor } from "../db/audit";
@@ -34,20 +35,28 @@ export async function enrollStudentToCourse(options: {
   return writeTransaction({ dryRun }, async (tx) => {
     const member = await findOrCreateMember(tx, { schoolId, email, name: input.name, now });
     if ("error" in member) return failure<EnrollmentRecord>(member.error);
-    const inserted = await tx.enrollment.createMany({
-      data: [{ schoolId, courseId: course.id, userId: member.user.id, createdAt: now }],
-      skipDuplicates: true,
-    });
-    const enrollment = await tx.enrollment.findUniqueOrThrow({
-      where: { courseId_userId: { courseId: course.id, userId: member.user.id } },
-      include: { course: true, user: true },
-    });
-    // Enrolling twice is not a change: only the first call reports enrollment.created and is audited.
-    if (inserted.count) {
-      await recordEvent(tx, { event: { schoolId, type: "enrollment.created", subjectId: enrollment.id, data: presentEnrollment(enrollment) }, now });
-      const summary = { member: enrollment.user.email, memberCreated: member.created, courseId: course.id };
-      await recordAudit(tx, { actor, now, entry: { schoolId, action: "enrollment.create", target: { type: "enrollment", id: enrollment.id }, summary } });
-    }
+    const { enrollment } = await recordEnrollment(tx, { schoolId, courseId: course.id, user: member.user, memberCreated: member.created, actor, now });
     return success(enrollment);
   });
+}
+
+/**
+ * The enrollment of a member in a course inside the caller's transaction (enrollStudentToCourse,
+ * a course bought at checkout): an upsert. Only the first one is a change: it writes
+ * enrollment.created and its audit row; `created` says which it was.
+ */
+export async function recordEnrollment(
+  tx: Prisma.TransactionClient,
+  options: { schoolId: string; courseId: string; user: { id: string; email: string }; memberCreated: boolean; actor: AuditActor; now: Date; auditSummary?: Record<string, unknown> },
+): Promise<{ enrollment: EnrollmentRecord; created: boolean }> {
+  const { schoolId, courseId, user, memberCreated, actor, now } = options;
+  const inserted = await tx.enrollment.createMany({ data: [{ schoolId, courseId, userId: user.id, createdAt: now }], skipDuplicates: true });
+  const enrollment = await tx.enrollment.findUniqueOrThrow({ where: { courseId_userId: { courseId, userId: user.id } }, include: { course: true, user: true } });
+  // Enrolling twice is not a change: only the first call reports enrollment.created and is audited.
+  if (inserted.count) {
+    await recordEvent(tx, { event: { schoolId, type: "enrollment.created", subjectId: enrollment.id, data: presentEnrollment(enrollment) }, now });
+    const summary = { member: user.email, memberCreated, courseId, ...options.auditSummary };
+    await recordAudit(tx, { actor, now, entry: { schoolId, action: "enrollment.create", target: { type: "enrollment", id: enrollment.id }, summary } });
+  }
+  return { enrollment, created: inserted.count > 0 };
 }

@@ -12,6 +12,6 @@ export async function listPaymentsOfSubscriptions(options: { subscriptionIds: re
     where: { subscriptionId: { in: [...new Set(options.subscriptionIds)] } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  for (const p of rows) bySubscription.get(p.subscriptionId)?.push(p);
+  for (const p of rows) if (p.subscriptionId) bySubscription.get(p.subscriptionId)?.push(p);
   return bySubscription;
 }

@@ -87,6 +87,10 @@ export function presentPayment(p: Payment) {
     refundedAmount: money(p.refundedAmount),
     refundedAt: ts(p.refundedAt),
     planId: p.planId,
+    userId: p.userId,
+    courseId: p.courseId,
+    downloadId: p.downloadId,
+    description: p.description,
   };
 }
 

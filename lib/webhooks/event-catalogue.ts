@@ -25,7 +25,8 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
     dataType: "Subscription",
   },
   "payment.succeeded": {
-    description: "The payment provider took a payment of a charge_automatically subscription (first charge, renewal or retry).",
+    description:
+      "The payment provider took a payment: of a charge_automatically subscription (first charge, renewal or retry), or a one-time purchase of a course or a digital download at checkout (billingReason one_time, subscriptionId null; userId and courseId or downloadId say who bought what).",
     dataType: "Payment",
   },
   "payment.failed": {
@@ -64,7 +65,10 @@ export const WEBHOOK_EVENT_CATALOGUE: Record<WebhookEventType, { description: st
       "changeSubscriptionPlan scheduled a downgrade for the period end (scheduledPlanId is the new plan), or withdrew one (scheduledPlanId is null again); the plan itself changes at the renewal (subscription.plan_changed).",
     dataType: "Subscription",
   },
-  "enrollment.created": { description: "enrollStudentToCourse enrolled a person (enrolling twice is not a change: no event).", dataType: "Enrollment" },
+  "enrollment.created": {
+    description: "enrollStudentToCourse enrolled a person, or a member enrolled on the storefront (a course bought at checkout, with its payment.succeeded, or a free one); enrolling twice is not a change: no event.",
+    dataType: "Enrollment",
+  },
   "webhook.ping": {
     description: "Staff sent a test event to this endpoint from the console: sent to that endpoint only, whatever events it lists; nothing changed in the school.",
     dataType: "WebhookEndpoint",

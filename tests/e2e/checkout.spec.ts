@@ -3,7 +3,9 @@
 // succeeding test card and see it through the Admin API; the declined card shows the card's error
 // and creates nothing live; a trial plan starts trialing; the test clock moved a month renews the
 // monthly plan, the payment is listed on /account/payments, and the webhooks arrive verified with
-// standardwebhooks. Every new page: axe-core 0 violations, 320 px wide.
+// standardwebhooks. A paid course bought once from its storefront page: a declined card creates
+// nothing, 4242 enrolls a new account (signed in) and the course is on /account/courses. Every new
+// page: axe-core 0 violations, 320 px wide.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -12,7 +14,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { freePort, startNextServer, type NextServer } from "./next-server";
+import { freePort, startWebhookTestServer, type NextServer } from "./next-server";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const KEY = "sh_demofull_demo-admin-key-all-permissions-dev-only";
@@ -59,19 +61,7 @@ test.describe("checkout in the browser", () => {
     receiver = await startReceiver();
     const port = await freePort();
     base = `http://localhost:${port}`;
-    server = startNextServer(port, {
-      NODE_ENV: "test",
-      DATABASE_URL: dbUrl,
-      PLATFORM_DOMAIN: "localhost",
-      DEFAULT_SCHOOL: "demo",
-      REDIS_URL: "",
-      KV_REST_API_URL: "",
-      KV_REST_API_TOKEN: "",
-      SEED_ON_START: "1",
-      DEMO_API_KEY: KEY,
-      WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
-    });
-    await server.healthy();
+    server = await startWebhookTestServer({ port, databaseUrl: dbUrl, apiKey: KEY });
     // A plan with a trial, as a content file with `trialDays: 14` would import it.
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
@@ -82,7 +72,7 @@ test.describe("checkout in the browser", () => {
     );
     await db.end();
     const created = await gql(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { errors secret } }`, {
-      input: { url: receiver.url, events: ["subscription.created", "subscription.renewed", "payment.succeeded"] },
+      input: { url: receiver.url, events: ["subscription.created", "subscription.renewed", "payment.succeeded", "enrollment.created"] },
     });
     expect(created.data.createWebhookEndpoint.errors).toEqual([]);
     receiver.secrets.push(created.data.createWebhookEndpoint.secret);
@@ -178,5 +168,73 @@ test.describe("checkout in the browser", () => {
     await expect(page.locator("main")).toContainText("29.00");
     expect((await page.locator("main").innerText()).match(/29\.00/g)!.length).toBeGreaterThanOrEqual(2);
     await checkPage(page);
+  });
+
+  test("a paid course: the declined card creates nothing; 4242 enrolls a new account, seen on /account/courses", async ({ browser }) => {
+    const email = `course.${dbName}@example.com`;
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const owned = async () => {
+      const enrollments = await db.query(`SELECT e."id" FROM "Enrollment" e JOIN "User" u ON u."id" = e."userId" JOIN "Course" c ON c."id" = e."courseId" WHERE u."email" = $1 AND c."slug" = 'intro-to-sql'`, [email]);
+      const payments = await db.query(`SELECT p."amount"::text, p."billingReason"::text, p."subscriptionId" FROM "Payment" p JOIN "User" u ON u."id" = p."userId" WHERE u."email" = $1`, [email]);
+      const users = await db.query(`SELECT 1 FROM "User" WHERE "email" = $1`, [email]);
+      return { enrollments: enrollments.rowCount, payments: payments.rows, users: users.rowCount };
+    };
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 320, height: 700 } });
+    try {
+      const page = await context.newPage();
+      await page.goto("/courses/intro-to-sql");
+      await checkPage(page);
+      await page.getByRole("link", { name: "Buy Intro to SQL" }).click();
+      await expect(page).toHaveURL(`${base}/checkout/courses/intro-to-sql`);
+      await expect(page.locator("main")).toContainText("49.00 USD");
+      await expect(page.locator("main")).toContainText("One-time; no subscription");
+      await checkPage(page);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Your name").fill("Course Buyer");
+      await page.getByRole("button", { name: "Buy now" }).click();
+      await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/);
+      await expect(page.getByText("Test mode", { exact: false }).first()).toBeVisible();
+
+      await page.getByLabel("Card number").fill("4000000000000002");
+      await page.getByRole("button", { name: /^Pay/ }).click();
+      await expect(page.getByRole("alert")).toContainText("Your card was declined.");
+      await checkPage(page);
+      expect(await owned()).toEqual({ enrollments: 0, payments: [], users: 0 });
+
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByRole("button", { name: /^Pay/ }).click();
+      await expect(page).toHaveURL(/\/checkout\/complete\//);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkout complete");
+      await expect(page.getByRole("status")).toContainText("you are enrolled in Intro to SQL");
+      await checkPage(page);
+      expect(await owned()).toEqual({ enrollments: 1, payments: [{ amount: "49.00", billingReason: "one_time", subscriptionId: null }], users: 1 });
+
+      // Signed in by the checkout: the course is on the account's courses page, the receipt a click away.
+      await page.getByRole("link", { name: "Your courses" }).click();
+      await expect(page).toHaveURL(/\/account\/courses/);
+      await expect(page.locator("main")).toContainText("Intro to SQL");
+      await checkPage(page);
+      await page.goto("/account/payments");
+      await expect(page.locator("main")).toContainText("Intro to SQL");
+      await page.getByRole("link", { name: /^Receipt for/ }).first().click();
+      await expect(page.locator("main")).toContainText("One-time purchase, no subscription");
+      await checkPage(page);
+
+      // The same course again: the review page says it is owned and offers no purchase.
+      await page.goto("/checkout/courses/intro-to-sql");
+      await expect(page.locator("main")).toContainText("You are already enrolled in this course.");
+      await expect(page.getByRole("button")).toHaveCount(0);
+
+      // The purchase's webhooks, in the transaction that made it, delivered and verified.
+      await expect
+        .poll(() => receiver.received.filter((r) => r.payload.type === "enrollment.created" && r.payload.data.user?.email === email).length, { timeout: 30_000 })
+        .toBe(1);
+      const paid = receiver.received.filter((r) => r.payload.type === "payment.succeeded" && r.payload.data.billingReason === "one_time");
+      expect(paid.map((r) => [r.payload.data.description, r.payload.data.amount, r.verifiedWith])).toEqual([["Intro to SQL", "49.00", 0]]);
+    } finally {
+      await context.close();
+      await db.end();
+    }
   });
 });

@@ -65,6 +65,30 @@ export function startNextServer(port: number, env: NodeJS.ProcessEnv): NextServe
 }
 
 /**
+ * A seeded `next start` on a Postgres database that delivers webhooks to a receiver on this machine
+ * (tests/helpers/webhook-receiver.ts), with the demo's full-permission API key: the server of the
+ * specs that watch webhooks arrive (checkout.spec.ts, webhooks-restart.spec.ts). Resolves once healthy.
+ */
+export async function startWebhookTestServer(options: { port: number; databaseUrl: string; apiKey: string }): Promise<NextServer> {
+  const next = startNextServer(options.port, {
+    // The loopback receiver needs the test-only switch, which only NODE_ENV=test accepts.
+    NODE_ENV: "test",
+    DATABASE_URL: options.databaseUrl,
+    PLATFORM_DOMAIN: "localhost",
+    DEFAULT_SCHOOL: "demo",
+    REDIS_URL: "",
+    KV_REST_API_URL: "",
+    KV_REST_API_TOKEN: "",
+    // The demo seed runs on its own only on the embedded database (issue 12): ask for it here.
+    SEED_ON_START: "1",
+    DEMO_API_KEY: options.apiKey,
+    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
+  });
+  await next.healthy();
+  return next;
+}
+
+/**
  * A port nothing listens on now, chosen by the system: for a spec's own server when a fixed offset
  * from E2E_PORT could be another run's port on a shared machine.
  */

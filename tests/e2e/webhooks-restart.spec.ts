@@ -3,7 +3,7 @@
 // delivers every event, duplicates carrying the same webhook-id.
 import { expect, test } from "@playwright/test";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { createSpecDatabase, startNextServer, type NextServer, type SpecDatabase } from "./next-server";
+import { createSpecDatabase, startWebhookTestServer, type NextServer, type SpecDatabase } from "./next-server";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100) + 1;
@@ -15,24 +15,7 @@ let dbUrl = "";
 let server: NextServer | undefined;
 let receiver: Receiver;
 
-async function start(): Promise<NextServer> {
-  const next = startNextServer(port, {
-    // The loopback receiver needs the test-only switch, which only NODE_ENV=test accepts.
-    NODE_ENV: "test",
-    DATABASE_URL: dbUrl,
-    PLATFORM_DOMAIN: "localhost",
-    DEFAULT_SCHOOL: "demo",
-    REDIS_URL: "",
-    KV_REST_API_URL: "",
-    KV_REST_API_TOKEN: "",
-    // The demo seed runs on its own only on the embedded database (issue 12): ask for it here.
-    SEED_ON_START: "1",
-    DEMO_API_KEY: KEY,
-    WEBHOOKS_ALLOW_LOOPBACK_FOR_TESTS: "1",
-  });
-  await next.healthy();
-  return next;
-}
+const start = () => startWebhookTestServer({ port, databaseUrl: dbUrl, apiKey: KEY });
 
 const kill = (next: NextServer | undefined) => next?.stop("SIGKILL");
 

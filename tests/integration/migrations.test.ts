@@ -107,6 +107,21 @@ describe("schema.prisma and the migrations agree", () => {
     const post = await p.post.create({ data: { schoolId: school.id, slug: "p", title: "Post", imageUrl: "/media/x/p.png", authorId: lecturer.id, categoryId: category.id } });
     const event = await p.event.create({ data: { schoolId: school.id, slug: "e", title: "Event", imageUrl: "https://img.test/e.png", startsAt: now, endsAt: now, timezone: "Europe/Berlin" } });
     const download = await p.digitalDownload.create({ data: { schoolId: school.id, slug: "d", title: "DL", price: "1.00", currency: "USD" } });
+    const downloadAccess = await p.downloadAccess.create({ data: { schoolId: school.id, downloadId: download.id, userId: user.id } });
+    // A one-time purchase (a course bought at checkout): a payment without a subscription, and the
+    // CHECK constraints around it: a subscription or one_time with a buyer and exactly one item;
+    // a checkout of exactly one item.
+    const oneTime = await p.payment.create({ data: { schoolId: school.id, userId: user.id, courseId: course.id, description: "Course", amount: "10.00", currency: "USD", state: "succeeded", billingReason: "one_time" } });
+    expect(oneTime.subscriptionId).toBeNull();
+    await expect(p.payment.create({ data: { schoolId: school.id, amount: "1.00", currency: "USD" } })).rejects.toThrow();
+    await expect(p.payment.create({ data: { schoolId: school.id, userId: user.id, amount: "1.00", currency: "USD", billingReason: "one_time" } })).rejects.toThrow();
+    await expect(p.payment.create({ data: { schoolId: school.id, subscriptionId: sub.id, userId: user.id, courseId: course.id, amount: "1.00", currency: "USD", billingReason: "one_time" } })).rejects.toThrow();
+    const courseCheckout = await p.checkoutSession.create({
+      data: { schoolId: school.id, courseId: course.id, paymentId: oneTime.id, amount: "10.00", currency: "USD", email: user.email, provider: "test", browserTokenHash: "h", expiresAt: now },
+    });
+    expect(courseCheckout.planId).toBeNull();
+    await expect(p.checkoutSession.create({ data: { schoolId: school.id, planId: plan.id, downloadId: download.id, amount: "1.00", currency: "USD", email: user.email, provider: "test", browserTokenHash: "h", expiresAt: now } })).rejects.toThrow();
+    await expect(p.checkoutSession.create({ data: { schoolId: school.id, amount: "1.00", currency: "USD", email: user.email, provider: "test", browserTokenHash: "h", expiresAt: now } })).rejects.toThrow();
     const faq = await p.faqEntry.create({ data: { schoolId: school.id, question: "Q?", answer: "A." } });
     const home = await p.homePage.create({ data: { schoolId: school.id, title: "Home" } });
     const contentImage = await p.contentImage.create({ data: { schoolId: school.id, sha256: "a".repeat(64), name: "x.png", contentType: "image/png", bytes: Buffer.from([1, 2]) } });
@@ -168,7 +183,7 @@ describe("schema.prisma and the migrations agree", () => {
       OidcSigningKey: signingKey, SchoolBilling: schoolBilling, TestProviderCharge: testProviderCharge,
       PaymentRefund: paymentRefund, TestProviderRefund: testProviderRefund, StripeEvent: stripeEvent,
       EmailVerificationToken: verificationToken, MailMessage: mail, AuditEvent: auditEvent, ConsoleSecretReveal: secretReveal,
-      TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession,
+      TestProviderCheckout: testProviderCheckout, CheckoutSession: checkoutSession, DownloadAccess: downloadAccess,
     };
     expect(Object.keys(created).sort()).toEqual(Object.values(Prisma.ModelName).sort());
 
@@ -203,6 +218,8 @@ describe("schema.prisma and the migrations agree", () => {
     expect(await p.paymentRefund.count()).toBe(0);
     await p.testProviderRefund.delete({ where: { id: testProviderRefund.id } });
     expect(await p.checkoutSession.count()).toBe(0);
+    expect(await p.downloadAccess.count()).toBe(0);
+    expect(await p.payment.count({ where: { id: oneTime.id } })).toBe(0);
     await p.testProviderCheckout.delete({ where: { id: testProviderCheckout.id } });
     const counts = await Promise.all([p.school.count(), p.user.count(), p.course.count(), p.oAuthGrant.count(), p.apiKey.count()]);
     expect(counts).toEqual([0, 0, 0, 0, 0]);

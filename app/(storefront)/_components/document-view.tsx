@@ -18,16 +18,44 @@ function Value({ value }: { value: FactValue }) {
   return internal ? <Link href={pathOf(value.url)}>{inner}</Link> : <a href={value.url} rel="nofollow noopener">{inner}</a>;
 }
 
-/** A plan's way in: the checkout's review page (lib/billing/checkout-requests.ts), which says who buys and at what price. */
-function PlanCallToAction({ doc }: { doc: StorefrontDocument }) {
+/**
+ * An item's way in: the checkout's review page (lib/billing/checkout-requests.ts), which says who
+ * buys and at what price, and takes a free item at once for a signed-in member. The page itself is
+ * cached for everyone, so the link is the same for all; the review page knows who is signed in.
+ */
+function CallToAction({ doc }: { doc: StorefrontDocument }) {
   const free = Number(doc.fields.price ?? 0) === 0;
-  const label = free ? "Join for free" : doc.fields.plan_type === "recurring" ? `Join ${doc.title}` : `Buy ${doc.title}`;
+  let href: string;
+  let label: string;
+  if (doc.kind === "plan") {
+    href = `/checkout/plans/${doc.slug}`;
+    label = free ? "Join for free" : doc.fields.plan_type === "recurring" ? `Join ${doc.title}` : `Buy ${doc.title}`;
+  } else if (doc.kind === "course") {
+    // A course without a price of its own comes with a membership plan (docs/content.md).
+    if (doc.fields.price === undefined || doc.fields.price === null) {
+      return (
+        <div className="cta">
+          <Link className="button" href="/plans">
+            See the membership plans
+          </Link>
+          <p className="meta">This course comes with a membership plan.</p>
+        </div>
+      );
+    }
+    href = `/checkout/courses/${doc.slug}`;
+    label = free ? "Enroll for free" : `Buy ${doc.title}`;
+  } else if (doc.kind === "digital_download") {
+    href = `/checkout/digital-downloads/${doc.slug}`;
+    label = free ? "Get it for free" : `Buy ${doc.title}`;
+  } else {
+    return null;
+  }
   return (
     <div className="cta">
-      <a className="button" href={`/checkout/plans/${doc.slug}`}>
+      <a className="button" href={href}>
         {label}
       </a>
-      <p className="meta">Prices include no tax; coupons are not available.</p>
+      <p className="meta">{doc.kind !== "plan" && !free ? "A one-time payment, no subscription. " : ""}Prices include no tax; coupons are not available.</p>
     </div>
   );
 }
@@ -73,7 +101,7 @@ export async function DocumentView({ doc }: { doc: StorefrontDocument }) {
             ))}
           </dl>
         ) : null}
-        {doc.kind === "plan" ? <PlanCallToAction doc={doc} /> : null}
+        <CallToAction doc={doc} />
         {doc.body.trim() ? (
           <div className="prose">
             {await renderMarkdown(doc.body)}

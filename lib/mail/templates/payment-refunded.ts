@@ -1,5 +1,6 @@
 import type { MailTemplate } from "../template";
 import { formatDay, formatMoney, receiptUrl, text } from "./billing-format";
+import { oneTimeLabel } from "./purchase-receipt";
 
 /** A payment was refunded, in full or in part: how much, of which payment, and when it arrives. */
 export const paymentRefunded: MailTemplate = {
@@ -9,15 +10,18 @@ export const paymentRefunded: MailTemplate = {
     const refunded = formatMoney(p.refundedAmount, p.currency);
     const paid = formatMoney(p.amount, p.currency);
     const full = text(p.refundedAmount) === text(p.amount);
+    // A one-time purchase's refund names its course or download (access stays: docs/decisions.md, "Checkout").
+    const what = oneTimeLabel(p.itemKind);
+    const of = what ? `${what.toLowerCase()} ${text(p.item)}` : `${text(p.plan)} membership`;
     return {
       subject: `Your refund from ${school.name}`,
       heading: full ? "Your payment is refunded" : "Part of your payment is refunded",
       paragraphs: [
-        `${school.name} refunded ${refunded} of your payment of ${paid} for your ${text(p.plan)} membership.`,
+        `${school.name} refunded ${refunded} of your payment of ${paid} for your ${of}.`,
         "The money goes back to the card you paid with; banks usually show it within 5 to 10 business days.",
       ],
       rows: [
-        ["Membership", text(p.plan)],
+        [what ?? "Membership", text(what ? p.item : p.plan)],
         ["Refunded", refunded],
         ["Refunded on", formatDay(p.refundedAt) ?? "—"],
         ["Original payment", paid],

@@ -45,7 +45,7 @@ export function registerCheckoutTools(tool: ToolRegistrar<"create_checkout_link"
       });
       if (!started.record) return fail(started.errors[0]!);
       const checkout = await db().checkoutSession.findUniqueOrThrow({ where: { id: started.record.checkoutId } });
-      const plan = await db().membershipPlan.findUniqueOrThrow({ where: { id: checkout.planId } });
+      const plan = await db().membershipPlan.findUniqueOrThrow({ where: { id: checkout.planId! } });
       const structured = {
         url: started.record.url,
         checkout_id: checkout.id,

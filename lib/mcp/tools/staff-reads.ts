@@ -161,7 +161,7 @@ export function registerStaffReadTools(tool: ToolRegistrar<StaffReadTool>) {
         const page = await listSchoolPayments({ schoolId: ctx.school.id, filter: args });
         const payments = page.nodes.map(presentPayment);
         const text = payments.length
-          ? payments.map((p) => `- ${p.amount} ${p.currency} ${p.state}, ${day(p.createdAt)}, subscription ${p.subscriptionId}, id ${p.id}`).join("\n")
+          ? payments.map((p) => `- ${p.amount} ${p.currency} ${p.state}, ${day(p.createdAt)}, ${p.subscriptionId ? `subscription ${p.subscriptionId}` : `one-time: ${p.description ?? ""}`}, id ${p.id}`).join("\n")
           : "No payment matches.";
         return ok({ payments, pageInfo: page.pageInfo }, more(text, page.pageInfo));
       }),

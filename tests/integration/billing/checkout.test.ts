@@ -13,7 +13,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn } from "../oauth/helpers";
 import { TEST_NOW, freshEmail } from "../admin-api/helpers";
-import { billingEventsOf } from "./helpers";
+import { billingEventsOf, checkoutClient } from "./helpers";
 
 const TRIAL_PLAN = "5c400000-0000-4000-8000-0000000003a1";
 const ACME_PAID_PLAN = "5c400000-0000-4000-8000-0000000003a2";
@@ -36,32 +36,7 @@ const app = appForSuite({
 });
 afterEach(() => setNow(TEST_NOW));
 
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const FORM = { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN };
-
-async function start(fields: Record<string, string>, cookie = "", headers: Record<string, string> = FORM) {
-  return app.fetch("/api/checkout", { method: "POST", headers: { ...headers, ...(cookie ? { cookie } : {}) }, body: form(fields), redirect: "manual" });
-}
-
-/** Starts a checkout; returns the hosted page path, the checkout id and the browser's token cookie. */
-async function started(fields: Record<string, string>, cookie = "") {
-  const res = await start(fields, cookie);
-  expect(res.status).toBe(303);
-  const hosted = new URL(res.headers.get("location")!);
-  expect(hosted.origin).toBe(ORIGIN);
-  expect(hosted.pathname).toMatch(/^\/checkout\/test\/cs_test_[0-9a-f]{24}$/);
-  const setCookie = res.headers.get("set-cookie")!;
-  const token = /checkout_token=([^;]+)/.exec(setCookie)![1]!;
-  const checkoutId = /Path=\/checkout\/complete\/([0-9a-f-]{36})/.exec(setCookie)![1]!;
-  return { hostedPath: hosted.pathname, checkoutId, tokenCookie: `checkout_token=${token}` };
-}
-
-async function pay(hostedPath: string, card: string) {
-  const id = hostedPath.split("/").pop()!;
-  return app.fetch(`/api/checkout/test/${id}`, { method: "POST", headers: FORM, body: form({ card }), redirect: "manual" });
-}
-
-const returnTo = (checkoutId: string, cookie = "") => app.fetch(`/checkout/complete/${checkoutId}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+const { FORM, start, started, pay, returnTo } = checkoutClient(app, ORIGIN);
 
 const counts = async () => ({
   checkouts: await db().checkoutSession.count(),

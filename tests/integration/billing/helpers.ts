@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { db } from "@/lib/db/client";
 import { gql, freshEmail, type SubscriptionJson } from "../admin-api/helpers";
 import type { AppServer } from "../../helpers/app-server";
@@ -84,4 +85,31 @@ export async function ensureChangePlans(schoolId: string): Promise<void> {
     const data = { ...r, schoolId, planType: "recurring" as const, interval: "month" as const, intervalCount: 1, position: 10 };
     await db().membershipPlan.upsert({ where: { id: r.id }, create: data, update: {} });
   }
+}
+
+/**
+ * The storefront checkout through HTTP, as a browser drives it: POST /api/checkout, the test
+ * provider's pay form, the return page (tests/integration/billing/checkout*.test.ts).
+ */
+export function checkoutClient(app: AppServer, origin: string) {
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const FORM = { "content-type": "application/x-www-form-urlencoded", origin };
+  const start = (fields: Record<string, string>, cookie = "", headers: Record<string, string> = FORM) =>
+    app.fetch("/api/checkout", { method: "POST", headers: { ...headers, ...(cookie ? { cookie } : {}) }, body: form(fields), redirect: "manual" });
+  /** Starts a checkout; returns the hosted page path, the checkout id and the browser's token cookie. */
+  const started = async (fields: Record<string, string>, cookie = "") => {
+    const res = await start(fields, cookie);
+    expect(res.status).toBe(303);
+    const hosted = new URL(res.headers.get("location")!);
+    expect(hosted.origin).toBe(origin);
+    expect(hosted.pathname).toMatch(/^\/checkout\/test\/cs_test_[0-9a-f]{24}$/);
+    const setCookie = res.headers.get("set-cookie")!;
+    const token = /checkout_token=([^;]+)/.exec(setCookie)![1]!;
+    const checkoutId = /Path=\/checkout\/complete\/([0-9a-f-]{36})/.exec(setCookie)![1]!;
+    return { hostedPath: hosted.pathname, checkoutId, tokenCookie: `checkout_token=${token}` };
+  };
+  const pay = (hostedPath: string, card: string) =>
+    app.fetch(`/api/checkout/test/${hostedPath.split("/").pop()!}`, { method: "POST", headers: FORM, body: form({ card }), redirect: "manual" });
+  const returnTo = (checkoutId: string, cookie = "") => app.fetch(`/checkout/complete/${checkoutId}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  return { FORM, start, started, pay, returnTo };
 }

@@ -238,4 +238,24 @@ describe("billing through Stripe", () => {
     const { userId } = await db().subscription.findUniqueOrThrow({ where: { id: sub.id } });
     expect(await db().subscription.count({ where: { userId } })).toBe(1);
   });
+
+  it("a course bought once through Stripe Checkout: payment mode without saving the card; checkout.session.completed enrolls once with a one-time payment", async () => {
+    const INTRO_TO_SQL = "5c400000-0000-4000-8000-000700000001";
+    const email = freshEmail("stripe-course");
+    const started = await startCheckout({ schoolId: DEMO_IDS.school, input: { courseId: INTRO_TO_SQL, email, name: "Stripe Course" }, member: null, origin: `http://${DEMO_HOST}`, now: now() });
+    expect(started.errors).toEqual([]);
+    const checkout = await db().checkoutSession.findUniqueOrThrow({ where: { id: started.record!.checkoutId } });
+    const sessionId = checkout.providerSessionId!;
+    await emulator.payCheckout(DEMO_KEY, sessionId, "pm_card_visa");
+    expect(await deliver(emulator.event("checkout.session.completed", { id: sessionId, object: "checkout.session" }))).toEqual({ status: 200, body: { received: true, outcome: "applied" } });
+    await deliver(emulator.event("checkout.session.completed", { id: sessionId, object: "checkout.session" }));
+    const done = await db().checkoutSession.findUniqueOrThrow({ where: { id: checkout.id } });
+    expect(done).toMatchObject({ status: "complete", subscriptionId: null });
+    const intent = emulator.paymentIntents(DEMO_KEY).find((pi) => (pi.metadata as Record<string, string>).schoolhouse_checkout_id === checkout.id)!;
+    expect(intent).toMatchObject({ amount: 4900, status: "succeeded" });
+    expect(intent.setup_future_usage ?? null).toBeNull();
+    const payments = await db().payment.findMany({ where: { userId: done.userId! } });
+    expect(payments).toEqual([expect.objectContaining({ id: done.paymentId, provider: "stripe", providerPaymentId: intent.id, billingReason: "one_time", subscriptionId: null, courseId: INTRO_TO_SQL })]);
+    expect(await db().enrollment.count({ where: { userId: done.userId!, courseId: INTRO_TO_SQL } })).toBe(1);
+  });
 });

@@ -110,7 +110,7 @@ describe("Stripe adapter", () => {
   it("a hosted Checkout Session in payment mode saves the card for later (off_session) and reports the PaymentIntent", async () => {
     const checkoutId = crypto.randomUUID();
     const started = await provider().createHostedCheckout({
-      checkoutId, amount: "29.00", currency: "USD", description: "Monthly", customerEmail: "m@example.com",
+      checkoutId, amount: "29.00", currency: "USD", description: "Monthly", customerEmail: "m@example.com", savePaymentMethod: true,
       successUrl: "http://demo.localhost/checkout/done?session={CHECKOUT_SESSION_ID}", cancelUrl: "http://demo.localhost/plans/monthly",
     });
     expect(started.providerSessionId).toMatch(/^cs_test_/);
@@ -129,15 +129,28 @@ describe("Stripe adapter", () => {
     expect(later.status).toBe("succeeded");
     // The same checkout started again (a retried request) is the same Stripe session.
     expect((await provider().createHostedCheckout({
-      checkoutId, amount: "29.00", currency: "USD", description: "Monthly", customerEmail: "m@example.com",
+      checkoutId, amount: "29.00", currency: "USD", description: "Monthly", customerEmail: "m@example.com", savePaymentMethod: true,
       successUrl: "http://demo.localhost/checkout/done?session={CHECKOUT_SESSION_ID}", cancelUrl: "http://demo.localhost/plans/monthly",
     })).providerSessionId).toBe(started.providerSessionId);
+  });
+
+  it("a one-time purchase (a course, a download) is paid in payment mode and keeps no card for later", async () => {
+    const started = await provider().createHostedCheckout({
+      checkoutId: crypto.randomUUID(), amount: "49.00", currency: "USD", description: "Intro to SQL", customerEmail: "c@example.com", savePaymentMethod: false,
+      successUrl: "http://demo.localhost/checkout/complete/x", cancelUrl: "http://demo.localhost/checkout/courses/intro-to-sql?canceled=1",
+    });
+    await emulator.payCheckout(KEY, started.providerSessionId, "pm_card_visa");
+    const done = await provider().getHostedCheckout({ providerSessionId: started.providerSessionId });
+    expect(done).toMatchObject({ status: "complete", providerPaymentId: expect.stringMatching(/^pi_/) });
+    const pi = emulator.paymentIntents(KEY).find((p) => p.id === (done as { providerPaymentId: string }).providerPaymentId)!;
+    expect(pi).toMatchObject({ amount: 4900, status: "succeeded" });
+    expect(pi.setup_future_usage ?? null).toBeNull();
   });
 
   it("a trial's checkout (0.00) is a setup-mode session: the card is saved, nothing is charged", async () => {
     const before = emulator.paymentIntents(KEY).length;
     const started = await provider().createHostedCheckout({
-      checkoutId: crypto.randomUUID(), amount: "0.00", currency: "USD", description: "Trial", customerEmail: null, successUrl: "http://x.test/ok", cancelUrl: "http://x.test/no",
+      checkoutId: crypto.randomUUID(), amount: "0.00", currency: "USD", description: "Trial", customerEmail: null, savePaymentMethod: true, successUrl: "http://x.test/ok", cancelUrl: "http://x.test/no",
     });
     await emulator.payCheckout(KEY, started.providerSessionId, "pm_card_visa");
     expect(await provider().getHostedCheckout({ providerSessionId: started.providerSessionId })).toMatchObject({ status: "complete", providerPaymentId: null, paymentMethodId: expect.stringMatching(/^pm_/) });
@@ -146,7 +159,7 @@ describe("Stripe adapter", () => {
 
   it("an expired session reads expired", async () => {
     const started = await provider().createHostedCheckout({
-      checkoutId: crypto.randomUUID(), amount: "5.00", currency: "EUR", description: "x", customerEmail: null, successUrl: "http://x.test/ok", cancelUrl: "http://x.test/no",
+      checkoutId: crypto.randomUUID(), amount: "5.00", currency: "EUR", description: "x", customerEmail: null, savePaymentMethod: false, successUrl: "http://x.test/ok", cancelUrl: "http://x.test/no",
     });
     emulator.expireCheckout(KEY, started.providerSessionId);
     expect(await provider().getHostedCheckout({ providerSessionId: started.providerSessionId })).toEqual({ status: "expired" });

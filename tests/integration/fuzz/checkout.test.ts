@@ -1,6 +1,7 @@
-// The checkout endpoints under hostile input (seeded, fast-check): the review page, POST
-// /api/checkout, the test provider's hosted page and its pay form, the return page. Every answer
-// below 500, nothing leaked, and nothing bought: no subscription, payment or account appears, a
+// The checkout endpoints under hostile input (seeded, fast-check): the review pages (plans, courses,
+// digital downloads), POST /api/checkout (a plan, a course or a download, or several at once), the
+// test provider's hosted page and its pay form, the return page. Every answer below 500, nothing
+// leaked, and nothing bought: no subscription, payment, enrollment, download access or account appears, a
 // checkout row appears only for a start that answered 303, and an open checkout's hosted page stays
 // unpaid unless a test card paid it (then it completes only through the return page, never fuzzed).
 import fc from "fast-check";
@@ -39,6 +40,10 @@ afterAll(() => app?.close());
 const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("", "\u0000", "x".repeat(3000), "<script>", "' OR 1=1 --", "😀", "not-a-uuid", "../../etc"), fc.uuid());
 const seg = text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")));
 const planId = fc.oneof(text, fc.constantFrom(...Object.values(DEMO_IDS.plans)));
+// Paid and draft courses and paid downloads of the demo (and a plan's id in their place): a free one
+// would be taken at once by the signed-in requests, which is its job, not a refusal.
+const courseId = fc.oneof(text, fc.constantFrom("5c400000-0000-4000-8000-000700000001", "5c400000-0000-4000-8000-000700000005", DEMO_IDS.plans.monthly));
+const downloadId = fc.oneof(text, fc.constantFrom("5c400000-0000-4000-8000-000a00000002", "5c400000-0000-4000-8000-000a00000003", "5c400000-0000-4000-8000-000700000001"));
 const card = fc.oneof(text, fc.constantFrom("4000000000000002", "4000000000009995", "4242 4242 4242 4241", "0000000000000000"));
 
 type Req = { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -50,7 +55,10 @@ const formHeaders = fc.record({
 const clean = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== ""));
 const request: fc.Arbitrary<Req> = fc.oneof(
   fc.tuple(fc.oneof(seg, fc.constantFrom("monthly", "legacy-annual", "lifetime", "MONTHLY")), fc.constantFrom("GET", "POST", "HEAD")).map(([slug, method]) => ({ method, path: `/checkout/plans/${slug}`, headers: {} })),
-  fc.tuple(fc.record({ plan: planId, email: text, name: text, price: text, amount: text, currency: text }, { requiredKeys: [] }), formHeaders, fc.boolean()).map(([fields, headers, signedIn]) => ({
+  fc
+    .tuple(fc.constantFrom("courses", "digital-downloads"), fc.oneof(seg, fc.constantFrom("intro-to-sql", "advanced-dashboards", "lightroom-presets", "sql-cheat-sheet", "INTRO-TO-SQL")), fc.constantFrom("GET", "POST", "HEAD"), fc.boolean())
+    .map(([kind, slug, method, signedIn]): Req => ({ method, path: `/checkout/${kind}/${slug}`, headers: signedIn ? { cookie } : {} })),
+  fc.tuple(fc.record({ plan: planId, course: courseId, download: downloadId, email: text, name: text, price: text, amount: text, currency: text }, { requiredKeys: [] }), formHeaders, fc.boolean()).map(([fields, headers, signedIn]) => ({
     method: "POST",
     path: "/api/checkout",
     headers: clean({ ...headers, ...(signedIn ? { cookie } : {}) }),
@@ -69,8 +77,15 @@ const request: fc.Arbitrary<Req> = fc.oneof(
 
 async function counts() {
   const d = db();
-  const [subscriptions, payments, users, checkouts] = await Promise.all([d.subscription.count(), d.payment.count(), d.user.count(), d.checkoutSession.count()]);
-  return { subscriptions, payments, users, checkouts };
+  const [subscriptions, payments, users, checkouts, enrollments, downloadAccess] = await Promise.all([
+    d.subscription.count(),
+    d.payment.count(),
+    d.user.count(),
+    d.checkoutSession.count(),
+    d.enrollment.count(),
+    d.downloadAccess.count(),
+  ]);
+  return { subscriptions, payments, users, checkouts, enrollments, downloadAccess };
 }
 
 describe("checkout endpoints (seeded fuzz)", () => {

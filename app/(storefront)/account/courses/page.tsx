@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { memberCourses } from "@/lib/account/queries";
+import { memberCourses, memberDownloads } from "@/lib/account/queries";
 import { AccountShell, accountMetadata, accountPage, formatDate, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -8,7 +8,7 @@ export const generateMetadata = accountMetadata("Courses");
 export default async function CoursesPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const { member } = await accountPage("/account/courses", one(params.cookie_check) === "1");
-  const courses = await memberCourses(member);
+  const [courses, downloads] = await Promise.all([memberCourses(member), memberDownloads(member)]);
   return (
     <AccountShell current="courses" title="Your courses" params={params}>
       {courses.length === 0 ? (
@@ -25,6 +25,21 @@ export default async function CoursesPage({ searchParams }: { searchParams: Sear
           ))}
         </ul>
       )}
+      {downloads.length ? (
+        <section aria-labelledby="downloads-heading">
+          <h2 id="downloads-heading">Your downloads</h2>
+          <ul className="account-items">
+            {downloads.map((d) => (
+              <li key={d.id} className="card">
+                {d.published ? <Link href={`/digital-downloads/${encodeURIComponent(d.slug)}`}>{d.title}</Link> : <span>{d.title} (no longer listed)</span>}
+                <p className="meta">
+                  {d.fileName ? `${d.fileName} · ` : ""}Yours since {formatDate(d.since)}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </AccountShell>
   );
 }

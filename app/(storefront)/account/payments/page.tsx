@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { memberPayments } from "@/lib/account/queries";
+import { memberPayments, paymentFor } from "@/lib/account/queries";
 import { AccountShell, accountMetadata, accountPage, formatDate, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
                 <strong>
                   {p.amount.toFixed(2)} {p.currency}
                 </strong>{" "}
-                · {p.subscription.plan.name} · {PAYMENT_STATES[p.state] ?? p.state} · {formatDate(p.paidAt ?? p.createdAt)}
+                · {paymentFor(p)} · {PAYMENT_STATES[p.state] ?? p.state} · {formatDate(p.paidAt ?? p.createdAt)}
               </p>
               <Link href={`/account/payments/${p.id}`}>Receipt for {formatDate(p.paidAt ?? p.createdAt)}</Link>
             </li>

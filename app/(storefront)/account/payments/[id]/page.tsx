@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { memberPayment, memberProfile } from "@/lib/account/queries";
+import { memberPayment, memberProfile, paymentFor } from "@/lib/account/queries";
 import { AccountShell, accountMetadata, accountPage, formatDateTime, type Search } from "../../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +26,13 @@ export default async function ReceiptPage({ params, searchParams }: { params: Pr
           {profile.name} ({profile.email})
         </dd>
         <dt>For</dt>
-        <dd>{payment.subscription.plan.name}</dd>
+        <dd>{paymentFor(payment)}</dd>
+        {payment.billingReason === "one_time" ? (
+          <>
+            <dt>Payment</dt>
+            <dd>One-time purchase, no subscription</dd>
+          </>
+        ) : null}
         <dt>Amount</dt>
         <dd>
           {payment.amount.toFixed(2)} {payment.currency}
