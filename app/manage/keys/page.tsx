@@ -1,7 +1,8 @@
 import { now } from "@/lib/clock";
 import { listApiKeys } from "@/lib/credentials/api-keys/list-api-keys";
 import { MAX_KEY_NAME_LENGTH } from "@/lib/credentials/api-keys/key-input";
-import { PERMISSION_GROUPS, PERMISSION_LABELS } from "@/lib/credentials/permission-labels";
+import { ALL_PERMISSIONS } from "@/lib/credentials/permissions";
+import { ALL_PERMISSIONS_LABEL, PERMISSION_GROUPS, PERMISSION_LABELS, describePermissions } from "@/lib/credentials/permission-labels";
 import { KEYS_PATH } from "@/lib/console/settings-actions";
 import { ConsoleForm, ConsoleShell, StepUpField, consoleMetadata, consolePage, formatDate, formatDateTime, pageNotice, type Search } from "../_components/console";
 import { SecretOnce, SettingsButton, pageSecret } from "../_components/settings";
@@ -49,7 +50,7 @@ export default async function KeysPage({ searchParams }: { searchParams: Search 
                       <code>{k.prefix}</code>
                     </td>
                     <td>{STATUS[k.status]}</td>
-                    <td>{k.permissions.length ? k.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(", ") : "None"}</td>
+                    <td>{describePermissions(k.permissions)}</td>
                     <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
                     <td>{k.expiresAt ? formatDate(k.expiresAt) : "Never"}</td>
                     <td>
@@ -80,6 +81,13 @@ export default async function KeysPage({ searchParams }: { searchParams: Search 
             Name
             <input type="text" name="name" required maxLength={MAX_KEY_NAME_LENGTH} autoComplete="off" />
           </label>
+          <fieldset>
+            <legend>All</legend>
+            <label className="check">
+              <input type="checkbox" name="permissions" value={ALL_PERMISSIONS} /> {ALL_PERMISSIONS_LABEL}
+            </label>
+            <p className="meta">Otherwise the key runs only the operations ticked below, and operations added later are not given to it.</p>
+          </fieldset>
           {PERMISSION_GROUPS.map((group) => (
             <fieldset key={group.title}>
               <legend>{group.title}</legend>
