@@ -175,7 +175,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       const school = await findSchoolByRef({ db, ref: values.school });
       const current = (await db.schoolBilling.findUnique({ where: { schoolId: school.id } }))?.testClockAt ?? now();
       const to = parseClockTarget(values.to, current);
-      const r = await advanceTestClock({ schoolId: school.id, to, now: now() });
+      const r = await advanceTestClock({ schoolId: school.id, to, now: now(), actor: cliActor("npm run school") });
       if ("error" in r) throw new SchoolCommandError(r.error);
       console.log(`${school.subdomain}'s test clock: ${r.from.toISOString()} -> ${r.to.toISOString()}`);
       console.log(
