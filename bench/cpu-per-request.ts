@@ -51,7 +51,7 @@ const { DEMO_IDS } = await import("../lib/startup/seed/demo-data");
 const { createAdminHandler } = await import("../lib/admin-api/handler");
 const { adminRateLimitPlugin } = await import("../lib/rate-limit");
 const { createApiKey } = await import("../lib/admin-api/api-keys");
-const { ADMIN_OPERATIONS } = await import("../lib/credentials/permissions");
+const { ALL_PERMISSIONS } = await import("../lib/credentials/permissions");
 const { floorRead, floorWrite } = await import("./floors");
 const { handleTokenRequest } = await import("../lib/oauth/token-endpoint");
 const { hashSecret, randomToken } = await import("../lib/credentials/secret");
@@ -63,7 +63,7 @@ const handle = createDbHandle(url ? createPgDriver(url) : createPgliteDriver("me
 setDbHandle(handle);
 await migrate({ driver: handle.driver });
 await seedDemo({ prisma: handle.prisma, credentials: randomDemoCredentials() });
-const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "cpu-per-request", permissions: [...ADMIN_OPERATIONS], enforceLimits: opts.enforce ?? false });
+const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school: "demo", name: "cpu-per-request", permissions: [ALL_PERMISSIONS], enforceLimits: opts.enforce ?? false });
 const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 const ORIGIN = "http://localhost";
 

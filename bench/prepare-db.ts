@@ -35,7 +35,7 @@ import { DEMO_IDS } from "../lib/startup/seed/demo-data";
 import { randomDemoCredentials } from "../lib/startup/seed/demo-credentials";
 import { seedDemo } from "../lib/startup/seed/seed";
 import { createApiKey } from "../lib/admin-api/api-keys";
-import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+import { ALL_PERMISSIONS } from "../lib/credentials/permissions";
 import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
 import { generateMemberDataset } from "./member-dataset";
@@ -93,7 +93,7 @@ await runCli(async () => {
         const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(),
           school: "demo",
           name: `Benchmark ${i + 1} (limits ${enforceLimits ? "enforced" : "counted only"})`,
-          permissions: [...ADMIN_OPERATIONS],
+          permissions: [ALL_PERMISSIONS],
           enforceLimits,
         });
         keys.push(key);

@@ -2,7 +2,7 @@
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey, rotateApiKey } from "../lib/admin-api/api-keys";
 import { now } from "../lib/clock";
 import { cliActor } from "../lib/db/audit";
-import { ADMIN_OPERATIONS } from "../lib/credentials/permissions";
+import { ADMIN_OPERATIONS, ALL_PERMISSIONS } from "../lib/credentials/permissions";
 import { runDbCommand, type CommandLine } from "./cli";
 
 const USAGE = `usage:
@@ -11,7 +11,8 @@ const USAGE = `usage:
   npm run apikey -- revoke <id|prefix>
   npm run apikey -- rotate <id|prefix>   (a new secret, same name and permissions; the old key is revoked)
 
-permissions: ${ADMIN_OPERATIONS.join(", ")}`;
+permissions: ${ADMIN_OPERATIONS.join(", ")}
+  all (the default): every operation, including ones added later; a list never grows by itself`;
 
 const FLAGS = {
   school: { type: "string" },
@@ -37,7 +38,8 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         now: now(),
       });
       console.log(`created API key ${created.id} (prefix ${created.prefix}) for ${created.school}`);
-      console.log(`permissions: ${created.permissions.join(", ") || "(none)"}`);
+      const all = created.permissions.includes(ALL_PERMISSIONS);
+      console.log(`permissions: ${all ? "all (every operation, including ones added later)" : created.permissions.join(", ") || "(none)"}`);
       console.log(`\n  ${created.key}\n\nThis is the only time the key is shown: store it now. Send it as X-Service-API-Key.`);
       return;
     }

@@ -92,6 +92,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
         ownerEmail: values["owner-email"],
         ownerName: values["owner-name"],
         now: now(),
+        actor: cliActor("npm run school"),
       });
       const origin = schoolLinkOrigin(created.school, baseUrl);
       console.log(`created school ${created.school.subdomain} (${created.school.id}) at ${origin}`);
@@ -116,7 +117,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     case "enable": {
       const ref = positionals[0] ?? values.school;
       if (!ref) throw new SchoolCommandError(`${command} needs a school\n${USAGE}`);
-      const r = await setSchoolEnabled({ db, school: ref, enabled: command === "enable", now: now() });
+      const r = await setSchoolEnabled({ db, school: ref, enabled: command === "enable", now: now(), actor: cliActor("npm run school") });
       console.log(`${r.changed ? "" : "already "}${command}d school ${r.school.subdomain}`);
       return;
     }
@@ -132,7 +133,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (!values.school || (verb === "add" && !host) || (verb !== "add" && verb !== "remove")) {
         throw new SchoolCommandError(`domain needs add <host> or remove, and --school\n${USAGE}`);
       }
-      const school = await setCustomDomain({ db, school: values.school, host: verb === "add" ? host! : null, platformDomain: e.PLATFORM_DOMAIN });
+      const school = await setCustomDomain({ db, school: values.school, host: verb === "add" ? host! : null, platformDomain: e.PLATFORM_DOMAIN, now: now(), actor: cliActor("npm run school") });
       console.log(
         school.customDomain
           ? `${school.subdomain} is now also served at ${schoolLinkOrigin(school, baseUrl)} (point its DNS at this deployment)`
@@ -144,7 +145,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       const dir = positionals[0];
       if (!dir || !values.school) throw new SchoolCommandError(`import needs <dir> and --school\n${USAGE}`);
       const dryRun = values["dry-run"] ?? false;
-      const { school, changes } = await importContent({ db, school: values.school, dir, dryRun });
+      const { school, changes } = await importContent({ db, school: values.school, dir, dryRun, now: now(), actor: cliActor("npm run school") });
       for (const c of changes) console.log(`${dryRun ? "would " : ""}${describeChange(c)}`);
       console.log(
         changes.length
@@ -155,7 +156,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
     }
     case "mail": {
       if (!values.school) throw new SchoolCommandError(`mail needs --school\n${USAGE}`);
-      const r = await setMailSettings({ db, school: values.school, off: values.off, on: values.on, from: values.from });
+      const r = await setMailSettings({ db, school: values.school, off: values.off, on: values.on, from: values.from, now: now(), actor: cliActor("npm run school") });
       console.log(`${r.school.subdomain} mails from ${r.sender}`);
       for (const k of r.kinds) console.log(`  ${k.kind}: ${k.on ? "on" : "off"}`);
       return;
@@ -174,7 +175,7 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       const school = await findSchoolByRef({ db, ref: values.school });
       const current = (await db.schoolBilling.findUnique({ where: { schoolId: school.id } }))?.testClockAt ?? now();
       const to = parseClockTarget(values.to, current);
-      const r = await advanceTestClock({ schoolId: school.id, to, now: now() });
+      const r = await advanceTestClock({ schoolId: school.id, to, now: now(), actor: cliActor("npm run school") });
       if ("error" in r) throw new SchoolCommandError(r.error);
       console.log(`${school.subdomain}'s test clock: ${r.from.toISOString()} -> ${r.to.toISOString()}`);
       console.log(
@@ -190,9 +191,9 @@ async function main({ command, values, positionals }: CommandLine<typeof FLAGS>)
       if (verb === "set") {
         // From stdin, never from the command line: arguments show in process lists and shell history.
         const [secretKey = "", webhookSecret = ""] = (await readStdin()).split(/\r?\n/);
-        await setStripeAccount({ schoolId: school.id, secretKey, webhookSecret });
+        await setStripeAccount({ schoolId: school.id, secretKey, webhookSecret, now: now(), actor: cliActor("npm run school") });
       }
-      if (verb === "remove") await removeStripeAccount({ schoolId: school.id });
+      if (verb === "remove") await removeStripeAccount({ schoolId: school.id, now: now(), actor: cliActor("npm run school") });
       const d = await describeStripeAccount({ schoolId: school.id });
       console.log(
         d.provider === "stripe"

@@ -69,17 +69,19 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     return { page: ACCOUNT_PAGES.profile, done: "name" };
   },
   email: async (m, form, now) => {
-    const result = await changeMemberEmail({ schoolId: m.schoolId, userId: m.userId, current: field(form, "current"), email: field(form, "email").slice(0, 1024), now });
+    const result = await changeMemberEmail({ schoolId: m.schoolId, userId: m.userId, current: field(form, "current"), email: field(form, "email").slice(0, 1024), now, actor: m.actor });
     return result.ok ? { page: ACCOUNT_PAGES.profile, done: "email" } : { page: ACCOUNT_PAGES.profile, error: result.reason };
   },
   password: async (m, form, now) => {
     const result = await changeMemberPassword({
+      schoolId: m.schoolId,
       userId: m.userId,
       keepSessionId: m.sessionId,
       current: field(form, "current"),
       password: field(form, "password"),
       confirm: field(form, "confirm"),
       now,
+      actor: m.actor,
     });
     return result.ok ? { page: ACCOUNT_PAGES.profile, done: "password" } : { page: ACCOUNT_PAGES.profile, error: result.reason };
   },
@@ -140,15 +142,15 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     // Only a client this member has authorized here (live or already revoked: a second submit).
     const known = await db().oAuthGrant.findFirst({ where: { schoolId: m.schoolId, userId: m.userId, clientId }, select: { id: true } });
     if (!known) return "not_found";
-    await revokeMemberGrant({ db: db(), schoolId: m.schoolId, userId: m.userId, clientId, now, actor: "member" });
+    await revokeMemberGrant({ db: db(), schoolId: m.schoolId, userId: m.userId, clientId, now, actor: m.actor });
     return { page: ACCOUNT_PAGES.apps, done: "revoked" };
   },
   "end-session": async (m, form, now) => {
-    const ended = await endOwnSessions({ userId: m.userId, origin: m.origin, currentSessionId: m.sessionId, target: { sessionId: field(form, "session") }, now });
+    const ended = await endOwnSessions({ schoolId: m.schoolId, actor: m.actor, userId: m.userId, origin: m.origin, currentSessionId: m.sessionId, target: { sessionId: field(form, "session") }, now });
     return ended ? { page: ACCOUNT_PAGES.sessions, done: "session_ended" } : "not_found";
   },
   "end-other-sessions": async (m, _form, now) => {
-    await endOwnSessions({ userId: m.userId, origin: m.origin, currentSessionId: m.sessionId, target: "all_others", now });
+    await endOwnSessions({ schoolId: m.schoolId, actor: m.actor, userId: m.userId, origin: m.origin, currentSessionId: m.sessionId, target: "all_others", now });
     return { page: ACCOUNT_PAGES.sessions, done: "others_ended" };
   },
 };

@@ -2,7 +2,7 @@
 // id, prefix or the whole key, failures as ApiKeyCommandError. The verbs themselves are
 // lib/credentials/api-keys/ (the staff console calls them too).
 import { parseApiKey } from "../credentials/api-key";
-import { ADMIN_OPERATIONS, isAdminOperation, type AdminOperation } from "../credentials/permissions";
+import { ADMIN_OPERATIONS, ALL_PERMISSIONS, isAdminOperation, type StoredPermission } from "../credentials/permissions";
 import { createApiKey as createKey } from "../credentials/api-keys/create-api-key";
 import { revokeApiKey as revokeKey } from "../credentials/api-keys/revoke-api-key";
 import { rotateApiKey as rotateKey } from "../credentials/api-keys/rotate-api-key";
@@ -24,22 +24,23 @@ async function findSchool(ref: string) {
   return school;
 }
 
-export function parsePermissions(raw: string | undefined): AdminOperation[] {
-  if (!raw || raw === "all") return [...ADMIN_OPERATIONS];
+/** `--permissions`: all (the default: every operation, including ones added later), none, or a list. */
+export function parsePermissions(raw: string | undefined): StoredPermission[] {
+  if (!raw || raw === "all") return [ALL_PERMISSIONS];
   if (raw === "none") return [];
   const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((n) => !isAdminOperation(n));
   if (unknown.length) {
     throw new ApiKeyCommandError(`unknown permission ${unknown.join(", ")}; choose from ${ADMIN_OPERATIONS.join(", ")}, or all / none`);
   }
-  return [...new Set(names)] as AdminOperation[];
+  return [...new Set(names)] as StoredPermission[];
 }
 
 /** Creates a key for a school. The secret is returned once and only its hash is stored. */
 export async function createApiKey(options: {
   school: string;
   name: string;
-  permissions: AdminOperation[];
+  permissions: StoredPermission[];
   enforceLimits: boolean;
   expiresAt?: Date | null;
   now?: Date;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { db } from "../db/client";
 import { isUniqueViolation, TX_OPTIONS } from "../db/write-transaction";
 import { enqueueMail } from "../mail/enqueue";
@@ -22,13 +23,14 @@ const emailShape = z.email().max(254);
  * cleared emailVerified, the verify-email mail to the new address and the email-changed notice to
  * the previous one commit together. An email of another account is
  * refused (the unique index decides, so two concurrent changes to one email cannot both win).
- * Submitting the same form twice is not an error: the email is already the new one.
+ * Submitting the same form twice is not an error: the email is already the new one. The change is
+ * audited at the school where the member made it (`member.change_email`), in its transaction.
  */
-export async function changeMemberEmail(options: { schoolId: string; userId: string; current: string; email: string; now: Date }): Promise<ChangeEmailResult> {
-  const { schoolId, userId, current, now } = options;
+export async function changeMemberEmail(options: { schoolId: string; userId: string; current: string; email: string; now: Date; actor: AuditActor }): Promise<ChangeEmailResult> {
+  const { schoolId, userId, current, now, actor } = options;
   const email = options.email.trim().toLowerCase();
   if (!emailShape.safeParse(email).success) return { ok: false, reason: "invalid_email" };
-  const user = await db().user.findUnique({ where: { id: userId }, select: { email: true, passwordHash: true } });
+  const user = await db().user.findUnique({ where: { id: userId }, select: { email: true, emailVerified: true, passwordHash: true } });
   if (!user?.passwordHash || current.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current, user.passwordHash))) return { ok: false, reason: "wrong_password" };
   if (user.email === email) return { ok: true, changed: false };
   if (await db().user.findUnique({ where: { email }, select: { id: true } })) return { ok: false, reason: "email_taken" };
@@ -40,6 +42,8 @@ export async function changeMemberEmail(options: { schoolId: string; userId: str
       await requestEmailVerification({ tx, schoolId, userId, now });
       // The previous address hears of it in the same change: the owner's one warning if it was not them.
       await enqueueMail(tx, { schoolId, kind: "email-changed", to: user.email, userId, params: { newEmail: email }, now });
+      const summary = { email: { from: user.email, to: email }, emailVerified: { from: user.emailVerified, to: false } };
+      await recordAudit(tx, { actor, now, entry: { schoolId, action: "member.change_email", target: { type: "member", id: userId }, summary } });
       return true;
     }, TX_OPTIONS);
     // A concurrent submit of this form changed it first: the work is done.

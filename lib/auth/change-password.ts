@@ -1,3 +1,4 @@
+import { recordAudit, type AuditActor } from "../db/audit";
 import { db } from "../db/client";
 import { deliverBackchannelLogoutsSoon } from "../oidc/deliver-backchannel-logouts";
 import { enqueueBackchannelLogouts } from "../oidc/enqueue-backchannel-logouts";
@@ -22,16 +23,20 @@ export const CHANGE_PASSWORD_MESSAGES: Record<Extract<ChangePasswordResult, { ok
  * the second "current password" no longer matches, but the new one does, so nothing more happens.
  * Wrong current passwords count against the account in the login throttle (lib/auth/login-throttle.ts):
  * a stolen session must not become a way to guess the password faster than the login page allows.
+ * The change is audited at the school where the member made it (`member.change_password`, never the
+ * password), in the transaction that sets it and ends the other sessions.
  */
 export async function changeMemberPassword(options: {
+  schoolId: string;
   userId: string;
   keepSessionId: string;
   current: string;
   password: string;
   confirm: string;
   now: Date;
+  actor: AuditActor;
 }): Promise<ChangePasswordResult> {
-  const { userId, keepSessionId, current, password, confirm, now } = options;
+  const { schoolId, userId, keepSessionId, current, password, confirm, now, actor } = options;
   const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true, email: true } });
   const stored = user?.passwordHash ?? null;
   const keys: ThrottleKey[] = user ? [{ kind: "account", value: user.email }] : [];
@@ -53,6 +58,7 @@ export async function changeMemberPassword(options: {
     let notified = 0;
     for (const s of others) notified += await enqueueBackchannelLogouts(tx, { scope: { sessionId: s.id }, now });
     await tx.memberSession.updateMany({ where: { id: { in: others.map((s) => s.id) } }, data: { revokedAt: now } });
+    await recordAudit(tx, { actor, now, entry: { schoolId, action: "member.change_password", target: { type: "member", id: userId }, summary: { otherSessionsEnded: others.length } } });
     return { sessions: others.map((s) => s.id), notified };
   });
   if (!ended) return { ok: false, reason: "wrong_password" };

@@ -84,7 +84,7 @@ export function authConfig(info: AuthRequestInfo): AuthConfig {
       signOut: async (message) => {
         const sid = "token" in message ? message.token?.sid : undefined;
         // Ends the session and, in the same transaction, queues Back-Channel Logout to the apps it signed in to.
-        if (typeof sid === "string") await endMemberSession({ sessionId: sid, reason: "sign_out", now: now() });
+        if (typeof sid === "string") await endMemberSession({ sessionId: sid, reason: "sign_out", now: now(), audit: null });
       },
     },
     logger: { error: () => {}, warn: () => {}, debug: () => {} },

@@ -1,3 +1,4 @@
+import { recordAudit, type AuditActor } from "../db/audit";
 import { db } from "../db/client";
 import { settleDueSubscriptions } from "../membership/settle";
 import { renewDueSubscriptions, type RenewalRunResult } from "./renew-due";
@@ -30,9 +31,11 @@ export interface AdvanceResult {
  * cancellations each run at the moment they are due (the payments' paidAt/failedAt say so), so a
  * year's advance of a monthly plan makes twelve renewals. The school's other work (and every other
  * school) keeps real time; once a school has a test clock, the real-time renewal run leaves it out.
- * The first advance starts the clock at `now` (real time).
+ * The first advance starts the clock at `now` (real time). The move is audited
+ * (school.advance_test_clock, by `actor`) with the clock's final step; the renewals and time rules
+ * it ran are the system's own rows.
  */
-export async function advanceTestClock(options: { schoolId: string; to: Date; now: Date }): Promise<{ error: string } | AdvanceResult> {
+export async function advanceTestClock(options: { schoolId: string; to: Date; now: Date; actor: AuditActor }): Promise<{ error: string } | AdvanceResult> {
   const { schoolId, to } = options;
   const billing = await db().schoolBilling.findUnique({ where: { schoolId } });
   if (billing?.livemode) return { error: NOT_TEST_MODE };
@@ -61,7 +64,12 @@ export async function advanceTestClock(options: { schoolId: string; to: Date; no
     const moved = settled.canceled + settled.expired + renewed.incompleteExpired + renewed.outcomes.succeeded + renewed.outcomes.failed + renewed.outcomes.renewed_without_charge;
     stalledAt = moved === 0 ? clock : null;
   }
-  await db().schoolBilling.update({ where: { schoolId }, data: { testClockAt: to } });
+  await db().$transaction(async (tx) => {
+    await tx.schoolBilling.update({ where: { schoolId }, data: { testClockAt: to } });
+    const { steps, succeeded, failed, unknown, renewedWithoutCharge, incompleteExpired, canceled, expired } = result;
+    const summary = { testClockAt: { from, to }, steps, succeeded, failed, unknown, renewedWithoutCharge, incompleteExpired, canceled, expired };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId, action: "school.advance_test_clock", target: { type: "school", id: schoolId }, summary } });
+  });
   return result;
 }
 

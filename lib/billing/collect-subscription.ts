@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import type { Payment, Prisma } from "../db/generated/client";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
-import { changedFields, recordAudit, systemActor } from "../db/audit";
+import { changedFields, recordAudit, systemActor, type AuditActor } from "../db/audit";
 import { AUDITED_SUBSCRIPTION_FIELDS } from "../membership/change-subscription";
 import { enqueueBillingMails } from "../mail/billing-mails";
 import { presentPayment, presentSubscription } from "../membership/presenter";
@@ -73,6 +73,9 @@ const isDue = (s: SubscriptionRecord, now: Date) =>
  * `onSession`: the member asked for this charge (a new payment method saved while past_due): due
  * while past_due whatever nextChargeDate says, charged on-session, and its failure leaves the state
  * and the retry schedule as they were (only off-session failures move them).
+ * `actor`: who asked for this charge, the audit log's actor of its outcome (payment.collect /
+ * payment.fail): the member or key behind updatePaymentMethod. A billing step nobody asked for
+ * (renewals, reconciliation, a pending payment taken up from an earlier run) is RENEWALS_ACTOR.
  */
 export async function collectSubscription(options: {
   subscriptionId: string;
@@ -82,12 +85,16 @@ export async function collectSubscription(options: {
   reconcileOnly?: boolean;
   /** The member is present (a new payment method while past_due): charged now, not when due. */
   onSession?: boolean;
+  /** Who asked for the charge (updatePaymentMethod's caller); RENEWALS_ACTOR when omitted. */
+  actor?: AuditActor;
 }): Promise<CollectOutcome> {
   const { subscriptionId, lease, now } = options;
   const onSession = options.onSession === true;
   const opened = await db().$transaction(async (tx) => open(tx, { subscriptionId, lease, now, reconcileOnly: !!options.reconcileOnly, onSession }), TX_OPTIONS);
   if (opened.kind !== "charge") return opened.kind;
   const { payment, reconcile } = opened;
+  // A payment taken up from an earlier run is that run's: only a charge this call started is the caller's.
+  const actor = reconcile ? RENEWALS_ACTOR : (options.actor ?? RENEWALS_ACTOR);
   let result: ChargeResult;
   try {
     const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
@@ -112,10 +119,10 @@ export async function collectSubscription(options: {
   }
   if (payment.billingReason === "subscription_update") {
     // An upgrade's proration whose answer was lost: recorded as changeSubscriptionPlan would have.
-    const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now, actor: RENEWALS_ACTOR }), TX_OPTIONS);
+    const outcome = await db().$transaction(async (tx) => recordProration(tx, { payment, result, now, actor }), TX_OPTIONS);
     return outcome.kind;
   }
-  return db().$transaction(async (tx) => record(tx, { payment, result, now }), TX_OPTIONS);
+  return db().$transaction(async (tx) => record(tx, { payment, result, now, actor }), TX_OPTIONS);
 }
 
 type Opened = { kind: "skipped" | "renewed_without_charge" } | { kind: "charge"; payment: Payment; reconcile: boolean };
@@ -189,8 +196,8 @@ function subscriptionEvent(s: SubscriptionRecord, type: OutboxEvent["type"]): Ou
   return { schoolId: s.schoolId, type, subjectId: s.id, data: presentSubscription(s) };
 }
 
-async function record(tx: Tx, options: { payment: Payment; result: ChargeResult; now: Date }): Promise<CollectOutcome> {
-  const { payment, result, now } = options;
+async function record(tx: Tx, options: { payment: Payment; result: ChargeResult; now: Date; actor: AuditActor }): Promise<CollectOutcome> {
+  const { payment, result, now, actor } = options;
   const succeeded = result.status === "succeeded";
   // Only a pending payment takes an outcome: a second recorder (a worker that lost its lease) changes nothing.
   const { count } = await tx.payment.updateMany({
@@ -246,7 +253,7 @@ async function record(tx: Tx, options: { payment: Payment; result: ChargeResult;
     payment: { state: { from: "pending", to: paid.state }, amount: paid.amount, currency: paid.currency, failureCode: paid.failureCode },
     ...changedFields(s, updated, AUDITED_SUBSCRIPTION_FIELDS),
   };
-  await recordAudit(tx, { actor: RENEWALS_ACTOR, now, entry: { schoolId: paid.schoolId, action: succeeded ? "payment.collect" : "payment.fail", target: { type: "payment", id: paid.id }, summary } });
+  await recordAudit(tx, { actor, now, entry: { schoolId: paid.schoolId, action: succeeded ? "payment.collect" : "payment.fail", target: { type: "payment", id: paid.id }, summary } });
   await enqueueBillingMails(tx, { events, now });
   return succeeded ? "succeeded" : "failed";
 }

@@ -3,6 +3,7 @@
 // only a hint (prefix and last four characters) is ever shown (docs/security.md).
 import { authSecret } from "../auth/auth-secret";
 import { seal, unseal } from "../credentials/sealed";
+import { recordAudit, type AuditActor } from "../db/audit";
 import { db } from "../db/client";
 
 const KEY_PURPOSE = "schoolhouse stripe secret keys v1";
@@ -36,9 +37,10 @@ export interface StripeAccount {
 /**
  * Sets (or replaces) a school's Stripe account: from then on its new payments go through Stripe.
  * A live key (sk_live_/rk_live_) puts the school in live mode (no test clock); a test key keeps it
- * in test mode, on Stripe's test mode.
+ * in test mode, on Stripe's test mode. Audited (school.set_stripe_account: the mode and the key's
+ * masked hint, never a secret) in the same transaction.
  */
-export async function setStripeAccount(options: { schoolId: string; secretKey: string; webhookSecret: string }) {
+export async function setStripeAccount(options: { schoolId: string; secretKey: string; webhookSecret: string; now: Date; actor: AuditActor }) {
   const secretKey = options.secretKey.trim();
   const webhookSecret = options.webhookSecret.trim();
   if (!SECRET_KEY.test(secretKey)) throw new StripeSettingsError(INVALID_SECRET_KEY);
@@ -51,15 +53,30 @@ export async function setStripeAccount(options: { schoolId: string; secretKey: s
     stripeWebhookSecretHint: maskSecret(webhookSecret),
     livemode: secretKey.includes("_live_"),
   };
-  return db().schoolBilling.upsert({ where: { schoolId: options.schoolId }, create: { schoolId: options.schoolId, ...data }, update: data });
+  return db().$transaction(async (tx) => {
+    const before = await tx.schoolBilling.findUnique({ where: { schoolId: options.schoolId }, select: { livemode: true, stripeSecretKeyHint: true } });
+    const saved = await tx.schoolBilling.upsert({ where: { schoolId: options.schoolId }, create: { schoolId: options.schoolId, ...data }, update: data });
+    const summary = { livemode: { from: before?.livemode ?? false, to: data.livemode }, keyHint: { from: before?.stripeSecretKeyHint ?? null, to: data.stripeSecretKeyHint } };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: options.schoolId, action: "school.set_stripe_account", target: { type: "school", id: options.schoolId }, summary } });
+    return saved;
+  });
 }
 
-/** Forgets a school's Stripe account: its new payments go through the test provider again (test mode). */
-export async function removeStripeAccount(options: { schoolId: string }) {
-  // No settings row: the school never had an account, nothing to forget.
-  await db().schoolBilling.updateMany({
-    where: { schoolId: options.schoolId },
-    data: { stripeSecretKey: null, stripeSecretKeyHint: null, stripeWebhookSecret: null, stripeWebhookSecretHint: null, livemode: false },
+/**
+ * Forgets a school's Stripe account: its new payments go through the test provider again (test
+ * mode). Audited (school.remove_stripe_account) when there was one to forget.
+ */
+export async function removeStripeAccount(options: { schoolId: string; now: Date; actor: AuditActor }) {
+  await db().$transaction(async (tx) => {
+    const before = await tx.schoolBilling.findUnique({ where: { schoolId: options.schoolId }, select: { livemode: true, stripeSecretKeyHint: true } });
+    // No account (no settings row, or one already forgotten): nothing to forget, nothing to record.
+    if (!before?.stripeSecretKeyHint) return;
+    await tx.schoolBilling.update({
+      where: { schoolId: options.schoolId },
+      data: { stripeSecretKey: null, stripeSecretKeyHint: null, stripeWebhookSecret: null, stripeWebhookSecretHint: null, livemode: false },
+    });
+    const summary = { livemode: { from: before.livemode, to: false }, keyHint: { from: before.stripeSecretKeyHint, to: null } };
+    await recordAudit(tx, { actor: options.actor, now: options.now, entry: { schoolId: options.schoolId, action: "school.remove_stripe_account", target: { type: "school", id: options.schoolId }, summary } });
   });
 }
 

@@ -60,7 +60,7 @@ export async function updatePaymentMethod(options: {
   input: UpdatePaymentMethodInput;
   now: Date;
   dryRun?: boolean;
-  /** Who asks: the audit log's actor of the saved method. */
+  /** Who asks: the audit log's actor of the saved method and of the charge it makes at once. */
   actor: AuditActor;
 }): Promise<Payload<PaymentMethodUpdate>> {
   const { schoolId, input, now, dryRun, actor } = options;
@@ -103,7 +103,7 @@ export async function updatePaymentMethod(options: {
   if (!saved.record) return failure(saved.errors[0] ?? SUBSCRIPTION_NOT_FOUND);
   if (!retry || dryRun) return success({ subscription: saved.record, payment: null, charge: "none" });
 
-  const charge = await collectSubscription({ subscriptionId: before.id, lease, now, onSession: true });
+  const charge = await collectSubscription({ subscriptionId: before.id, lease, now, onSession: true, actor });
   const subscription = await db().subscription.findUniqueOrThrow({ where: { id: before.id }, include: subscriptionInclude });
   const payment =
     charge === "skipped" ? null : await db().payment.findFirst({ where: { subscriptionId: before.id, updatedAt: now }, orderBy: [{ createdAt: "desc" }, { attempt: "desc" }] });

@@ -163,7 +163,7 @@ export const MEMBER_ACTIONS = {
   disable: {
     permission: "members:write",
     run: async (c) => {
-      const r = await disableMember({ school: c.staff.school, userId: c.member.id, actorUserId: c.staff.session.userId, now: c.now, origin: c.staff.origin });
+      const r = await disableMember({ school: c.staff.school, userId: c.member.id, actorUserId: c.staff.session.userId, now: c.now, origin: c.staff.origin, actor: c.actor });
       if (!r.ok) return refused([r.error]);
       return done(`The member is disabled here: ${r.sessions} session(s) ended, ${r.apps} app(s) disconnected, and signing in here is refused.`);
     },
@@ -171,7 +171,7 @@ export const MEMBER_ACTIONS = {
   enable: {
     permission: "members:write",
     run: async (c) => {
-      const r = await enableMember({ schoolId: c.staff.school.id, userId: c.member.id });
+      const r = await enableMember({ schoolId: c.staff.school.id, userId: c.member.id, now: c.now, actor: c.actor });
       if (!r.ok) return refused([r.error]);
       return done("The member is enabled: they can sign in here again.");
     },

@@ -208,7 +208,7 @@ export const SETTINGS_ACTIONS = {
     page: () => APPS_PATH,
     async run(c) {
       const allowed = c.field("allowed") === "yes";
-      const r = await setCimdAllowed({ schoolId: c.staff.school.id, input: { allowed }, now: c.now });
+      const r = await setCimdAllowed({ schoolId: c.staff.school.id, input: { allowed }, now: c.now, actor: c.actor });
       return allowed
         ? done("Apps identified by a metadata document may connect again.")
         : done(`Apps identified by a metadata document are turned off; ${r.record!.revokedGrants} connection(s) ended.`);

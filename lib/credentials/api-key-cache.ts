@@ -5,6 +5,7 @@
 // and school changes call forgetApiKeys().
 import { createCredentialCache, toVersion } from "../db/credential-cache";
 import { rawQuery } from "../db/raw";
+import { grantedOperations } from "./permissions";
 
 /** What verifying a key needs: the row and its school's disabledAt. */
 export interface CachedApiKey {
@@ -14,6 +15,7 @@ export interface CachedApiKey {
   name: string;
   prefix: string;
   secretHash: string;
+  /** The operations the key may run now: its stored list, or every operation for ALL_PERMISSIONS. */
   permissions: string[];
   enforceLimits: boolean;
   lastUsedAt: Date | null;
@@ -48,7 +50,7 @@ async function loadApiKey(prefix: string): Promise<{ row: CachedApiKey | null; v
       name: r.name as string,
       prefix: r.prefix as string,
       secretHash: r.secretHash as string,
-      permissions: (r.permissions as string[] | null) ?? [],
+      permissions: grantedOperations((r.permissions as string[] | null) ?? []),
       enforceLimits: Boolean(r.enforceLimits),
       lastUsedAt: asDate(r.lastUsedAt),
       expiresAt: asDate(r.expiresAt),

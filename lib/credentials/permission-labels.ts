@@ -1,4 +1,4 @@
-import { ADMIN_OPERATIONS, type AdminOperation } from "./permissions";
+import { ADMIN_OPERATIONS, ALL_PERMISSIONS, type AdminOperation } from "./permissions";
 
 /**
  * What each Admin API permission lets a key do, in words staff read when they create a key (the
@@ -50,3 +50,12 @@ export const PERMISSION_GROUPS: readonly { title: string; operations: readonly A
 /** Operations no group shows: must stay empty (permission-labels.test.ts). */
 export const ungroupedOperations = (): AdminOperation[] =>
   ADMIN_OPERATIONS.filter((op) => !PERMISSION_GROUPS.some((g) => g.operations.includes(op)));
+
+/** The console's and the CLI's choice that stores ALL_PERMISSIONS. */
+export const ALL_PERMISSIONS_LABEL = "Every permission, including ones added later";
+
+/** A key's stored permissions in words: "Every permission, …", the operations' labels, or "None". */
+export function describePermissions(stored: readonly string[]): string {
+  if (stored.includes(ALL_PERMISSIONS)) return ALL_PERMISSIONS_LABEL;
+  return stored.length ? stored.map((p) => PERMISSION_LABELS[p as AdminOperation] ?? p).join(", ") : "None";
+}

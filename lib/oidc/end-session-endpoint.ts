@@ -78,7 +78,7 @@ async function endSession(request: Request): Promise<Response> {
   if (decision === "stay") return seeOther(checked.redirectTo ?? "/");
   if (!session) return seeOther(done, CLEAR_COOKIES);
   if (decision === "logout" || checked.confirmed) {
-    await endMemberSession({ sessionId: session.sessionId, reason: "rp_initiated_logout", now: clockNow() });
+    await endMemberSession({ sessionId: session.sessionId, reason: "rp_initiated_logout", now: clockNow(), audit: null });
     return seeOther(done, CLEAR_COOKIES);
   }
   return seeOther(`${END_SESSION_CONFIRM_PATH}?${checked.params}`);

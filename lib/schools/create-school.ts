@@ -1,5 +1,6 @@
 import { generateApiKey } from "../credentials/api-key";
-import { ADMIN_OPERATIONS } from "../credentials/permissions";
+import { ALL_PERMISSIONS } from "../credentials/permissions";
+import { recordAudits, type AuditActor } from "../db/audit";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { SchoolCommandError } from "./errors";
@@ -13,6 +14,8 @@ export interface CreateSchoolOptions {
   ownerEmail: string;
   ownerName?: string;
   now: Date;
+  /** Who opens it (the CLI: cliActor): the audit log's actor of the school, its owner and its key. */
+  actor: AuditActor;
 }
 
 export interface CreatedSchool {
@@ -26,7 +29,8 @@ export interface CreatedSchool {
 /**
  * Opens a school: the school, an empty home page, its owner (created when the email is new) and an
  * Admin API key with every permission, in one transaction. Secrets are returned once; only hashes
- * are stored.
+ * are stored. The same transaction writes the school's first audit rows: school.create, the owner's
+ * member.create and the key's api_key.create (never the key or the setup token).
  */
 export async function createSchool(options: CreateSchoolOptions): Promise<CreatedSchool> {
   const subdomain = subdomainSchema.safeParse(options.subdomain);
@@ -55,10 +59,21 @@ export async function createSchool(options: CreateSchoolOptions): Promise<Create
           name: "Owner key (created with the school)",
           prefix,
           secretHash,
-          permissions: [...ADMIN_OPERATIONS],
+          permissions: [ALL_PERMISSIONS],
           enforceLimits: true,
         },
       });
+      const entries = [
+        { schoolId: school.id, action: "school.create", target: { type: "school", id: school.id }, summary: { subdomain: school.subdomain, name: school.name } },
+        { schoolId: school.id, action: "member.create", target: { type: "member", id: member.user.id }, summary: { email: member.user.email, userCreated: member.created, roles: { from: null, to: member.roles } } },
+        {
+          schoolId: school.id,
+          action: "api_key.create",
+          target: { type: "api_key", id: apiKey.id },
+          summary: { name: apiKey.name, prefix, permissions: apiKey.permissions, enforceLimits: apiKey.enforceLimits, expiresAt: null },
+        },
+      ];
+      await recordAudits(tx, { actor: options.actor, entries, now: options.now });
       return {
         school: { id: school.id, subdomain: school.subdomain, name: school.name, customDomain: school.customDomain },
         owner: { id: member.user.id, email: member.user.email, created: member.created },

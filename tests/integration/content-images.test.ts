@@ -13,6 +13,7 @@ import { importContent } from "@/lib/content/import-content";
 import { db } from "@/lib/db/client";
 import { createSchool, type CreatedSchool } from "@/lib/schools/create-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 const DEMO = path.resolve(import.meta.dirname, "../../content/demo");
 let server: AppServer;
@@ -22,8 +23,8 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), "content-images-"));
-  school = await createSchool({ db: db(), subdomain: "pictures", name: "Pictures", ownerEmail: "owner@pictures.example", now: new Date() });
-  await createSchool({ db: db(), subdomain: "other", name: "Other", ownerEmail: "owner@other.example", now: new Date() });
+  school = await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "pictures", name: "Pictures", ownerEmail: "owner@pictures.example", now: new Date() });
+  await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "other", name: "Other", ownerEmail: "owner@other.example", now: new Date() });
   server = await startAppServer({ host: "pictures.localhost" });
   other = await startAppServer({ host: "other.localhost" });
   const dir = path.join(tmp, "demo");
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // The demo names an account for one lecturer; this school has none.
   const tomas = path.join(dir, "lecturers/tomas-rivera.md");
   await writeFile(tomas, (await readFile(tomas, "utf8")).replace(/^user: .*\n/m, ""));
-  await importContent({ db: db(), school: "pictures", dir });
+  await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pictures", dir });
 });
 afterAll(async () => {
   await Promise.all([server.close(), other.close()]);
@@ -102,7 +103,7 @@ describe("content images", () => {
     await mkdir(path.join(dir, "events"));
     await writeFile(path.join(dir, "events/meet.md"), "---\ntitle: Meet\nstartsAt: 2027-01-01T10:00:00Z\nendsAt: 2027-01-01T11:00:00Z\nimageUrl: images/gone.png\n---\n");
     const before = await db().contentImage.count();
-    const err = await importContent({ db: db(), school: "pictures", dir }).catch((e: unknown) => e);
+    const err = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pictures", dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContentError);
     expect((err as ContentError).problems).toEqual(
       expect.arrayContaining([

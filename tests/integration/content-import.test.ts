@@ -13,6 +13,7 @@ import { seedDemo } from "@/lib/startup/seed/seed";
 import { createSchool, type CreatedSchool } from "@/lib/schools/create-school";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/pottery-school");
 let server: AppServer;
@@ -21,7 +22,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), "content-import-"));
-  school = await createSchool({ db: db(), subdomain: "pottery", name: "Pottery", ownerEmail: "owner@pottery.example", now: new Date() });
+  school = await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "pottery", name: "Pottery", ownerEmail: "owner@pottery.example", now: new Date() });
   server = await startAppServer({ host: "pottery.localhost" });
 });
 afterAll(async () => {
@@ -40,10 +41,14 @@ async function variant(name: string, files: Record<string, string | null> = {}):
   return dir;
 }
 
-/** Everything an import could touch, to prove a failed one touched nothing. */
+/** Everything an import could touch, to prove a failed one touched nothing (its audit rows included). */
 async function snapshot() {
-  const [version, files] = await Promise.all([db().contentVersion.findUniqueOrThrow({ where: { id: 1 } }), renderContentFolder({ db: db(), schoolId: school.school.id })]);
-  return { version: version.version, files: Object.fromEntries(files) };
+  const [version, files, audit] = await Promise.all([
+    db().contentVersion.findUniqueOrThrow({ where: { id: 1 } }),
+    renderContentFolder({ db: db(), schoolId: school.school.id }),
+    db().auditEvent.count({ where: { schoolId: school.school.id } }),
+  ]);
+  return { version: version.version, files: Object.fromEntries(files), audit };
 }
 
 const md = async (p: string) => {
@@ -54,7 +59,7 @@ const md = async (p: string) => {
 describe("import a content folder into a new school", () => {
   it("--dry-run reports every item and writes nothing", async () => {
     const before = await snapshot();
-    const { changes } = await importContent({ db: db(), school: "pottery", dir: FIXTURE, dryRun: true });
+    const { changes } = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir: FIXTURE, dryRun: true });
     expect(changes.filter((c) => c.action === "create").map((c) => `${c.kind}/${c.key}`).sort()).toEqual(
       [
         "categories/glazing", "categories/throwing", "courses/glaze-chemistry", "courses/wheel-basics", "downloads/glaze-recipes",
@@ -67,7 +72,7 @@ describe("import a content folder into a new school", () => {
   });
 
   it("imports, and every page, /api/md/*, llms.txt and the Admin API show the content", async () => {
-    await importContent({ db: db(), school: "pottery", dir: FIXTURE });
+    await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir: FIXTURE });
     const home = await md("/api/md/home");
     expect(home.status).toBe(200);
     expect(home.text).toContain("Make pots that last");
@@ -99,10 +104,10 @@ describe("import a content folder into a new school", () => {
 
   it("a second import of the same folder, and import(export(school)), change nothing", async () => {
     const before = await snapshot();
-    expect((await importContent({ db: db(), school: "pottery", dir: FIXTURE })).changes).toEqual([]);
+    expect((await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir: FIXTURE })).changes).toEqual([]);
     const out = path.join(tmp, "exported");
     await exportContent({ db: db(), schoolId: school.school.id, dir: out });
-    expect((await importContent({ db: db(), school: "pottery", dir: out })).changes).toEqual([]);
+    expect((await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir: out })).changes).toEqual([]);
     expect(await snapshot()).toEqual(before);
     // The export carries ids, so the same folder recreates the same rows in another database.
     expect(await readFile(path.join(out, "courses/wheel-basics.md"), "utf8")).toMatch(/^---\nid: [0-9a-f-]{36}\ntitle: Wheel Basics\n/);
@@ -114,7 +119,7 @@ describe("import a content folder into a new school", () => {
       "plans/lifetime.md": null,
       "courses/wheel-basics.md": (await readFile(path.join(FIXTURE, "courses/wheel-basics.md"), "utf8")).replace("price: 120", "price: 135"),
     });
-    const { changes } = await importContent({ db: db(), school: "pottery", dir });
+    const { changes } = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir });
     expect(changes).toEqual([
       { kind: "courses", key: "wheel-basics", action: "update", fields: ["price"] },
       { kind: "plans", key: "lifetime", action: "unpublish", fields: ["status"] },
@@ -123,7 +128,7 @@ describe("import a content folder into a new school", () => {
     expect((await md("/api/md/plans/lifetime")).status).toBe(404);
     expect((await md("/api/md/courses/wheel-basics")).text).toContain("135.00");
     // Putting the file back publishes the same row again.
-    await importContent({ db: db(), school: "pottery", dir: FIXTURE });
+    await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir: FIXTURE });
     expect((await db().membershipPlan.findUniqueOrThrow({ where: { id: plan.id } })).status).toBe("published");
   });
 });
@@ -172,7 +177,7 @@ describe("a bad folder fails with the file, field and line, and changes nothing"
     it(c.name, async () => {
       const dir = await variant(c.name, c.files);
       const before = await snapshot();
-      const err = await importContent({ db: db(), school: "pottery", dir }).catch((e: unknown) => e);
+      const err = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ContentError);
       const lines = (err as ContentError).message.split("\n").slice(1).map((l) => l.trim());
       for (const expected of c.expected) expect(lines.some((l) => l.startsWith(expected)), `${expected}\n in\n${lines.join("\n")}`).toBe(true);
@@ -185,7 +190,7 @@ describe("a bad folder fails with the file, field and line, and changes nothing"
       "courses/wheel-basics.md": course("summary: x"),
       "plans/lifetime.md": "---\nname: L\nplanType: lifetime\nprice: lots\ncurrency: EUR\n---\n",
     });
-    const err = (await importContent({ db: db(), school: "pottery", dir }).catch((e: unknown) => e)) as ContentError;
+    const err = (await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir }).catch((e: unknown) => e)) as ContentError;
     expect(err.problems.map((p) => `${p.file}:${p.line}:${p.field}`)).toEqual(["courses/wheel-basics.md:1:title", "plans/lifetime.md:4:price"]);
   });
 
@@ -200,7 +205,7 @@ describe("a bad folder fails with the file, field and line, and changes nothing"
       "categories/glazing.md": a,
     });
     const before = await snapshot();
-    await expect(importContent({ db: db(), school: "pottery", dir })).rejects.toThrow();
+    await expect(importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir })).rejects.toThrow();
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -223,7 +228,7 @@ describe("content signals in school.yaml (issue 18)", () => {
   it("set the school's Content-Signal, and an export writes only what differs from the defaults", async () => {
     const yaml = (await readFile(path.join(FIXTURE, "school.yaml"), "utf8")) + "contentSignalAiTrain: true\ncontentSignalAiInput: false\n";
     const dir = await variant("signals", { "school.yaml": yaml });
-    await importContent({ db: db(), school: "pottery", dir });
+    await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", dir });
     expect(await db().school.findUniqueOrThrow({ where: { id: school.school.id } })).toMatchObject({ contentSignalAiTrain: true, contentSignalAiInput: false });
     clearSchoolCache(); // the resolver keeps school rows for a moment
     const res = await server.fetch("/robots.txt");

@@ -13,6 +13,7 @@ import { db } from "@/lib/db/client";
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { createSchool } from "@/lib/schools/create-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 let demo: AppServer;
 let copy: AppServer;
@@ -21,7 +22,7 @@ let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), "served-dialect-"));
   await seedDemo({ prisma: db() });
-  await createSchool({ db: db(), subdomain: "copy", name: "Copy", ownerEmail: "owner@copy.example", now: new Date() });
+  await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "copy", name: "Copy", ownerEmail: "owner@copy.example", now: new Date() });
   demo = await startAppServer({ host: "demo.localhost" });
   copy = await startAppServer({ host: "copy.localhost" });
 });
@@ -87,7 +88,7 @@ describe("a page served at /api/md/* is a content file", () => {
       await mkdir(path.dirname(path.join(dir, page.file)), { recursive: true });
       await writeFile(path.join(dir, page.file), page.text);
     }
-    await importContent({ db: db(), school: "copy", dir });
+    await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "copy", dir });
 
     for (const page of pages) {
       const again = await md(copy, page.path);
@@ -101,7 +102,7 @@ describe("a page served at /api/md/* is a content file", () => {
     await mkdir(path.join(dir, "plans"), { recursive: true });
     const course = (await md(demo, "/api/md/courses/intro-to-sql"))!;
     await writeFile(path.join(dir, "plans", "intro-to-sql.md"), course);
-    const err = await importContent({ db: db(), school: "copy", dir }).catch((e: unknown) => e);
+    const err = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "copy", dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContentError);
     expect((err as ContentError).problems[0]).toMatchObject({ file: "plans/intro-to-sql.md", line: 2, field: "type" });
   });
@@ -110,11 +111,11 @@ describe("a page served at /api/md/* is a content file", () => {
     const dir = path.join(tmp, "mixed");
     await mkdir(path.join(dir, "plans"), { recursive: true });
     await writeFile(path.join(dir, "plans", "quarterly.md"), "---\ntitle: Quarterly\nplan_type: recurring\ninterval: month\ninterval_count: 3\nprice: 90\ncurrency: USD\n---\n\nThree months at a time.\n");
-    const { changes } = await importContent({ db: db(), school: "copy", dir, dryRun: true });
+    const { changes } = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "copy", dir, dryRun: true });
     expect(changes).toContainEqual(expect.objectContaining({ kind: "plans", key: "quarterly", action: "create" }));
 
     await writeFile(path.join(dir, "plans", "quarterly.md"), "---\nname: Quarterly\ntitle: Three-monthly\nplanType: recurring\ninterval: month\nprice: 90\ncurrency: USD\n---\n");
-    const err = await importContent({ db: db(), school: "copy", dir, dryRun: true }).catch((e: unknown) => e);
+    const err = await importContent({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "copy", dir, dryRun: true }).catch((e: unknown) => e);
     expect((err as ContentError).problems).toEqual([expect.objectContaining({ file: "plans/quarterly.md", line: 3, field: "title" })]);
   });
 });

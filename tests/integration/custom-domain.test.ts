@@ -7,13 +7,14 @@ import { createSchool } from "@/lib/schools/create-school";
 import { setCustomDomain } from "@/lib/schools/manage-schools";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 let server: AppServer;
 
 beforeAll(async () => {
-  await createSchool({ db: db(), subdomain: "pottery", name: "Clay & Kiln", ownerEmail: "o@clay.example", now: new Date() });
+  await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "pottery", name: "Clay & Kiln", ownerEmail: "o@clay.example", now: new Date() });
   await db().course.create({ data: { schoolId: (await db().school.findUniqueOrThrow({ where: { subdomain: "pottery" } })).id, slug: "wheel", title: "Wheel" } });
-  await setCustomDomain({ db: db(), school: "pottery", host: "learn.clay.example", platformDomain: "localhost" });
+  await setCustomDomain({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", host: "learn.clay.example", platformDomain: "localhost" });
   clearSchoolCache();
   server = await startAppServer();
 });

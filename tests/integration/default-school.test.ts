@@ -7,11 +7,12 @@ import { createSchool } from "@/lib/schools/create-school";
 import { requestContext } from "@/lib/tenancy/request-context";
 import { clearSchoolCache } from "@/lib/tenancy/resolve-school";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { TEST_ACTOR } from "../helpers/audit-actor";
 
 let server: AppServer;
 
 beforeAll(async () => {
-  await createSchool({ db: db(), subdomain: "pottery", name: "Clay & Kiln", ownerEmail: "ana@clay.example", now: now() });
+  await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "pottery", name: "Clay & Kiln", ownerEmail: "ana@clay.example", now: now() });
   clearSchoolCache();
   server = await startAppServer();
 });
@@ -30,7 +31,7 @@ describe("the bare host without a DEFAULT_SCHOOL school", () => {
   });
 
   it("guesses nothing once there are several, and never serves a disabled school", async () => {
-    const second = await createSchool({ db: db(), subdomain: "glass", name: "Glass", ownerEmail: "g@glass.example", now: now() });
+    const second = await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "glass", name: "Glass", ownerEmail: "g@glass.example", now: now() });
     clearSchoolCache();
     expect(await bare()).toBeNull();
     expect((await server.fetch("/llms.txt")).status).toBe(404);

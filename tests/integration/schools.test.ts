@@ -20,7 +20,7 @@ const T0 = new Date("2026-11-22T10:00:00Z");
 
 beforeAll(async () => {
   setNow(T0);
-  created = await createSchool({ db: db(), subdomain: "Pottery", name: "Clay & Kiln", ownerEmail: " Owner@Pottery.Example ", now: T0 });
+  created = await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "Pottery", name: "Clay & Kiln", ownerEmail: " Owner@Pottery.Example ", now: T0 });
   server = await startAppServer({ host: "pottery.localhost" });
 });
 afterAll(async () => {
@@ -77,7 +77,7 @@ describe("createSchool", () => {
       { subdomain: "fine", name: "x", ownerEmail: "not-an-email", msg: /--owner-email must be an email/ },
     ];
     for (const { msg, ...a } of attempts) {
-      await expect(createSchool({ db: db(), ...a, now: T0 })).rejects.toThrow(msg);
+      await expect(createSchool({ actor: TEST_ACTOR, db: db(), ...a, now: T0 })).rejects.toThrow(msg);
     }
     expect(await db().school.count()).toBe(before);
     expect(await db().user.count({ where: { email: "a@b.example" } })).toBe(0);
@@ -172,29 +172,29 @@ describe("members, disabling and domains", () => {
   });
 
   it("a custom domain serves the school; hosts under the platform domain or malformed are refused", async () => {
-    await setCustomDomain({ db: db(), school: "pottery", host: "Learn.Pottery.Example", platformDomain: "localhost" });
+    await setCustomDomain({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", host: "Learn.Pottery.Example", platformDomain: "localhost" });
     clearSchoolCache();
     const res = await server.fetch("/api/md/home", { headers: { host: "learn.pottery.example" } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Clay & Kiln");
     for (const bad of ["x.localhost", "https://a.example/", "a.example:8443", "nodot", "10.0.0.1"]) {
-      await expect(setCustomDomain({ db: db(), school: "pottery", host: bad, platformDomain: "localhost" })).rejects.toThrow(SchoolCommandError);
+      await expect(setCustomDomain({ actor: TEST_ACTOR, now: new Date(), db: db(), school: "pottery", host: bad, platformDomain: "localhost" })).rejects.toThrow(SchoolCommandError);
     }
-    const other = await createSchool({ db: db(), subdomain: "other", name: "Other", ownerEmail: "o@other.example", now: T0 });
-    await expect(setCustomDomain({ db: db(), school: other.school.id, host: "learn.pottery.example", platformDomain: "localhost" })).rejects.toThrow(
+    const other = await createSchool({ actor: TEST_ACTOR, db: db(), subdomain: "other", name: "Other", ownerEmail: "o@other.example", now: T0 });
+    await expect(setCustomDomain({ actor: TEST_ACTOR, now: new Date(), db: db(), school: other.school.id, host: "learn.pottery.example", platformDomain: "localhost" })).rejects.toThrow(
       /already the domain of another school/,
     );
   });
 
   it("disable takes the storefront and the Admin API key offline; enable brings them back", async () => {
-    expect((await setSchoolEnabled({ db: db(), school: "pottery", enabled: false, now: T0 })).changed).toBe(true);
-    expect((await setSchoolEnabled({ db: db(), school: "pottery", enabled: false, now: T0 })).changed).toBe(false);
+    expect((await setSchoolEnabled({ actor: TEST_ACTOR, db: db(), school: "pottery", enabled: false, now: T0 })).changed).toBe(true);
+    expect((await setSchoolEnabled({ actor: TEST_ACTOR, db: db(), school: "pottery", enabled: false, now: T0 })).changed).toBe(false);
     clearSchoolCache();
     expect((await server.fetch("/api/md/home")).status).toBe(404);
     expect((await adminQuery(created.apiKey.key)).status).toBe(401);
     expect((await listSchools({ db: db() })).find((s) => s.subdomain === "pottery")?.disabledAt).toEqual(T0);
 
-    await setSchoolEnabled({ db: db(), school: "pottery", enabled: true, now: T0 });
+    await setSchoolEnabled({ actor: TEST_ACTOR, db: db(), school: "pottery", enabled: true, now: T0 });
     clearSchoolCache();
     expect((await server.fetch("/api/md/home")).status).toBe(200);
     expect((await adminQuery(created.apiKey.key)).status).toBe(200);

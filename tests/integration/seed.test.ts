@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { apiKeyMatches } from "@/lib/credentials/api-key";
-import { ADMIN_OPERATIONS } from "@/lib/credentials/permissions";
+import { ALL_PERMISSIONS } from "@/lib/credentials/permissions";
 import { db } from "@/lib/db/client";
 import * as demo from "@/lib/startup/seed/demo-data";
 import { isDatabaseEmpty, seedDemo } from "@/lib/startup/seed/seed";
@@ -65,7 +65,8 @@ describe("demo seed", () => {
     const none = await db().apiKey.findUniqueOrThrow({ where: { id: demo.DEMO_IDS.apiKeys.none } });
     expect(full.secretHash).not.toContain(demo.DEFAULT_DEMO_API_KEY);
     expect(apiKeyMatches(demo.DEFAULT_DEMO_API_KEY, full.secretHash)).toBe(true);
-    expect(full.permissions.sort()).toEqual([...ADMIN_OPERATIONS].sort());
+    // Every permission, including operations added later (docs/decisions.md, "API key permissions").
+    expect(full.permissions).toEqual([ALL_PERMISSIONS]);
     expect(none.permissions).toEqual([]);
   });
 

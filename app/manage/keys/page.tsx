@@ -1,7 +1,8 @@
 import { now } from "@/lib/clock";
 import { listApiKeys } from "@/lib/credentials/api-keys/list-api-keys";
 import { MAX_KEY_NAME_LENGTH, type ApiKeyRecord } from "@/lib/credentials/api-keys/key-input";
-import { PERMISSION_GROUPS, PERMISSION_LABELS } from "@/lib/credentials/permission-labels";
+import { ALL_PERMISSIONS } from "@/lib/credentials/permissions";
+import { ALL_PERMISSIONS_LABEL, PERMISSION_GROUPS, PERMISSION_LABELS, describePermissions } from "@/lib/credentials/permission-labels";
 import { KEYS_PATH } from "@/lib/console/settings-actions";
 import type { ConsoleStaff } from "@/lib/console/access";
 import { ConsoleForm, ConsoleShell, StepUpField, SubmitButton, consoleMetadata, consolePage, formatDate, formatDateTime, type Search } from "../_components/console";
@@ -19,7 +20,7 @@ function keyColumns(staff: ConsoleStaff): ConsoleColumn<ApiKeyRecord>[] {
     { header: "Name", cell: (k) => k.name },
     { header: "Prefix", cell: (k) => <code>{k.prefix}</code> },
     { header: "Status", cell: (k) => STATUS[k.status] },
-    { header: "Permissions", cell: (k) => (k.permissions.length ? k.permissions.map((p) => PERMISSION_LABELS[p as keyof typeof PERMISSION_LABELS] ?? p).join(", ") : "None") },
+    { header: "Permissions", cell: (k) => describePermissions(k.permissions) },
     { header: "Last used", cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never") },
     { header: "Expires", cell: (k) => (k.expiresAt ? formatDate(k.expiresAt) : "Never") },
     {
@@ -60,6 +61,13 @@ export default async function KeysPage({ searchParams }: { searchParams: Search 
             Name
             <input type="text" name="name" required maxLength={MAX_KEY_NAME_LENGTH} autoComplete="off" />
           </label>
+          <fieldset>
+            <legend>All</legend>
+            <label className="check">
+              <input type="checkbox" name="permissions" value={ALL_PERMISSIONS} /> {ALL_PERMISSIONS_LABEL}
+            </label>
+            <p className="meta">Otherwise the key runs only the operations ticked below, and operations added later are not given to it.</p>
+          </fieldset>
           {PERMISSION_GROUPS.map((group) => (
             <fieldset key={group.title}>
               <legend>{group.title}</legend>

@@ -1,4 +1,4 @@
-import { isAdminOperation, type AdminOperation } from "../permissions";
+import { ALL_PERMISSIONS, isAdminOperation, type StoredPermission } from "../permissions";
 import type { ApiKey } from "../../db/generated/client";
 
 // The rules of a key's name, permissions and expiry, shared by the console, the CLI and tests:
@@ -19,10 +19,15 @@ export function checkKeyName(raw: string): { name: string } | { error: string } 
   return { name };
 }
 
-export function checkPermissionList(raw: readonly string[]): { permissions: AdminOperation[] } | { error: string } {
-  const unknown = raw.filter((p) => !isAdminOperation(p));
+/**
+ * The permissions to store: ALL_PERMISSIONS alone when it was chosen (every operation, now and
+ * later; ticking some too changes nothing), else the operations named, each once.
+ */
+export function checkPermissionList(raw: readonly string[]): { permissions: StoredPermission[] } | { error: string } {
+  const unknown = raw.filter((p) => p !== ALL_PERMISSIONS && !isAdminOperation(p));
   if (unknown.length) return { error: `Unknown permission ${unknown.slice(0, 3).map((p) => JSON.stringify(p.slice(0, 60))).join(", ")}` };
-  return { permissions: [...new Set(raw)] as AdminOperation[] };
+  if (raw.includes(ALL_PERMISSIONS)) return { permissions: [ALL_PERMISSIONS] };
+  return { permissions: [...new Set(raw)] as StoredPermission[] };
 }
 
 export function checkExpiry(expiresAt: Date | null | undefined, now: Date): { expiresAt: Date | null } | { error: string } {

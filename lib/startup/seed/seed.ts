@@ -1,6 +1,6 @@
 import { hashPassword } from "../../auth/password";
 import { apiKeyHash, parseApiKey } from "../../credentials/api-key";
-import { ADMIN_OPERATIONS } from "../../credentials/permissions";
+import { ALL_PERMISSIONS } from "../../credentials/permissions";
 import { hashClientSecret } from "../../oauth/client-secret";
 import path from "node:path";
 import { readContentFolder } from "../../content/read-folder";
@@ -102,9 +102,9 @@ async function seedUsers(tx: Tx, passwordHash: string) {
 
 async function seedApiKeys(tx: Tx, fullKey: string, noneKey: string, acmeKey: string) {
   const keys = [
-    { id: data.DEMO_IDS.apiKeys.full, schoolId: data.DEMO_IDS.school, name: "Demo admin (all permissions)", key: fullKey, permissions: [...ADMIN_OPERATIONS], enforceLimits: true },
+    { id: data.DEMO_IDS.apiKeys.full, schoolId: data.DEMO_IDS.school, name: "Demo admin (all permissions)", key: fullKey, permissions: [ALL_PERMISSIONS], enforceLimits: true },
     { id: data.DEMO_IDS.apiKeys.none, schoolId: data.DEMO_IDS.school, name: "Demo admin (no permissions)", key: noneKey, permissions: [], enforceLimits: true },
-    { id: data.DEMO_IDS.apiKeys.acmeFull, schoolId: data.DEMO_IDS.acmeSchool, name: "Acme admin (all permissions)", key: acmeKey, permissions: [...ADMIN_OPERATIONS], enforceLimits: true },
+    { id: data.DEMO_IDS.apiKeys.acmeFull, schoolId: data.DEMO_IDS.acmeSchool, name: "Acme admin (all permissions)", key: acmeKey, permissions: [ALL_PERMISSIONS], enforceLimits: true },
   ];
   for (const { key, ...k } of keys) {
     const fields = { ...k, prefix: parseApiKey(key)!.prefix, secretHash: apiKeyHash(key), revokedAt: null };

@@ -55,11 +55,11 @@ describe("the API-key cache", () => {
   it("refuses the keys of a school disabled at once, and takes them back when it is enabled", async () => {
     const key = await newKey("school disabled");
     expect((await typename(key)).status).toBe(200);
-    await setSchoolEnabled({ db: db(), school: "demo", enabled: false, now: now() });
+    await setSchoolEnabled({ actor: TEST_ACTOR, db: db(), school: "demo", enabled: false, now: now() });
     try {
       expect((await typename(key)).status).toBe(401);
     } finally {
-      await setSchoolEnabled({ db: db(), school: "demo", enabled: true, now: now() });
+      await setSchoolEnabled({ actor: TEST_ACTOR, db: db(), school: "demo", enabled: true, now: now() });
     }
     expect((await typename(key)).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiKeyCommandError, createApiKey, listApiKeys, parsePermissions, revokeApiKey } from "@/lib/admin-api/api-keys";
 import { now } from "@/lib/clock";
-import { ADMIN_OPERATIONS } from "@/lib/credentials/permissions";
+import { ALL_PERMISSIONS } from "@/lib/credentials/permissions";
 import { db } from "@/lib/db/client";
 import { gql, adminAppForSuite } from "./helpers";
 import { TEST_ACTOR } from "../../helpers/audit-actor";
@@ -31,7 +31,8 @@ describe("API key management (npm run apikey)", () => {
   });
 
   it("parses permission lists and refuses unknown names, schools and keys", async () => {
-    expect(parsePermissions(undefined)).toEqual([...ADMIN_OPERATIONS]);
+    expect(parsePermissions(undefined)).toEqual([ALL_PERMISSIONS]);
+    expect(parsePermissions("all")).toEqual([ALL_PERMISSIONS]);
     expect(parsePermissions("none")).toEqual([]);
     expect(parsePermissions("courses, subscriptions,courses")).toEqual(["courses", "subscriptions"]);
     expect(() => parsePermissions("courses,deleteEverything")).toThrow(ApiKeyCommandError);

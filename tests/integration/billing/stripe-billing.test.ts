@@ -18,6 +18,7 @@ import { startCheckout } from "@/lib/billing/start-checkout";
 import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, freshEmail, gql } from "../admin-api/helpers";
 import { PAYMENT_FIELDS, eventTypesOf, readBilled, subscribeWithCard } from "./helpers";
 import { startStripeEmulator, type StripeEmulator } from "../../helpers/stripe-emulator";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const DEMO_KEY = "sk_test_demoSchoolAccount01";
 const DEMO_WHSEC = "whsec_demoSchoolSigningSecret01";
@@ -38,12 +39,12 @@ const sdk = (key: string) => new Stripe(key, { ...emulator.address, maxNetworkRe
 beforeAll(async () => {
   emulator = await startStripeEmulator();
   useStripeApi(emulator.address, { timeoutMs: 2_000, maxNetworkRetries: 1 });
-  await setStripeAccount({ schoolId: DEMO_IDS.school, secretKey: DEMO_KEY, webhookSecret: DEMO_WHSEC });
-  await setStripeAccount({ schoolId: DEMO_IDS.acmeSchool, secretKey: ACME_KEY, webhookSecret: ACME_WHSEC });
+  await setStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.school, secretKey: DEMO_KEY, webhookSecret: DEMO_WHSEC });
+  await setStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.acmeSchool, secretKey: ACME_KEY, webhookSecret: ACME_WHSEC });
 });
 afterAll(async () => {
-  await removeStripeAccount({ schoolId: DEMO_IDS.school });
-  await removeStripeAccount({ schoolId: DEMO_IDS.acmeSchool });
+  await removeStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.school });
+  await removeStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.acmeSchool });
   useStripeApi(null);
   await emulator.close();
 });
@@ -168,12 +169,12 @@ describe("billing through Stripe", () => {
   });
 
   it("a school without Stripe has no Stripe endpoint (404), and its payments stay on the test provider", async () => {
-    await removeStripeAccount({ schoolId: DEMO_IDS.acmeSchool });
+    await removeStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.acmeSchool });
     try {
       const event = emulator.event("payment_intent.succeeded", { id: "pi_x" });
       expect(await deliver(event, { secret: ACME_WHSEC, host: ACME_HOST })).toEqual({ status: 404, body: { error: NOT_STRIPE_SCHOOL } });
     } finally {
-      await setStripeAccount({ schoolId: DEMO_IDS.acmeSchool, secretKey: ACME_KEY, webhookSecret: ACME_WHSEC });
+      await setStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.acmeSchool, secretKey: ACME_KEY, webhookSecret: ACME_WHSEC });
     }
   });
 

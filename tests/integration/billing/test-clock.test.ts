@@ -8,6 +8,7 @@ import { advanceTestClock, CLOCK_MOVES_FORWARD, NOT_TEST_MODE } from "@/lib/bill
 import { renewDueSubscriptions } from "@/lib/billing/renew-due";
 import { DEMO_IDS, PLANS, TEST_NOW, adminAppForSuite, subscribe } from "../admin-api/helpers";
 import { CARDS, billingEventsOf, providerChargesOf, readBilled, subscribeWithCard } from "./helpers";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = adminAppForSuite();
 const T = toUnixSeconds(TEST_NOW)!;
@@ -24,7 +25,7 @@ describe("test clock", () => {
     const to = new Date(TEST_NOW.getTime() + 365 * DAY * 1000);
     // An endpoint for the renewals' webhooks (the worker is not run: only when they fall due is checked).
     const endpoint = await db().webhookEndpoint.create({ data: { schoolId: school, url: "https://hooks.example.test/clock", events: ["subscription.renewed"], secretCiphertext: "unused", createdAt: TEST_NOW, updatedAt: TEST_NOW } });
-    const r = await advanceTestClock({ schoolId: school, to, now: TEST_NOW });
+    const r = await advanceTestClock({ actor: TEST_ACTOR, schoolId: school, to, now: TEST_NOW });
     if ("error" in r) throw new Error(r.error);
     // delivers at once: what happened at the clock's future times is due now, stamped with those times.
     const realNow = new Date();
@@ -37,6 +38,11 @@ describe("test clock", () => {
     for (const m of futureMails) expect(m.nextAttemptAt!.getTime()).toBeLessThanOrEqual(realNow.getTime());
     await db().webhookEndpoint.delete({ where: { id: endpoint.id } });
     expect((await db().schoolBilling.findUniqueOrThrow({ where: { schoolId: school } })).testClockAt).toEqual(to);
+    // The move is the operator's row; the renewals it ran are the system's.
+    const moved = await db().auditEvent.findMany({ where: { schoolId: school, action: "school.advance_test_clock" } });
+    expect(moved).toHaveLength(1);
+    expect(moved[0]).toMatchObject({ actorType: TEST_ACTOR.type, actorLabel: TEST_ACTOR.label, targetId: school, summary: { testClockAt: { from: TEST_NOW.toISOString(), to: to.toISOString() }, succeeded: r.succeeded } });
+    expect(await db().auditEvent.count({ where: { schoolId: school, actorType: "system", action: { in: ["payment.collect", "subscription.renew"] } } })).toBeGreaterThan(0);
 
     const paid = await readBilled(app, good.id);
     const succeeded = paid.payments.filter((p: { state: string }) => p.state === "succeeded");
@@ -85,8 +91,10 @@ describe("test clock", () => {
 
   it("moves only forward, and only for a school in test mode", async () => {
     const current = (await db().schoolBilling.findUnique({ where: { schoolId: school } }))?.testClockAt ?? TEST_NOW;
-    expect(await advanceTestClock({ schoolId: school, to: current, now: TEST_NOW })).toEqual({ error: CLOCK_MOVES_FORWARD });
+    expect(await advanceTestClock({ actor: TEST_ACTOR, schoolId: school, to: current, now: TEST_NOW })).toEqual({ error: CLOCK_MOVES_FORWARD });
     await db().schoolBilling.upsert({ where: { schoolId: DEMO_IDS.acmeSchool }, create: { schoolId: DEMO_IDS.acmeSchool, livemode: true }, update: { livemode: true } });
-    expect(await advanceTestClock({ schoolId: DEMO_IDS.acmeSchool, to: new Date(TEST_NOW.getTime() + 1000), now: TEST_NOW })).toEqual({ error: NOT_TEST_MODE });
+    expect(await advanceTestClock({ actor: TEST_ACTOR, schoolId: DEMO_IDS.acmeSchool, to: new Date(TEST_NOW.getTime() + 1000), now: TEST_NOW })).toEqual({ error: NOT_TEST_MODE });
+    // A refused move writes no row.
+    expect(await db().auditEvent.count({ where: { action: "school.advance_test_clock" } })).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ import { UNKNOWN_TEST_CARD } from "@/lib/billing/test-provider";
 import { NOT_CHARGED_AUTOMATICALLY, PAYMENT_METHOD_MISSING, PAYMENT_METHOD_NOT_UPDATABLE } from "@/lib/billing/update-payment-method";
 import { SUBSCRIPTION_NOT_FOUND } from "@/lib/membership/change-subscription";
 import { PAYMENT_IN_PROGRESS } from "@/lib/membership/pause-subscription";
-import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, TEST_NOW, adminAppForSuite, gql, subscribe } from "../admin-api/helpers";
+import { ACME_API_KEY, CANCEL, DEMO_IDS, NO_PERMISSIONS_KEY, PLANS, TEST_NOW, adminAppForSuite, gql, subscribe } from "../admin-api/helpers";
 import { CARDS, PAYMENT_FIELDS, billingEventsOf, providerChargesOf, readBilled, subscribeWithCard } from "./helpers";
 
 const app = adminAppForSuite();
@@ -40,11 +40,21 @@ async function pastDue() {
   return read;
 }
 
-/** What a refused call must leave as it was. */
+/** What a refused call must leave as it was (the audit log included). */
 async function snapshot(id: string) {
   const row = await db().subscription.findUniqueOrThrow({ where: { id } });
-  return { row, events: await db().webhookEvent.count({ where: { subjectId: id } }), charges: (await providerChargesOf(id)).length, payments: await db().payment.count({ where: { subscriptionId: id } }) };
+  return {
+    row,
+    events: await db().webhookEvent.count({ where: { subjectId: id } }),
+    charges: (await providerChargesOf(id)).length,
+    payments: await db().payment.count({ where: { subscriptionId: id } }),
+    audit: await db().auditEvent.count(),
+  };
 }
+
+/** A payment's audit rows as [action, actor type, actor id]. */
+const auditOf = async (paymentId: string) =>
+  (await db().auditEvent.findMany({ where: { targetId: paymentId }, orderBy: { createdAt: "asc" } })).map((r) => [r.action, r.actorType, r.actorId]);
 
 afterEach(() => setNow(TEST_NOW));
 
@@ -76,6 +86,11 @@ describe("updateSubscriptionPaymentMethod", () => {
       `period_${at(DEC_21).getTime()}_attempt_1`,
       `period_${at(DEC_21).getTime()}_attempt_2`,
     ]);
+    // The charge is the caller's, not the renewals': the key that asked is the audit row's actor;
+    // the declined renewal before it is the system's.
+    expect(await auditOf(r.payment.id)).toEqual([["payment.collect", "api_key", DEMO_IDS.apiKeys.full]]);
+    const renewal = await db().payment.findFirstOrThrow({ where: { subscriptionId: s.id, periodStart: at(DEC_21), attempt: 1 } });
+    expect(await auditOf(renewal.id)).toEqual([["payment.fail", "system", null]]);
     // payment.succeeded and subscription.renewed in the transaction that recorded the charge.
     const last = await db().webhookEvent.findMany({ where: { subjectId: { in: [s.id, r.payment.id] }, createdAt: at(DEC_21 + DAY) } });
     expect(last.map((e) => (JSON.parse(e.payload) as { type: string }).type).sort()).toEqual(["payment.succeeded", "subscription.renewed", "subscription.updated"]);
@@ -94,6 +109,7 @@ describe("updateSubscriptionPaymentMethod", () => {
     const r = await updatePm(s.id, CARDS.insufficient);
     expect(r.errors).toEqual([]);
     expect(r.payment).toMatchObject({ state: "failed", attempt: 2, failureCode: "insufficient_funds", failureMessage: "Your card has insufficient funds." });
+    expect(await auditOf(r.payment.id)).toEqual([["payment.fail", "api_key", DEMO_IDS.apiKeys.full]]);
     expect(r.subscription).toMatchObject({ state: "past_due", nextChargeDate: firstRetry });
     // The scheduled retries keep their dates: 3 days after the renewal, then 5 days after that one.
     await renewDueSubscriptions({ now: at(firstRetry) });
@@ -106,6 +122,8 @@ describe("updateSubscriptionPaymentMethod", () => {
       [2, "pm_card_chargeDeclinedInsufficientFunds"],
       [3, "pm_card_chargeDeclinedInsufficientFunds"],
     ]);
+    // The scheduled retry is the renewals' own.
+    expect(await auditOf(afterRetry.payments[3].id)).toEqual([["payment.fail", "system", null]]);
   });
 
   it("two updates at once while past_due charge the missed period once", async () => {

@@ -168,7 +168,7 @@ describe("the school's Client ID Metadata Document setting", () => {
     const grant = await db().oAuthGrant.create({ data: { clientId: docId, userId: DEMO_IDS.users.student, schoolId: school, scope: "openid", issuer: "http://localhost" } });
     const acmeGrant = await db().oAuthGrant.create({ data: { clientId: docId, userId: DEMO_IDS.users.acmeEmployee, schoolId: DEMO_IDS.acmeSchool, scope: "openid", issuer: "http://acme" } });
 
-    const off = await setCimdAllowed({ schoolId: school, input: { allowed: false }, now: now() });
+    const off = await setCimdAllowed({ actor: TEST_ACTOR, schoolId: school, input: { allowed: false }, now: now() });
     expect(off.record).toMatchObject({ allowed: false });
     expect(off.record!.revokedGrants).toBeGreaterThanOrEqual(1);
     expect((await db().oAuthGrant.findUniqueOrThrow({ where: { id: grant.id } })).revokedAt).not.toBeNull();
@@ -182,7 +182,7 @@ describe("the school's Client ID Metadata Document setting", () => {
     // Registered clients are not affected.
     expect((await app.fetch(authorizeUrl({ client_id: "demo-public-app", redirect_uri: "http://localhost:3000/oauth/callback" }), { headers: { cookie } })).status).toBe(303);
 
-    await setCimdAllowed({ schoolId: school, input: { allowed: true }, now: now() });
+    await setCimdAllowed({ actor: TEST_ACTOR, schoolId: school, input: { allowed: true }, now: now() });
     expect((await start()).status).toBe(303);
     expect((await (await app.fetch("/.well-known/oauth-authorization-server")).json()).client_id_metadata_document_supported).toBe(true);
   });

@@ -13,6 +13,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
 import { startAppServer, type AppServer } from "../../helpers/app-server";
 import { startStripeEmulator, type StripeEmulator } from "../../helpers/stripe-emulator";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const RUNS = Number(process.env.FUZZ_RUNS_STRIPE ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -27,12 +28,12 @@ beforeAll(async () => {
   await seedDemo({ prisma: db() });
   emulator = await startStripeEmulator();
   useStripeApi(emulator.address, { timeoutMs: 2_000, maxNetworkRetries: 0 });
-  await setStripeAccount({ schoolId: DEMO_IDS.school, secretKey: KEY, webhookSecret: WHSEC });
+  await setStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.school, secretKey: KEY, webhookSecret: WHSEC });
   app = await startAppServer({ host: "demo.localhost" });
 });
 afterAll(async () => {
   await app?.close();
-  await removeStripeAccount({ schoolId: DEMO_IDS.school });
+  await removeStripeAccount({ actor: TEST_ACTOR, now: new Date(), schoolId: DEMO_IDS.school });
   useStripeApi(null);
   await emulator?.close();
 });

@@ -5,6 +5,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { listMemberGrants } from "@/lib/oauth/member-grants/list-member-grants";
 import { revokeMemberGrant } from "@/lib/oauth/member-grants/revoke-member-grant";
 import { appForSuite } from "../../helpers/app-for-suite";
+import { TEST_ACTOR } from "../../helpers/audit-actor";
 import { form, getCode, signIn, tokensFor, VERIFIER, type TokenBody } from "./helpers";
 
 // Issue 25, item 6: the grants a member can see and end (the domain query below every transport).
@@ -83,7 +84,7 @@ describe("revoking a member's grant", () => {
     const a = await tokensFor(app, cookie);
     const b = await tokensFor(app, cookie);
     const other = await confidentialTokens();
-    const r = await revokeMemberGrant({ db: db(), ...student, clientId: "demo-public-app", now: now(), actor: "member" });
+    const r = await revokeMemberGrant({ db: db(), ...student, clientId: "demo-public-app", now: now(), actor: TEST_ACTOR });
     expect(r.revokedGrants).toBeGreaterThanOrEqual(2);
     for (const t of [a, b]) {
       expect((await userinfo(t.access_token)).status).toBe(401);
@@ -103,7 +104,7 @@ describe("revoking a member's grant", () => {
   it("a code issued before the revocation cannot be redeemed after it", async () => {
     await db().oAuthConsent.deleteMany({});
     const { code } = await getCode(app, cookie, { client_id: "demo-confidential-app", redirect_uri: CONF_CB, scope: "openid" });
-    await revokeMemberGrant({ db: db(), ...student, clientId: "demo-confidential-app", now: now(), actor: "member" });
+    await revokeMemberGrant({ db: db(), ...student, clientId: "demo-confidential-app", now: now(), actor: TEST_ACTOR });
     const res = await app.fetch(
       "/api/oauth/token",
       form({ grant_type: "authorization_code", code, redirect_uri: CONF_CB, client_id: "demo-confidential-app", client_secret: SECRET, code_verifier: VERIFIER }),
@@ -114,8 +115,8 @@ describe("revoking a member's grant", () => {
 
   it("touches nothing of another member or another school, and says when nothing was live", async () => {
     const mine = await tokensFor(app, cookie);
-    expect((await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.acmeSchool, userId: DEMO_IDS.users.student, clientId: "demo-public-app", now: now(), actor: "staff" })).revokedGrants).toBe(0);
-    expect((await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.owner, clientId: "demo-public-app", now: now(), actor: "staff" })).revokedGrants).toBe(0);
+    expect((await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.acmeSchool, userId: DEMO_IDS.users.student, clientId: "demo-public-app", now: now(), actor: TEST_ACTOR })).revokedGrants).toBe(0);
+    expect((await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.owner, clientId: "demo-public-app", now: now(), actor: TEST_ACTOR })).revokedGrants).toBe(0);
     expect((await userinfo(mine.access_token)).status).toBe(200);
   });
 });

@@ -216,7 +216,7 @@ describe("Back-Channel Logout", () => {
     // Only this test's grant is live (earlier tests' sign-ins left theirs).
     await db().oAuthGrant.updateMany({ where: { revokedAt: null }, data: { revokedAt: now() } });
     const a = await signedInWithIdToken();
-    await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.student, clientId, now: now(), actor: "member" });
+    await revokeMemberGrant({ db: db(), schoolId: DEMO_IDS.school, userId: DEMO_IDS.users.student, clientId, now: now(), actor: TEST_ACTOR });
     const tokens = await waitForLogoutTokens(1);
     expect((await verifyLogoutToken(tokens[0]!)).sid).toBe(a.sessionId);
     received = [];
