@@ -51,6 +51,23 @@ type Action = (member: Member, form: URLSearchParams, now: Date) => Promise<Outc
 
 const field = (form: URLSearchParams, name: string) => form.get(name) ?? "";
 
+type SubscriptionVerb = (options: { schoolId: string; input: { id: string }; now: Date; actor: AuditActor }) => Promise<{ errors: string[] }>;
+
+/**
+ * A form running one membership verb on the member's own subscription (pause, resume), where the
+ * verb's refusal `already` means a second submit found the work done: it says `done`, as keep does.
+ * Any other refusal is the verb's own message (the Admin API's).
+ */
+function secondSubmitIsDone(verb: SubscriptionVerb, already: string, done: string): Action {
+  return async (m, form, now) => {
+    const sub = await ownSubscription(m, field(form, "subscription"));
+    if (!sub) return "not_found";
+    const { errors } = await verb({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
+    if (errors.length && errors[0] !== already) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
+    return { page: ACCOUNT_PAGES.memberships, done };
+  };
+}
+
 /**
  * The account forms, one per action. Each acts only on the signed-in member's own rows at the
  * host's school: an id that is not theirs is a 404 (never a hint that it exists), and each is safe
@@ -104,22 +121,9 @@ export const ACCOUNT_ACTIONS: Record<string, Action> = {
     if (errors.length) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
     return { page: ACCOUNT_PAGES.memberships, done: "kept" };
   },
-  // Pause, resume and change plan: the Admin API's verbs and messages; a second submit of pause or
-  // resume finds the work done and says so, as keep does.
-  pause: async (m, form, now) => {
-    const sub = await ownSubscription(m, field(form, "subscription"));
-    if (!sub) return "not_found";
-    const { errors } = await pauseSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
-    if (errors.length && errors[0] !== ALREADY_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
-    return { page: ACCOUNT_PAGES.memberships, done: "paused" };
-  },
-  resume: async (m, form, now) => {
-    const sub = await ownSubscription(m, field(form, "subscription"));
-    if (!sub) return "not_found";
-    const { errors } = await resumeSubscription({ schoolId: m.schoolId, input: { id: sub.id }, now, actor: m.actor });
-    if (errors.length && errors[0] !== NOT_PAUSED) return { page: ACCOUNT_PAGES.memberships, error: membershipErrorCode(errors[0]!) };
-    return { page: ACCOUNT_PAGES.memberships, done: "resumed" };
-  },
+  // Pause, resume and change plan: the Admin API's verbs and messages.
+  pause: secondSubmitIsDone(pauseSubscription, ALREADY_PAUSED, "paused"),
+  resume: secondSubmitIsDone(resumeSubscription, NOT_PAUSED, "resumed"),
   "change-plan": async (m, form, now) => {
     const sub = await ownSubscription(m, field(form, "subscription"));
     if (!sub) return "not_found";

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "../env";
+import { filedMailName } from "./outbox-folder";
 
 export interface OutgoingMail {
   /** The outbox row's id: the Message-ID, the same on every attempt. */
@@ -53,7 +54,7 @@ export async function transmit(mail: OutgoingMail, log: (line: string) => void =
   const info = await fileBuilder.sendMail(message);
   const dir = path.resolve(e.MAIL_OUTBOX_DIR);
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.kind}-${mail.id}.eml`);
+  const file = path.join(dir, filedMailName(new Date(), mail.kind, mail.id));
   await writeFile(file, info.message as Buffer);
   log(`mail: ${mail.kind} to ${mail.to} written to ${file}${mail.links.map((l) => `\n  ${l}`).join("")}`);
 }

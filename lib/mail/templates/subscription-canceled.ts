@@ -1,13 +1,11 @@
-import type { MailTemplate } from "../template";
-import { formatDay, membershipsUrl, text } from "./billing-format";
+import { membershipsUrl } from "./billing-format";
+import { membershipEndMail } from "./membership-end";
 
 /** A membership ended by cancellation: scheduled, immediate, or after the last failed payment. */
-export const subscriptionCanceled: MailTemplate = {
+export const subscriptionCanceled = membershipEndMail({
   kind: "subscription-canceled",
   description: "Membership canceled: when it ended and why (including after the last failed payment)",
-  async render({ school, params: p }) {
-    const plan = text(p.plan);
-    const day = formatDay(p.endAt);
+  content: ({ school, plan, day, params: p }) => {
     const when = day ? ` on ${day}` : "";
     const paragraphs =
       p.cancelType === "payment_failed"
@@ -23,4 +21,4 @@ export const subscriptionCanceled: MailTemplate = {
       action: { label: "See your account", url: membershipsUrl(school.origin) },
     };
   },
-};
+});
