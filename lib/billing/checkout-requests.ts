@@ -49,7 +49,7 @@ import {
   type CheckoutItem,
   type CheckoutItemKind,
 } from "./checkout-rules";
-import { checkoutPage, escapeHtml, NO_TAX_NOTE, summaryHtml } from "./checkout-html";
+import { checkoutPage, escapeHtml, summaryHtml } from "./checkout-html";
 import { completeCheckout } from "./complete-checkout";
 import { CHECKOUT_SEGMENT, checkoutReturnPath, checkoutReviewPath, startCheckout } from "./start-checkout";
 
@@ -181,8 +181,8 @@ async function reviewPage(options: { viewer: Viewer; item: CheckoutItem; now: Da
   const parts: string[] = [];
   if (options.error) parts.push(`<p class="error" role="alert">${escapeHtml(options.error)}</p>`);
   if (options.note) parts.push(`<p class="done" role="status">${escapeHtml(options.note)}</p>`);
+  // No tax, no coupons: said once, in the footer of every checkout page (checkout-html.ts).
   parts.push(summaryHtml(rows));
-  parts.push(`<p class="note">${escapeHtml(NO_TAX_NOTE)}</p>`);
   const gated = school.enterpriseTraining && !viewer.member;
   const owned = session && viewer.member ? await ownsItem(db(), { userId: session.userId, item, now }) : false;
   const action = actionOf(item);

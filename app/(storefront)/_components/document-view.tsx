@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { FactValue, StorefrontDocument } from "@/lib/storefront/document";
 import { renderMarkdown } from "@/lib/storefront/markdown-html";
+import { NO_TAX_NOTE } from "@/lib/billing/checkout-html";
 import { Picture } from "./picture";
 
 const pathOf = (url: string) => {
@@ -55,7 +56,9 @@ function CallToAction({ doc }: { doc: StorefrontDocument }) {
       <a className="button" href={href}>
         {label}
       </a>
-      <p className="meta">{doc.kind !== "plan" && !free ? "A one-time payment, no subscription. " : ""}Prices include no tax; coupons are not available.</p>
+      <p className="meta">{doc.kind !== "plan" && !free ? "A one-time payment, no subscription. " : ""}
+        {NO_TAX_NOTE}
+      </p>
     </div>
   );
 }
