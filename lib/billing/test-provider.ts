@@ -118,14 +118,16 @@ export const testProvider: PaymentProviderPort = {
     const card = byMethod.get(request.paymentMethodId);
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
     const id = `pi_test_${randomBytes(12).toString("hex")}`;
-    // One row per key, whoever inserts first; the others read the first answer.
-    await db().$executeRaw`
+    // One row per key, whoever inserts first; the others read the first answer (the no-op update
+    // returns the row that holds the key: one statement either way).
+    const [row] = await db().$queryRaw<LedgerRow[]>`
       INSERT INTO "TestProviderCharge" ("id", "idempotencyKey", "paymentMethodId", "amount", "currency", "status", "failureCode", "failureMessage")
       VALUES (${id}, ${request.idempotencyKey}, ${request.paymentMethodId}, ${new Prisma.Decimal(request.amount)}, ${request.currency},
               ${decline ? "failed" : "succeeded"}, ${decline?.code ?? null}, ${decline?.message ?? null})
-      ON CONFLICT ("idempotencyKey") DO NOTHING`;
-    const row = await db().testProviderCharge.findUniqueOrThrow({ where: { idempotencyKey: request.idempotencyKey } });
-    if (!row.amount.equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
+      ON CONFLICT ("idempotencyKey") DO UPDATE SET "idempotencyKey" = EXCLUDED."idempotencyKey"
+      RETURNING "id", "status", "failureCode", "failureMessage", "amount", "currency", "paymentMethodId"`;
+    if (!row) throw new Error(`test provider: no ledger row for ${request.idempotencyKey}`);
+    if (!new Prisma.Decimal(row.amount).equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
     }
     if (faults.delayAfterChargeMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayAfterChargeMs));

@@ -1,6 +1,6 @@
 import type { OutboxEvent } from "../db/outbox";
 import type { Prisma } from "../db/generated/client";
-import { enqueueMail, type MailKind } from "./enqueue";
+import { enqueueMails, type MailKind, type MailRequest } from "./enqueue";
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,21 +19,30 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent[]; now: Date }): Promise<void> {
   const { events, now } = options;
+  // What the mails say is read, and they are written, in a fixed number of statements whatever the
+  // number of events (a renewal run records a batch of transitions at once).
   const ended = new Set(events.filter((e) => e.type === "subscription.canceled").map((e) => e.subjectId));
+  const paymentIds = events.filter((e) => e.type === "payment.refunded" || e.type === "payment.succeeded" || e.type === "payment.failed").map((e) => e.subjectId);
+  const payments = new Map((paymentIds.length ? await tx.$queryRawUnsafe<PaymentFacts[]>(PAYMENT_FACTS_SQL, paymentIds) : []).map((p) => [p.id, p]));
+  const canceledIds = [...ended];
+  const canceled = new Map(
+    (canceledIds.length
+      ? await tx.subscription.findMany({ where: { id: { in: canceledIds } }, include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } })
+      : []
+    ).map((s) => [s.id, s]),
+  );
+  const mails: MailRequest[] = [];
   for (const event of events) {
     if (event.type === "payment.refunded") {
-      const payment = await paymentOf(tx, event.subjectId);
+      const payment = payments.get(event.subjectId);
       if (!payment) continue;
-      await enqueuePaymentMail(tx, payment, "payment-refunded", { refundedAmount: payment.refundedAmount.toFixed(2), refundedAt: iso(payment.refundedAt ?? now) }, now);
+      mails.push(paymentMail(payment, "payment-refunded", { refundedAmount: payment.refundedAmount, refundedAt: iso(payment.refundedAt ?? now) }, now));
     } else if (event.type === "payment.succeeded" || event.type === "payment.failed") {
-      const payment = await paymentOf(tx, event.subjectId);
+      const payment = payments.get(event.subjectId);
       if (!payment) continue;
-      const s = payment.subscription;
-      if (event.type === "payment.failed" && ended.has(s.id)) continue;
+      if (event.type === "payment.failed" && ended.has(payment.subscriptionId)) continue;
       // The first payment a subscription collects is its purchase, also when a trial's end charges it.
-      const collectedBefore =
-        event.type === "payment.succeeded" &&
-        (await tx.payment.count({ where: { subscriptionId: s.id, id: { not: payment.id }, state: { in: ["succeeded", "refunded"] } } })) > 0;
+      const collectedBefore = event.type === "payment.succeeded" && payment.collectedBefore;
       const kind: MailKind = event.type === "payment.failed" ? "payment-failed" : collectedBefore ? "renewal-receipt" : "purchase-receipt";
       const params = {
         periodStart: iso(payment.periodStart),
@@ -41,17 +50,14 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
         paidAt: iso(payment.paidAt),
         failureMessage: payment.failureMessage,
         // After a failure: when the card is tried again (null: not retried, as a first charge).
-        nextAttemptAt: event.type === "payment.failed" ? iso(s.nextChargeDate) : null,
-        state: s.state,
+        nextAttemptAt: event.type === "payment.failed" ? iso(payment.nextChargeDate) : null,
+        state: payment.subscriptionState,
       };
-      await enqueuePaymentMail(tx, payment, kind, params, now);
+      mails.push(paymentMail(payment, kind, params, now));
     } else if (event.type === "subscription.canceled") {
-      const s = await tx.subscription.findUnique({
-        where: { id: event.subjectId },
-        include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } },
-      });
+      const s = canceled.get(event.subjectId);
       if (!s) continue;
-      await enqueueMail(tx, {
+      mails.push({
         schoolId: s.schoolId,
         kind: "subscription-canceled",
         to: s.user.email,
@@ -61,22 +67,50 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
       });
     }
   }
+  await enqueueMails(tx, mails);
 }
 
-const paymentOf = (tx: Tx, id: string) =>
-  tx.payment.findUnique({ where: { id }, include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } } } });
+/** What a payment's mail says, with its subscription, plan and member, and whether the subscription collected another payment before. */
+interface PaymentFacts {
+  id: string;
+  schoolId: string;
+  subscriptionId: string;
+  amount: string;
+  currency: string;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  paidAt: Date | null;
+  failureMessage: string | null;
+  refundedAmount: string;
+  refundedAt: Date | null;
+  nextChargeDate: Date | null;
+  subscriptionState: string;
+  plan: string;
+  userId: string;
+  email: string;
+  collectedBefore: boolean;
+}
 
-type PaymentWithSubscription = NonNullable<Awaited<ReturnType<typeof paymentOf>>>;
+// One statement for any number of payments (amounts as text: numeric(12,2) prints with its two decimals).
+const PAYMENT_FACTS_SQL = `
+SELECT p."id"::text AS "id", p."schoolId"::text AS "schoolId", p."subscriptionId"::text AS "subscriptionId", p."amount"::text AS "amount",
+       p."currency", p."periodStart", p."periodEnd", p."paidAt", p."failureMessage", p."refundedAmount"::text AS "refundedAmount", p."refundedAt",
+       s."nextChargeDate", s."state"::text AS "subscriptionState", pl."name" AS "plan", u."id"::text AS "userId", u."email",
+       EXISTS (SELECT 1 FROM "Payment" o WHERE o."subscriptionId" = p."subscriptionId" AND o."id" <> p."id" AND o."state" IN ('succeeded', 'refunded')) AS "collectedBefore"
+  FROM "Payment" p
+  JOIN "Subscription" s ON s."id" = p."subscriptionId"
+  JOIN "MembershipPlan" pl ON pl."id" = s."planId"
+  JOIN "User" u ON u."id" = s."userId"
+ WHERE p."id" = ANY($1::text[]::uuid[])`;
 
 /** A mail about one payment to its member: what every payment mail says, and the kind's own fields. */
-function enqueuePaymentMail(tx: Tx, payment: PaymentWithSubscription, kind: MailKind, own: Record<string, unknown>, now: Date) {
-  const s = payment.subscription;
-  return enqueueMail(tx, {
+function paymentMail(payment: PaymentFacts, kind: MailKind, own: Record<string, string | number | boolean | null>, now: Date): MailRequest {
+  return {
     schoolId: payment.schoolId,
     kind,
-    to: s.user.email,
-    userId: s.user.id,
-    params: { paymentId: payment.id, subscriptionId: s.id, plan: s.plan.name, amount: payment.amount.toFixed(2), currency: payment.currency, ...own },
+    to: payment.email,
+    userId: payment.userId,
+    params: { paymentId: payment.id, subscriptionId: payment.subscriptionId, plan: payment.plan, amount: payment.amount, currency: payment.currency, ...own },
     now,
-  });
+  };
 }

@@ -93,7 +93,9 @@ describe("renewal workers on Postgres", () => {
       child.kill("SIGKILL");
     }
     expect(await exited).toBe("SIGKILL");
-    expect(await db().payment.count({ where: { state: "pending" } })).toBe(1);
+    // The worker opened its batch (two payments, one per subscription) before charging: one is
+    // charged at the provider, the other never sent. Both pending; both settled by the next run.
+    expect(await db().payment.count({ where: { state: "pending" } })).toBe(2);
     // Within the dead worker's lease nobody takes its subscription; after it, one run does everything.
     const after = await renewDueSubscriptions({ now: new Date(FEB_21.getTime() + 6 * 60_000) });
     expect(after.outcomes.succeeded).toBe(COUNT);
