@@ -177,9 +177,9 @@ describe.skipIf(!binDir)("renewals with the database stopped mid-run (own Postgr
     await expectExactlyOnce(2, DEC_21);
     // Reconciled from the provider before any retry: the charges made before the stop are the ones recorded.
     for (const p of pending) {
-      const now = await db().payment.findUniqueOrThrow({ where: { id: p.id } });
-      expect(now.state).toBe("succeeded");
-      if (chargedBefore.has(p.idempotencyKey)) expect(now.providerPaymentId).toBe(chargedBefore.get(p.idempotencyKey));
+      const settled = await db().payment.findUniqueOrThrow({ where: { id: p.id } });
+      expect(settled.state).toBe("succeeded");
+      if (chargedBefore.has(p.idempotencyKey!)) expect(settled.providerPaymentId).toBe(chargedBefore.get(p.idempotencyKey!));
     }
   }, 120_000);
 
