@@ -4,6 +4,7 @@
 // answer of a key, even from another process.
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
+import { rawQuery } from "../db/raw";
 import { Prisma } from "../db/generated/client";
 import {
   ProviderUnavailableError,
@@ -87,7 +88,13 @@ function refuseIfUnavailable(key: string | null = null): void {
   }
 }
 
-type LedgerRow = { id: string; status: string; failureCode: string | null; failureMessage: string | null; amount: Prisma.Decimal; currency: string; paymentMethodId: string };
+type LedgerRow = { id: string; status: string; failureCode: string | null; failureMessage: string | null; amount: Prisma.Decimal | string; currency: string; paymentMethodId: string };
+
+const CHARGE_SQL = `
+INSERT INTO "TestProviderCharge" ("id", "idempotencyKey", "paymentMethodId", "amount", "currency", "status", "failureCode", "failureMessage")
+VALUES ($1::text, $2::text, $3::text, $4::numeric, $5::text, $6::text, $7::text, $8::text)
+ON CONFLICT ("idempotencyKey") DO UPDATE SET "idempotencyKey" = EXCLUDED."idempotencyKey"
+RETURNING "id", "status", "failureCode", "failureMessage", "amount"::text AS "amount", "currency"::text AS "currency", "paymentMethodId"`;
 
 function resultOf(row: LedgerRow): ChargeResult {
   return row.status === "succeeded"
@@ -119,13 +126,18 @@ export const testProvider: PaymentProviderPort = {
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
     const id = `pi_test_${randomBytes(12).toString("hex")}`;
     // One row per key, whoever inserts first; the others read the first answer (the no-op update
-    // returns the row that holds the key: one statement either way).
-    const [row] = await db().$queryRaw<LedgerRow[]>`
-      INSERT INTO "TestProviderCharge" ("id", "idempotencyKey", "paymentMethodId", "amount", "currency", "status", "failureCode", "failureMessage")
-      VALUES (${id}, ${request.idempotencyKey}, ${request.paymentMethodId}, ${new Prisma.Decimal(request.amount)}, ${request.currency},
-              ${decline ? "failed" : "succeeded"}, ${decline?.code ?? null}, ${decline?.message ?? null})
-      ON CONFLICT ("idempotencyKey") DO UPDATE SET "idempotencyKey" = EXCLUDED."idempotencyKey"
-      RETURNING "id", "status", "failureCode", "failureMessage", "amount", "currency", "paymentMethodId"`;
+    // returns the row that holds the key): one prepared statement either way, a renewal run sends
+    // one per renewal.
+    const [row] = await rawQuery<LedgerRow>(CHARGE_SQL, [
+      id,
+      request.idempotencyKey,
+      request.paymentMethodId,
+      request.amount,
+      request.currency,
+      decline ? "failed" : "succeeded",
+      decline?.code ?? null,
+      decline?.message ?? null,
+    ], { name: "test_provider_charge" });
     if (!row) throw new Error(`test provider: no ledger row for ${request.idempotencyKey}`);
     if (!new Prisma.Decimal(row.amount).equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
