@@ -122,6 +122,9 @@ export const testProvider: PaymentProviderPort = {
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     refuseIfUnavailable(request.idempotencyKey);
+    // Decided when the call is made, so concurrent charges take armed faults in the order they were sent.
+    const timesOut = faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey);
+    if (timesOut) faults.timeoutsAfterCharge -= 1;
     const card = byMethod.get(request.paymentMethodId);
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
     const id = `pi_test_${randomBytes(12).toString("hex")}`;
@@ -143,10 +146,7 @@ export const testProvider: PaymentProviderPort = {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
     }
     if (faults.delayAfterChargeMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayAfterChargeMs));
-    if (faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey)) {
-      faults.timeoutsAfterCharge -= 1;
-      throw new ProviderUnavailableError("test provider: simulated time-out after the charge");
-    }
+    if (timesOut) throw new ProviderUnavailableError("test provider: simulated time-out after the charge");
     return resultOf(row);
   },
 
