@@ -32,8 +32,8 @@ export const FAIRNESS = "fairness";
 export const PEER = "peer";
 export const RENEWALS = "renewals";
 /**
- * A full run's default: minutes, not hours, while each renewal costs two transactions (about 1 item/s
- * on a loaded 2-core machine). The issue's 100,000 is `--renewals 100000`.
+ * A full run's default: seconds (a few hundred renewals per second, docs/benchmarks.md, "Renewals").
+ * The issue's 100,000 is `--renewals 100000` (minutes).
  */
 export const FULL_RENEWALS = 5_000;
 /** Due subscriptions of the renewals scenario's larger run in a --quick run (seconds, not minutes). */

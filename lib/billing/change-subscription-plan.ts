@@ -13,7 +13,8 @@ import { ENDED_STATES, isCanceling } from "../membership/states";
 import { ProviderUnavailableError, type ChargeResult } from "./provider";
 import { holdsPlan, recordProration } from "./record-proration";
 import { CHARGE_LEASE_MS, RECONCILE_AFTER_MS } from "./schedule";
-import { providerNameFor, providerOfPayment } from "./provider-for";
+import { providerNameFor } from "./provider-for";
+import { sendCharge } from "./send-charge";
 
 export interface ChangeSubscriptionPlanInput {
   id: string;
@@ -163,19 +164,9 @@ async function collectProration(options: { payment: Payment; reconcile: boolean;
   const { payment, reconcile, now, actor } = options;
   // A proration is always a subscription's payment (never a one-time purchase).
   const subscriptionId = payment.subscriptionId!;
-  const provider = await providerOfPayment({ schoolId: payment.schoolId, provider: payment.provider });
   let result: ChargeResult;
   try {
-    const found = reconcile ? await provider.findCharge({ idempotencyKey: payment.idempotencyKey! }) : null;
-    result =
-      found ??
-      (await provider.charge({
-        idempotencyKey: payment.idempotencyKey!,
-        amount: payment.amount.toFixed(2),
-        currency: payment.currency,
-        paymentMethodId: payment.paymentMethodId ?? "",
-        offSession: true,
-      }));
+    result = await sendCharge({ payment, reconcile });
   } catch (err) {
     if (!(err instanceof ProviderUnavailableError)) throw err;
     // Left pending; a retry of the change, or the renewal run after this lease, reconciles it.

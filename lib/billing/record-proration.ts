@@ -7,6 +7,7 @@ import { presentPayment, presentSubscription } from "../membership/presenter";
 import { subscriptionInclude, type SubscriptionRecord } from "../membership/record-types";
 import { LIVE_STATES } from "../membership/states";
 import type { ChargeResult } from "./provider";
+import { settlePayments } from "./settle-payments";
 
 type Tx = Prisma.TransactionClient;
 
@@ -27,14 +28,8 @@ export type ProrationOutcome =
 export async function recordProration(tx: Tx, options: { payment: Payment; result: ChargeResult; now: Date; actor: AuditActor }): Promise<ProrationOutcome> {
   const { payment, result, now, actor } = options;
   const succeeded = result.status === "succeeded";
-  const { count } = await tx.payment.updateMany({
-    where: { id: payment.id, state: "pending" },
-    data: succeeded
-      ? { state: "succeeded", paidAt: now, providerPaymentId: result.providerPaymentId, updatedAt: now }
-      : { state: "failed", failedAt: now, providerPaymentId: result.providerPaymentId, failureCode: result.failureCode, failureMessage: result.failureMessage, updatedAt: now },
-  });
-  if (count === 0) return { kind: "skipped" };
-  const paid = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  const [paid] = await settlePayments(tx, { results: [{ payment, result }], now });
+  if (!paid) return { kind: "skipped" };
   const events: OutboxEvent[] = [{ schoolId: paid.schoolId, type: succeeded ? "payment.succeeded" : "payment.failed", subjectId: paid.id, data: presentPayment(paid) }];
   // A renewal's or a proration's payment always has its subscription (only one-time purchases have none).
   const subscriptionId = paid.subscriptionId!;

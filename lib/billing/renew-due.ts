@@ -3,10 +3,10 @@ import { recordEvents } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
 import { presentSubscription } from "../membership/presenter";
 import { subscriptionInclude } from "../membership/record-types";
-import { collectSubscription, RENEWALS_ACTOR, type CollectOutcome } from "./collect-subscription";
+import { collectSubscriptions, RENEWALS_ACTOR, type CollectOutcome } from "./collect-subscription";
 import { recordAudits } from "../db/audit";
 import { enqueueEndingSoonMails } from "./ending-soon";
-import { CHARGE_LEASE_MS, INCOMPLETE_EXPIRY_MS } from "./schedule";
+import { CHARGE_LEASE_MS, INCOMPLETE_EXPIRY_MS, RENEWAL_BATCH } from "./schedule";
 
 export interface RenewalRunResult {
   /** Subscriptions whose step ran, by outcome. */
@@ -23,14 +23,16 @@ export interface RenewalRunResult {
  * lease (chargeLockedUntil), and no other worker claims them until it passes. Due: a live
  * subscription, not canceling, whose nextChargeDate has come (a recurring renewal or retry, or an
  * incomplete one's first charge); or any subscription with a pending payment (an outcome to
- * reconcile). schoolId: only that school's (its test clock); without it, every school without a test
- * clock (a school with one moves only with its clock).
+ * reconcile; up to `limit` more of those). schoolId: only that school's (its test clock); without
+ * it, every school without a test clock (a school with one moves only with its clock).
+ * The two kinds are found from their indexes (nextChargeDate in date order; pending payments by
+ * state), never by a scan of every subscription, so a claim costs the same however many are due.
  */
 export async function claimDueSubscriptions(options: {
   now: Date;
   limit: number;
   schoolId?: string;
-  /** Subscriptions this run already took a step with. */
+  /** Subscriptions this run already took a step with that are still due (they wait for the next run). */
   exclude?: readonly string[];
 }): Promise<{ ids: string[]; lease: Date }> {
   const { now, limit } = options;
@@ -38,45 +40,58 @@ export async function claimDueSubscriptions(options: {
   const school = options.schoolId ?? null;
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
   const rows = await db().$queryRaw<{ id: string }[]>`
+    WITH due AS (
+      SELECT c."id" FROM "Subscription" c
+        JOIN "MembershipPlan" p ON p."id" = c."planId"
+        LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
+       WHERE c."nextChargeDate" <= ${now}
+         AND c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+         AND c."cancelAt" IS NULL
+         AND c."pausedAt" IS NULL
+         AND (c."state" = 'incomplete' OR p."planType" = 'recurring')
+         AND (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
+         AND NOT (c."id"::text = ANY(${exclude}::text[]))
+         AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
+       ORDER BY c."nextChargeDate"
+       LIMIT ${limit}
+       FOR UPDATE OF c SKIP LOCKED
+    ), unsettled AS (
+      SELECT c."id" FROM "Subscription" c
+        LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
+       WHERE c."id" IN (SELECT x."subscriptionId" FROM "Payment" x WHERE x."state" = 'pending')
+         AND (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
+         AND NOT (c."id"::text = ANY(${exclude}::text[]))
+         AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
+       LIMIT ${limit}
+       FOR UPDATE OF c SKIP LOCKED
+    )
     UPDATE "Subscription" s SET "chargeLockedUntil" = ${lease}
-     WHERE s."id" IN (
-       SELECT c."id" FROM "Subscription" c
-         JOIN "MembershipPlan" p ON p."id" = c."planId"
-         LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
-        WHERE (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
-          AND NOT (c."id"::text = ANY(${exclude}::text[]))
-          AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
-          AND ((c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
-                AND c."cancelAt" IS NULL
-                AND c."pausedAt" IS NULL
-                AND c."nextChargeDate" IS NOT NULL AND c."nextChargeDate" <= ${now}
-                AND (c."state" = 'incomplete' OR p."planType" = 'recurring'))
-               OR EXISTS (SELECT 1 FROM "Payment" x WHERE x."subscriptionId" = c."id" AND x."state" = 'pending'))
-        ORDER BY c."nextChargeDate" NULLS FIRST, c."id"
-        LIMIT ${limit}
-        FOR UPDATE OF c SKIP LOCKED)
+     WHERE s."id" IN (SELECT "id" FROM due UNION SELECT "id" FROM unsettled)
     RETURNING s."id"::text AS "id"`;
   return { ids: rows.map((r) => r.id), lease };
 }
 
 /**
  * One renewal run (the cron route, the in-process worker, a test clock): claims due subscriptions a
- * batch at a time and takes each one step (collect-subscription.ts), until none is due at `now`;
- * then ends incomplete subscriptions unpaid for 23 hours, and mails the members whose scheduled
- * cancellation is a few days away (ending-soon.ts). Each subscription takes at most one step
- * per run (a renewed one is due again only at its next period end; several missed periods are
- * caught up by the runs that follow, one period each). Safe to run on several instances at once.
+ * batch at a time and takes each one step (collect-subscription.ts: a batch in a fixed number of
+ * statements plus a provider call per charge), until none is due at `now`; then ends incomplete
+ * subscriptions unpaid for 23 hours, and mails the members whose scheduled cancellation is a few
+ * days away (ending-soon.ts). Each subscription takes at most one step per run (a renewed one is due
+ * again only at its next period end; several missed periods are caught up by the runs that follow,
+ * one period each). Safe to run on several instances at once.
  */
 export async function renewDueSubscriptions(options: { now: Date; schoolId?: string; batchSize?: number }): Promise<RenewalRunResult> {
   const { now, schoolId } = options;
   const outcomes: Record<CollectOutcome, number> = { renewed_without_charge: 0, succeeded: 0, failed: 0, unknown: 0, skipped: 0 };
-  const seen = new Set<string>();
+  // Only the subscriptions still due after their step (a period caught up, a skipped one): the
+  // others are out of the claim's reach at `now` by themselves.
+  const stillDue = new Set<string>();
   for (;;) {
-    const { ids, lease } = await claimDueSubscriptions({ now, limit: options.batchSize ?? 50, schoolId, exclude: [...seen] });
+    const { ids, lease } = await claimDueSubscriptions({ now, limit: options.batchSize ?? RENEWAL_BATCH, schoolId, exclude: [...stillDue] });
     if (!ids.length) break;
-    for (const id of ids) {
-      seen.add(id);
-      outcomes[await collectSubscription({ subscriptionId: id, lease, now })] += 1;
+    for (const step of await collectSubscriptions({ subscriptionIds: ids, lease, now })) {
+      outcomes[step.outcome] += 1;
+      if (step.dueAgain) stillDue.add(step.id);
     }
   }
   const incompleteExpired = await expireIncomplete({ now, schoolId });

@@ -15,6 +15,12 @@ export const INCOMPLETE_EXPIRY_MS = 23 * HOUR_MS;
 /** A renewal worker's claim on a subscription lasts this long; a worker that dies loses it then. */
 export const CHARGE_LEASE_MS = 5 * 60_000;
 
+/**
+ * Subscriptions a renewal run claims and steps at once (collect-subscription.ts): its statements
+ * are per batch, so larger batches cost less per item; the lease (above) must outlast a batch.
+ */
+export const RENEWAL_BATCH = 200;
+
 /** After a charge with an unknown outcome, the payment is reconciled no sooner than this. */
 export const RECONCILE_AFTER_MS = 60_000;
 

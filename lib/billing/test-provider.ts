@@ -4,6 +4,7 @@
 // answer of a key, even from another process.
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
+import { rawQuery } from "../db/raw";
 import { Prisma } from "../db/generated/client";
 import {
   ProviderUnavailableError,
@@ -87,7 +88,13 @@ function refuseIfUnavailable(key: string | null = null): void {
   }
 }
 
-type LedgerRow = { id: string; status: string; failureCode: string | null; failureMessage: string | null; amount: Prisma.Decimal; currency: string; paymentMethodId: string };
+type LedgerRow = { id: string; status: string; failureCode: string | null; failureMessage: string | null; amount: Prisma.Decimal | string; currency: string; paymentMethodId: string };
+
+const CHARGE_SQL = `
+INSERT INTO "TestProviderCharge" ("id", "idempotencyKey", "paymentMethodId", "amount", "currency", "status", "failureCode", "failureMessage")
+VALUES ($1::text, $2::text, $3::text, $4::numeric, $5::text, $6::text, $7::text, $8::text)
+ON CONFLICT ("idempotencyKey") DO UPDATE SET "idempotencyKey" = EXCLUDED."idempotencyKey"
+RETURNING "id", "status", "failureCode", "failureMessage", "amount"::text AS "amount", "currency"::text AS "currency", "paymentMethodId"`;
 
 function resultOf(row: LedgerRow): ChargeResult {
   return row.status === "succeeded"
@@ -115,24 +122,31 @@ export const testProvider: PaymentProviderPort = {
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     refuseIfUnavailable(request.idempotencyKey);
+    // Decided when the call is made, so concurrent charges take armed faults in the order they were sent.
+    const timesOut = faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey);
+    if (timesOut) faults.timeoutsAfterCharge -= 1;
     const card = byMethod.get(request.paymentMethodId);
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
     const id = `pi_test_${randomBytes(12).toString("hex")}`;
-    // One row per key, whoever inserts first; the others read the first answer.
-    await db().$executeRaw`
-      INSERT INTO "TestProviderCharge" ("id", "idempotencyKey", "paymentMethodId", "amount", "currency", "status", "failureCode", "failureMessage")
-      VALUES (${id}, ${request.idempotencyKey}, ${request.paymentMethodId}, ${new Prisma.Decimal(request.amount)}, ${request.currency},
-              ${decline ? "failed" : "succeeded"}, ${decline?.code ?? null}, ${decline?.message ?? null})
-      ON CONFLICT ("idempotencyKey") DO NOTHING`;
-    const row = await db().testProviderCharge.findUniqueOrThrow({ where: { idempotencyKey: request.idempotencyKey } });
-    if (!row.amount.equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
+    // One row per key, whoever inserts first; the others read the first answer (the no-op update
+    // returns the row that holds the key): one prepared statement either way, a renewal run sends
+    // one per renewal.
+    const [row] = await rawQuery<LedgerRow>(CHARGE_SQL, [
+      id,
+      request.idempotencyKey,
+      request.paymentMethodId,
+      request.amount,
+      request.currency,
+      decline ? "failed" : "succeeded",
+      decline?.code ?? null,
+      decline?.message ?? null,
+    ], { name: "test_provider_charge" });
+    if (!row) throw new Error(`test provider: no ledger row for ${request.idempotencyKey}`);
+    if (!new Prisma.Decimal(row.amount).equals(new Prisma.Decimal(request.amount)) || row.currency !== request.currency || row.paymentMethodId !== request.paymentMethodId) {
       throw new IdempotencyKeyReusedError(request.idempotencyKey);
     }
     if (faults.delayAfterChargeMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayAfterChargeMs));
-    if (faults.timeoutsAfterCharge > 0 && faultApplies(request.idempotencyKey)) {
-      faults.timeoutsAfterCharge -= 1;
-      throw new ProviderUnavailableError("test provider: simulated time-out after the charge");
-    }
+    if (timesOut) throw new ProviderUnavailableError("test provider: simulated time-out after the charge");
     return resultOf(row);
   },
 

@@ -1,6 +1,6 @@
 import type { OutboxEvent } from "../db/outbox";
 import type { Prisma } from "../db/generated/client";
-import { enqueueMail, type MailKind } from "./enqueue";
+import { enqueueMails, type MailKind, type MailRequest } from "./enqueue";
 
 type Tx = Prisma.TransactionClient;
 
@@ -21,26 +21,35 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent[]; now: Date }): Promise<void> {
   const { events, now } = options;
+  // What the mails say is read, and they are written, in a fixed number of statements whatever the
+  // number of events (a renewal run records a batch of transitions at once).
   const ended = new Set(events.filter((e) => e.type === "subscription.canceled").map((e) => e.subjectId));
+  const paymentIds = events.filter((e) => e.type === "payment.refunded" || e.type === "payment.succeeded" || e.type === "payment.failed").map((e) => e.subjectId);
+  const payments = new Map((paymentIds.length ? await tx.$queryRawUnsafe<PaymentFacts[]>(PAYMENT_FACTS_SQL, paymentIds) : []).map((p) => [p.id, p]));
+  const canceledIds = [...ended];
+  const canceled = new Map(
+    (canceledIds.length
+      ? await tx.subscription.findMany({ where: { id: { in: canceledIds } }, include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } })
+      : []
+    ).map((s) => [s.id, s]),
+  );
+  const mails: (MailRequest | null)[] = [];
   for (const event of events) {
     if (event.type === "payment.refunded") {
-      const payment = await paymentOf(tx, event.subjectId);
+      const payment = payments.get(event.subjectId);
       if (!payment) continue;
-      await enqueuePaymentMail(tx, payment, "payment-refunded", { refundedAmount: payment.refundedAmount.toFixed(2), refundedAt: iso(payment.refundedAt ?? now) }, now);
+      mails.push(paymentMail(payment, "payment-refunded", { refundedAmount: payment.refundedAmount, refundedAt: iso(payment.refundedAt ?? now) }, now));
     } else if (event.type === "payment.succeeded" || event.type === "payment.failed") {
-      const payment = await paymentOf(tx, event.subjectId);
+      const payment = payments.get(event.subjectId);
       if (!payment) continue;
-      const s = payment.subscription;
-      if (!s) {
+      if (payment.subscriptionId === null) {
         // A one-time purchase: its receipt (a checkout records it paid; it never fails or renews).
-        if (event.type === "payment.succeeded") await enqueuePaymentMail(tx, payment, "purchase-receipt", { paidAt: iso(payment.paidAt), periodStart: null, periodEnd: null }, now);
+        if (event.type === "payment.succeeded") mails.push(paymentMail(payment, "purchase-receipt", { paidAt: iso(payment.paidAt), periodStart: null, periodEnd: null }, now));
         continue;
       }
-      if (event.type === "payment.failed" && ended.has(s.id)) continue;
+      if (event.type === "payment.failed" && ended.has(payment.subscriptionId)) continue;
       // The first payment a subscription collects is its purchase, also when a trial's end charges it.
-      const collectedBefore =
-        event.type === "payment.succeeded" &&
-        (await tx.payment.count({ where: { subscriptionId: s.id, id: { not: payment.id }, state: { in: ["succeeded", "refunded"] } } })) > 0;
+      const collectedBefore = event.type === "payment.succeeded" && payment.collectedBefore;
       const kind: MailKind = event.type === "payment.failed" ? "payment-failed" : collectedBefore ? "renewal-receipt" : "purchase-receipt";
       const params = {
         periodStart: iso(payment.periodStart),
@@ -48,17 +57,14 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
         paidAt: iso(payment.paidAt),
         failureMessage: payment.failureMessage,
         // After a failure: when the card is tried again (null: not retried, as a first charge).
-        nextAttemptAt: event.type === "payment.failed" ? iso(s.nextChargeDate) : null,
-        state: s.state,
+        nextAttemptAt: event.type === "payment.failed" ? iso(payment.nextChargeDate) : null,
+        state: payment.subscriptionState,
       };
-      await enqueuePaymentMail(tx, payment, kind, params, now);
+      mails.push(paymentMail(payment, kind, params, now));
     } else if (event.type === "subscription.canceled") {
-      const s = await tx.subscription.findUnique({
-        where: { id: event.subjectId },
-        include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } },
-      });
+      const s = canceled.get(event.subjectId);
       if (!s) continue;
-      await enqueueMail(tx, {
+      mails.push({
         schoolId: s.schoolId,
         kind: "subscription-canceled",
         to: s.user.email,
@@ -68,32 +74,63 @@ export async function enqueueBillingMails(tx: Tx, options: { events: OutboxEvent
       });
     }
   }
+  await enqueueMails(tx, mails.filter((m): m is MailRequest => m !== null));
 }
 
-const paymentOf = (tx: Tx, id: string) =>
-  tx.payment.findUnique({
-    where: { id },
-    include: { subscription: { include: { plan: { select: { name: true } }, user: { select: { id: true, email: true } } } }, user: { select: { id: true, email: true } } },
-  });
+/**
+ * What a payment's mail says, with its subscription, plan and member, and whether the subscription
+ * collected another payment before; a one-time purchase has no subscription: its buyer and item.
+ */
+interface PaymentFacts {
+  id: string;
+  schoolId: string;
+  subscriptionId: string | null;
+  amount: string;
+  currency: string;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  paidAt: Date | null;
+  failureMessage: string | null;
+  refundedAmount: string;
+  refundedAt: Date | null;
+  nextChargeDate: Date | null;
+  subscriptionState: string | null;
+  /** The plan's name, or a one-time purchase's item name at the time. */
+  plan: string;
+  description: string | null;
+  courseId: string | null;
+  userId: string | null;
+  email: string | null;
+  collectedBefore: boolean;
+}
 
-type PaymentWithSubscription = NonNullable<Awaited<ReturnType<typeof paymentOf>>>;
+// One statement for any number of payments (amounts as text: numeric(12,2) prints with its two decimals).
+const PAYMENT_FACTS_SQL = `
+SELECT p."id"::text AS "id", p."schoolId"::text AS "schoolId", p."subscriptionId"::text AS "subscriptionId", p."amount"::text AS "amount",
+       p."currency", p."periodStart", p."periodEnd", p."paidAt", p."failureMessage", p."refundedAmount"::text AS "refundedAmount", p."refundedAt",
+       s."nextChargeDate", s."state"::text AS "subscriptionState", COALESCE(pl."name", p."description", '') AS "plan", p."description",
+       p."courseId"::text AS "courseId", u."id"::text AS "userId", u."email",
+       EXISTS (SELECT 1 FROM "Payment" o WHERE o."subscriptionId" = p."subscriptionId" AND o."id" <> p."id" AND o."state" IN ('succeeded', 'refunded')) AS "collectedBefore"
+  FROM "Payment" p
+  LEFT JOIN "Subscription" s ON s."id" = p."subscriptionId"
+  LEFT JOIN "MembershipPlan" pl ON pl."id" = s."planId"
+  LEFT JOIN "User" u ON u."id" = COALESCE(s."userId", p."userId")
+ WHERE p."id" = ANY($1::text[]::uuid[])`;
 
 /**
  * A mail about one payment to its member: what every payment mail says, and the kind's own fields.
  * A subscription's payment names its plan; a one-time purchase its item (`item`, `itemKind`), and
  * `plan` carries the item's name for templates that only know plans.
  */
-async function enqueuePaymentMail(tx: Tx, payment: PaymentWithSubscription, kind: MailKind, own: Record<string, unknown>, now: Date) {
-  const s = payment.subscription;
-  const user = s?.user ?? payment.user;
-  if (!user) return;
-  const item = s ? null : { item: payment.description ?? "", itemKind: payment.courseId ? "course" : "download" };
-  await enqueueMail(tx, {
+function paymentMail(payment: PaymentFacts, kind: MailKind, own: Record<string, string | number | boolean | null>, now: Date): MailRequest | null {
+  if (!payment.email || !payment.userId) return null;
+  const item = payment.subscriptionId === null ? { item: payment.description ?? "", itemKind: payment.courseId ? "course" : "download" } : null;
+  return {
     schoolId: payment.schoolId,
     kind,
-    to: user.email,
-    userId: user.id,
-    params: { paymentId: payment.id, subscriptionId: s?.id ?? null, plan: s ? s.plan.name : (payment.description ?? ""), ...item, amount: payment.amount.toFixed(2), currency: payment.currency, ...own },
+    to: payment.email,
+    userId: payment.userId,
+    params: { paymentId: payment.id, subscriptionId: payment.subscriptionId, plan: payment.plan, ...item, amount: payment.amount, currency: payment.currency, ...own },
     now,
-  });
+  };
 }

@@ -27,20 +27,40 @@ export async function enqueueMail(tx: Tx, mail: MailRequest): Promise<string | n
   const school = await tx.school.findUnique({ where: { id: mail.schoolId }, select: { mailDisabled: true } });
   if (!school || school.mailDisabled.includes(mail.kind)) return null;
   const id = randomUUID();
-  await tx.mailMessage.create({
-    data: {
-      id,
-      schoolId: mail.schoolId,
-      userId: mail.userId ?? null,
-      kind: mail.kind,
-      to: mail.to,
-      params: mail.params ?? {},
-      // Due now even when `now` is a test clock's future time (docs/decisions.md, "Test clock").
-      nextAttemptAt: new Date(Math.min(mail.now.getTime(), Date.now())),
-      createdAt: mail.now,
-    },
-  });
+  await tx.mailMessage.create({ data: mailRow(id, mail) });
   return id;
+}
+
+// The schools' switches are read by the statement itself: a kind a school turned off is not written.
+const ENQUEUE_MAILS_SQL = `
+INSERT INTO "MailMessage" ("id", "schoolId", "userId", "kind", "to", "params", "status", "attemptCount", "nextAttemptAt", "createdAt")
+SELECT x."id", x."schoolId", x."userId", x."kind", x."to", x."params", 'pending', 0, x."nextAttemptAt", x."createdAt"
+  FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "schoolId" uuid, "userId" uuid, "kind" text, "to" text, "params" jsonb,
+       "nextAttemptAt" timestamptz, "createdAt" timestamptz)
+  JOIN "School" sc ON sc."id" = x."schoolId"
+ WHERE NOT (x."kind" = ANY(sc."mailDisabled"))`;
+
+/**
+ * enqueueMail for several mails in one statement (a renewal run's batch); a kind its school turned
+ * off is skipped, as enqueueMail skips it.
+ */
+export async function enqueueMails(tx: Pick<Prisma.TransactionClient, "$executeRawUnsafe">, mails: MailRequest[]): Promise<void> {
+  if (!mails.length) return;
+  await tx.$executeRawUnsafe(ENQUEUE_MAILS_SQL, JSON.stringify(mails.map((mail) => mailRow(randomUUID(), mail))));
+}
+
+function mailRow(id: string, mail: MailRequest) {
+  return {
+    id,
+    schoolId: mail.schoolId,
+    userId: mail.userId ?? null,
+    kind: mail.kind,
+    to: mail.to,
+    params: mail.params ?? {},
+    // Due now even when `now` is a test clock's future time (docs/decisions.md, "Test clock").
+    nextAttemptAt: new Date(Math.min(mail.now.getTime(), Date.now())),
+    createdAt: mail.now,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
 // TEST_DATABASE_URL.
 import { afterEach, describe, expect, it } from "vitest";
 import { setNow, toUnixSeconds } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db, dbHandle } from "@/lib/db/client";
 import { renewDueSubscriptions } from "@/lib/billing/renew-due";
 import { RETRY_DELAYS_MS } from "@/lib/billing/schedule";
 import { clearTestProviderFaults, simulateProviderUnavailable, simulateTimeoutAfterCharge } from "@/lib/billing/test-provider";
@@ -234,5 +234,37 @@ describe("exactly once", () => {
         data: { schoolId: first.schoolId, subscriptionId: s.id, amount: "29.00", currency: "USD", state: "pending", periodStart: first.periodStart, attempt: 2 },
       }),
     ).rejects.toThrow();
+  });
+});
+
+describe("cost of a run", () => {
+  /** Every statement sent while `fn` runs (the test runs one thing at a time). */
+  async function statements(fn: () => Promise<unknown>): Promise<string[]> {
+    const sql: string[] = [];
+    const stop = dbHandle().onStatement((s) => sql.push(s.sql));
+    try {
+      await fn();
+      return sql;
+    } finally {
+      stop();
+    }
+  }
+
+  it("per renewal, one statement (the provider's charge): the rest is per batch, whatever the number due", async () => {
+    // What earlier tests left due at DEC_21 is renewed first, so each measured run holds only its own.
+    await renewDueSubscriptions({ now: at(DEC_21) });
+    const measure = async (count: number) => {
+      const ids = [];
+      for (let i = 0; i < count; i++) ids.push((await subscribeWithCard(app, PLANS.monthly, CARDS.visa)).id);
+      const sql = await statements(() => renewDueSubscriptions({ now: at(DEC_21) }));
+      for (const id of ids) expect((await readBilled(app, id)).currentPeriodStart).toBe(DEC_21);
+      return sql;
+    };
+    const two = await measure(2);
+    const eight = await measure(8);
+    const charges = (sql: string[]) => sql.filter((s) => s.includes('INSERT INTO "TestProviderCharge"')).length;
+    expect(charges(two)).toBe(2);
+    expect(charges(eight)).toBe(8);
+    expect(eight.length - two.length).toBe(6);
   });
 });
