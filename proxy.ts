@@ -174,10 +174,19 @@ const NOT_FOUND_PATH = "/_not-a-page";
 // the patterns are "more than 1 MiB" (Admin API, MCP: ADMIN_MAX_BODY_BYTES, MAX_BODY_BYTES) and
 // "more than 8 KiB" (OAuth, login, consent and set-password forms: 8 or 16 KiB), checked in
 // tests/unit/proxy-matcher.test.ts.
+//
+// The route table's `skipsProxy` endpoints (fixed API paths: the token side of OAuth, health, the
+// bench's baseline and floors) never meet the proxy: it has nothing for them but the edge guard,
+// which their handlers run themselves (app/_routes/endpoint.ts), and Next's proxy stage (the
+// request and body copies, the matcher, the adapter) was about half of what such a request cost
+// (docs/benchmarks.md, "Per-request cost of the framework"). Exact paths only (`$`): anything
+// longer, a trailing slash or an escape meets the proxy as before. The same unit test checks
+// these literals against the table.
 export const config = {
   matcher: [
-    // Everything but Next's own build assets and the body-reading endpoints: the edge guard covers every route.
-    "/((?!_next/static/|_next/image|admin/graphql|mcp|api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout).*)",
+    // Everything but Next's own build assets, the body-reading endpoints and the table's
+    // skipsProxy paths: the edge guard covers every other route.
+    "/((?!_next/static/|_next/image|admin/graphql|mcp|api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout|(?:api/bench/(?:baseline|floor-read|floor-write)|api/health(?:/ready)?)$).*)",
     {
       source: "/((?:admin/graphql|mcp).*)",
       missing: [
@@ -186,7 +195,7 @@ export const config = {
       ],
     },
     {
-      source: "/((?:api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout).*)",
+      source: "/((?!api/oauth/(?:token|introspect|revoke|register|jwks|userinfo)$)(?:api/oauth/|api/auth/|oauth/authorize|api/account/|api/checkout).*)",
       missing: [
         { type: "header", key: "content-length", value: "0*(?:[1-9]\\d{4,}|9\\d{3}|8[2-9]\\d{2}|819[3-9])" },
         { type: "header", key: "transfer-encoding" },

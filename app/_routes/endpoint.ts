@@ -1,5 +1,7 @@
 // The pieces the route table (./table.ts) is written with: what an endpoint is, lazy handlers, and
 // the proxy's matcher over the table's paths. Kept apart from the table so the table reads as a list.
+import { guardEdge } from "@/lib/edge/guard";
+import { env } from "@/lib/env";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -20,6 +22,12 @@ export interface Endpoint {
    * gives the decoded value, and the same handler answers it.
    */
   proxy?: { methods: readonly Method[]; params?: Record<string, (raw: string) => boolean> };
+  /**
+   * Requests to this exact path skip proxy.ts altogether (its `config.matcher` lists the path; made
+   * with `skipsProxy()`): the proxy has nothing for it but the edge guard, which its handlers run
+   * themselves. Saves Next's whole proxy stage per request (docs/benchmarks.md, "Per-request cost").
+   */
+  skipsProxy?: true;
   /** Route segment config `maxDuration` (seconds), repeated as a literal in the route file (Next reads it there). */
   maxDuration?: number;
 }
@@ -52,4 +60,26 @@ export function proxyPattern(path: string, endpoint: Endpoint): ProxyPattern {
   const accepts = endpoint.proxy?.params?.[m[2]!];
   if (!accepts) throw new Error(`route table: ${path} is answered in the proxy without a check of its [${m[2]}] segment`);
   return { kind: "segment", prefix: m[1]!, name: m[2]!, accepts };
+}
+
+/**
+ * An endpoint whose requests never meet proxy.ts (`Endpoint.skipsProxy`): a fixed API path that
+ * needs nothing from the proxy but the edge guard (no gate, no rewrite, not answered there). Each
+ * handler runs the guard itself first, with the same 400s: a fixed path has no escapes of its
+ * own (one with malformed escapes is another path, and meets the proxy), so what is left to
+ * refuse here is the Host and a NUL in the query.
+ */
+export function skipsProxy<E extends Endpoint>(endpoint: E): E & { skipsProxy: true } {
+  const methods: Partial<Record<Method, Handler>> = {};
+  const guarded = new Map<Handler, Handler>();
+  for (const [method, handler] of Object.entries(endpoint.methods) as [Method, Handler][]) {
+    // HEAD and GET often share one handler object; they keep sharing one.
+    let wrapped = guarded.get(handler);
+    if (!wrapped) {
+      wrapped = (request, ctx) => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY }) ?? handler(request, ctx);
+      guarded.set(handler, wrapped);
+    }
+    methods[method] = wrapped;
+  }
+  return { ...endpoint, methods: methods as E["methods"], skipsProxy: true };
 }

@@ -8,7 +8,7 @@
 // its own code. To add an endpoint: add its entry here, then its route.ts one-liner (the test names
 // what is missing).
 import { isValidSlug, type DocumentKind } from "@/lib/storefront/routes";
-import { lazy, param, proxyPattern, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
+import { lazy, param, proxyPattern, skipsProxy, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
 
 /** A storefront markdown twin (lib/storefront/markdown-route.ts): GET/HEAD serve it, OPTIONS names them, the rest are a markdown 405. */
 function markdownTwin(kind: DocumentKind) {
@@ -125,14 +125,15 @@ export const ROUTES = {
     const handler = lazy(async () => (await import("@/lib/oidc/end-session-endpoint")).handleEndSessionRequest);
     return { methods: { GET: handler, POST: handler } } satisfies Endpoint;
   })(),
-  "/api/oauth/token": { methods: { POST: lazy(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight } },
-  "/api/oauth/revoke": { methods: { POST: lazy(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight } },
-  "/api/oauth/introspect": { methods: { POST: lazy(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight } },
-  "/api/oauth/register": { methods: { POST: lazy(async () => (await import("@/lib/oauth/register")).handleRegisterRequest), OPTIONS: oauthPreflight } },
-  "/api/oauth/jwks": { methods: { GET: lazy(async () => (await import("@/lib/oidc/jwks-endpoint")).handleJwksRequest), OPTIONS: oauthPreflight } },
+  // The JSON endpoints of the token side skip proxy.ts (`skipsProxy`: they need only the edge guard).
+  "/api/oauth/token": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight } }),
+  "/api/oauth/revoke": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight } }),
+  "/api/oauth/introspect": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight } }),
+  "/api/oauth/register": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/register")).handleRegisterRequest), OPTIONS: oauthPreflight } }),
+  "/api/oauth/jwks": skipsProxy({ methods: { GET: lazy(async () => (await import("@/lib/oidc/jwks-endpoint")).handleJwksRequest), OPTIONS: oauthPreflight } }),
   "/api/oauth/userinfo": (() => {
     const handler = lazy(async () => (await import("@/lib/oauth/userinfo")).handleUserInfoRequest);
-    return { methods: { GET: handler, POST: handler, OPTIONS: oauthPreflight } } satisfies Endpoint;
+    return skipsProxy({ methods: { GET: handler, POST: handler, OPTIONS: oauthPreflight } } satisfies Endpoint);
   })(),
 
   // Member sessions (lib/auth): Auth.js, and the set-password form's target.
@@ -160,20 +161,21 @@ export const ROUTES = {
   "/api/webhooks/stripe": { methods: { POST: lazy(async () => (await import("@/lib/billing/stripe-webhook")).handleStripeWebhook) } },
 
   // Operations: health (lib/health), cron jobs (lib/admin-api/cron.ts, CRON_SECRET), the benchmark.
-  "/api/health": { methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } },
+  "/api/health": skipsProxy({ methods: { GET: lazy(async () => (await import("@/lib/health/health")).healthResponse) } }),
   "/api/health/ready": (() => {
     const GET = lazy(async () => (await import("@/lib/health/health")).readinessResponse);
-    return { methods: { GET, HEAD: GET } } satisfies Endpoint;
+    return skipsProxy({ methods: { GET, HEAD: GET } } satisfies Endpoint);
   })(),
   "/api/cron/subscriptions": { methods: { GET: lazy(async () => (await import("@/lib/admin-api/cron")).handleSubscriptionsCron) } },
   // Delivering takes network round trips; Vercel stops the function at maxDuration.
   "/api/cron/webhooks": { methods: { GET: lazy(async () => (await import("@/lib/admin-api/cron")).handleWebhooksCron) }, maxDuration: 60 },
   // The bench's bare baseline (docs/benchmarks.md): a fixed small body, touching nothing (no
-  // database, no tenancy, no env, no lazy import); every hot path is reported as a ratio to it.
-  "/api/bench/baseline": { methods: { GET: baseline } },
+  // database, no tenancy, no lazy import; the edge guard only, like every route that skips the
+  // proxy); every hot path is reported as a ratio to it.
+  "/api/bench/baseline": skipsProxy({ methods: { GET: baseline } }),
   // The bench's floors (bench/floors.ts): 404 unless BENCH_FLOOR_ROUTES=1.
-  "/api/bench/floor-read": { methods: { GET: lazy(async () => (await import("@/bench/floors")).floorReadResponse) } },
-  "/api/bench/floor-write": { methods: { POST: lazy(async () => (await import("@/bench/floors")).floorWriteResponse) } },
+  "/api/bench/floor-read": skipsProxy({ methods: { GET: lazy(async () => (await import("@/bench/floors")).floorReadResponse) } }),
+  "/api/bench/floor-write": skipsProxy({ methods: { POST: lazy(async () => (await import("@/bench/floors")).floorWriteResponse) } }),
 } as const satisfies Record<string, Endpoint>;
 
 export type RoutePath = keyof typeof ROUTES;

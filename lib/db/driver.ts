@@ -109,9 +109,12 @@ export function lockDataDir(dir: string): void {
  */
 export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
 
-/** `memory://` keeps the database in memory; anything else is a directory on disk. */
-export function createPgliteDriver(dataDir: string): Driver {
-  const options = { startParams: [...PGLITE_START_PARAMS] };
+/**
+ * `memory://` keeps the database in memory; anything else is a directory on disk. `startParams`
+ * replaces the settings (bench/pglite-config.ts and the crash test's control use it; the server never does).
+ */
+export function createPgliteDriver(dataDir: string, settings: { startParams?: readonly string[] } = {}): Driver {
+  const options = { startParams: [...(settings.startParams ?? PGLITE_START_PARAMS)] };
   if (dataDir.startsWith("memory://")) return { kind: "pglite", pglite: new PGlite(options), dataDir };
   const abs = path.resolve(dataDir);
   mkdirSync(path.dirname(abs), { recursive: true });

@@ -17,10 +17,11 @@ SELECT ins.*, (SELECT count(*)::int FROM item) AS before FROM ins`;
 const BY_NAME = `SELECT id, name, tags, at, doc, n FROM item WHERE name = $1`;
 
 let db: PGlite;
+// Starting PGlite takes seconds on a busy machine: more than the default 10 s hook timeout at times.
 beforeAll(async () => {
   db = new PGlite();
   await db.exec(SETUP);
-});
+}, 120_000);
 afterAll(async () => {
   await db.close();
 });
@@ -72,6 +73,18 @@ describe("pgliteQueryNamed", () => {
     expect(db.isInTransaction()).toBe(false);
     expect((await db.query(`SELECT 1 AS one`)).rows).toEqual([{ one: 1 }]);
     expect(await pgliteQueryNamed(db, "item-by-name", BY_NAME, ["duplicate"])).toHaveLength(1);
+  });
+
+  it("is one statement in its own implicit transaction: a failure takes its writes with it, a success is committed", async () => {
+    const id = crypto.randomUUID();
+    // The CTE inserts, then the outer SELECT fails: Postgres rolls the whole statement back at Sync.
+    const failing = `WITH ins AS (INSERT INTO item (id, name) VALUES ($1::uuid, $2) RETURNING id) SELECT 1 / (SELECT count(*)::int - count(*)::int FROM ins) AS boom`;
+    await expect(pgliteQueryNamed(db, "insert-then-fail", failing, [id, "never kept"])).rejects.toMatchObject({ code: "22012" });
+    expect(db.isInTransaction()).toBe(false);
+    expect((await db.query(`SELECT 1 FROM item WHERE name = 'never kept'`)).rows).toEqual([]);
+    await pgliteQueryNamed(db, "upsert-item", UPSERT, [crypto.randomUUID(), "kept", null, null, null, null]);
+    expect(db.isInTransaction()).toBe(false);
+    expect((await db.query(`SELECT name FROM item WHERE name = 'kept'`)).rows).toEqual([{ name: "kept" }]);
   });
 
   it("recovers from a statement that failed to prepare", async () => {

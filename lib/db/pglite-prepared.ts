@@ -6,11 +6,16 @@
 // 0.98 of 1.25 ms). A named statement is parsed once per PGlite instance and from then on only bound
 // and executed, as pg does for each pooled connection.
 //
-// PGlite's public `execProtocol` takes no lock, so the statement runs inside `transaction()` (the
-// lock every `query()` and Prisma's adapter take, so it never lands inside somebody else's open
-// transaction) and `runExclusive()` (the protocol lock). Parameters are serialized and rows parsed
-// exactly as `query()` does: by the types Postgres describes, with the instance's own serializers
-// and parsers.
+// PGlite's public `execProtocol` takes no lock, so the statement runs under the two locks every
+// `query()` takes: the transaction lock (`_runExclusiveTransaction`, which `transaction()` and
+// Prisma's adapter hold for a whole transaction, so the statement never lands inside somebody
+// else's open transaction) and the protocol lock (`runExclusive()`). It is one statement in
+// Postgres's implicit transaction, committed at Sync like any autocommit statement: wrapping it in
+// `transaction()` added a BEGIN and a COMMIT, two more trips into the database per statement
+// (docs/benchmarks.md, "The embedded database"). Bind, Describe, Execute and Sync go to PGlite
+// as one buffer, which its main loop works through message by message as a client's pipelined
+// packet. Parameters are serialized and rows parsed exactly as `query()` does: by the types Postgres
+// describes, with the instance's own serializers and parsers.
 import { parse, protocol, type PGlite } from "@electric-sql/pglite";
 
 type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
@@ -51,13 +56,28 @@ function serializeParams(pglite: PGlite, params: unknown[], types: number[]): (s
   });
 }
 
+/** The protocol messages as one buffer: PGlite's main loop reads them in order, as from a socket. */
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
   const { serialize } = protocol;
-  return pglite.transaction(() =>
+  await pglite._checkReady();
+  return pglite._runExclusiveTransaction(() =>
     pglite.runExclusive(async () => {
       let statements = preparedBy.get(pglite);
       if (!statements) preparedBy.set(pglite, (statements = new Map()));
       const messages: BackendMessage[] = [];
+      // Sync ends the extended-protocol cycle (and its implicit transaction) whatever happened
+      // before it; it travels with Execute, or on its own when the cycle ended early.
+      let synced = false;
       try {
         let statement = statements.get(name);
         if (statement && statement.text !== text) {
@@ -68,12 +88,14 @@ export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: st
           statements.set(name, statement);
         }
         const values = serializeParams(pglite, params, statement.paramTypes);
-        await send(pglite, serialize.bind({ statement: name, values }), messages);
-        await send(pglite, serialize.describe({ type: "P" }), messages);
-        await send(pglite, serialize.execute({}), messages);
+        synced = true;
+        await send(pglite, concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]), messages);
       } finally {
-        await send(pglite, serialize.sync(), messages);
+        if (!synced) await send(pglite, serialize.sync(), messages);
       }
+      // As query() ends an autocommit statement (a no-op on the Node file system, which writes
+      // through at once; relaxedDurability makes it not awaited).
+      await pglite.syncToFs();
       const [result] = parse.parseResults(messages, pglite.parsers);
       return (result?.rows ?? []) as T[];
     }),

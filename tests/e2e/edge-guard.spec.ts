@@ -88,6 +88,42 @@ test.describe("an invalid Host is a 400 on every kind of route", () => {
   }
 });
 
+// Issue 30, item 2: the route table's skipsProxy endpoints never meet proxy.ts (its matcher leaves
+// their exact paths out); their handlers run the same guard, with the same 400s.
+test.describe("the endpoints that skip the proxy run the edge guard themselves", () => {
+  const cases: [string, string, RegExp][] = [
+    ["GET", "/api/bench/baseline", /"error":"bad_request"/],
+    ["GET", "/api/health", /"error":"bad_request"/],
+    ["HEAD", "/api/health/ready", /^$/],
+    ["POST", "/api/oauth/token", /"error":"invalid_request"/],
+    ["POST", "/api/oauth/introspect", /"error":"invalid_request"/],
+    ["POST", "/api/oauth/revoke", /"error":"invalid_request"/],
+    ["GET", "/api/oauth/userinfo", /"error":"invalid_request"/],
+    ["GET", "/api/oauth/jwks", /"error":"invalid_request"/],
+    ["OPTIONS", "/api/oauth/token", /"error":"invalid_request"/],
+  ];
+  for (const [method, path, body] of cases) {
+    test(`${method} ${path}: an invalid Host and a NUL in the query are 400s`, async () => {
+      for (const [target, headers] of [
+        [path, { host: "[zzz]" }],
+        [`${path}?x=a%00b`, {}],
+      ] as const) {
+        const r = await raw(method, target, headers);
+        expect(r.status, target).toBe(400);
+        expect(r.type, target).toMatch(/application\/json/);
+        expect(r.body, target).toMatch(body);
+        expect(r.body).not.toMatch(LEAK);
+      }
+    });
+  }
+
+  test("and answer as before otherwise", async () => {
+    expect((await raw("GET", "/api/bench/baseline")).body).toBe("ok\n");
+    expect((await raw("GET", "/api/health")).status).not.toBe(400);
+    expect((await raw("GET", "/api/oauth/jwks")).type).toMatch(/application\/(jwk-set\+)?json/);
+  });
+});
+
 // What Next.js answers before any code of ours runs (docs/decisions.md, "What Next.js answers before
 // our code"): its request adapter refuses the TRACE method and the asterisk-form target of
 // `OPTIONS *` with a bare 500.
