@@ -28,7 +28,7 @@ const appEnv = {
 // Integration tests run on in-process PGlite, and again on real Postgres when TEST_DATABASE_URL is set.
 const projects: TestProjectInlineConfiguration[] = [
   // Some unit tests start a PGlite or a child process; on a busy two-core CI machine that alone can
-  // take longer than vitest's default 5 s (a hang still fails, at 30 s).
+  // take longer than vitest's default 5 s, or 10 s in a hook (a hang still fails, at 30 s / 60 s).
   {
     resolve: { alias },
     test: {
@@ -36,6 +36,7 @@ const projects: TestProjectInlineConfiguration[] = [
       include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts"],
       environment: "node",
       testTimeout: 30_000,
+      hookTimeout: 60_000,
     },
   },
   {

@@ -144,8 +144,8 @@ export async function collectSubscriptions(options: CollectOptions & { subscript
     if (!one) continue;
     if (one.result) answered.push({ payment: one.payment, result: one.result });
     else {
-      unknown.push(one.payment.subscriptionId);
-      done.set(one.payment.subscriptionId, { outcome: "unknown", dueAgain: false });
+      unknown.push(subscriptionOf(one.payment));
+      done.set(subscriptionOf(one.payment), { outcome: "unknown", dueAgain: false });
     }
   }
   if (unknown.length) {
@@ -177,6 +177,9 @@ export async function collectSubscriptions(options: CollectOptions & { subscript
 
 type Step = { outcome: CollectOutcome; dueAgain: boolean };
 
+/** A payment's subscription: billing collects subscriptions' payments only (a one-time purchase is paid at checkout). */
+const subscriptionOf = (p: { subscriptionId: string | null }): string => p.subscriptionId!;
+
 /** Provider calls of a batch in flight at once. */
 const CHARGES_IN_FLIGHT = 8;
 interface Opened {
@@ -202,7 +205,7 @@ async function open(
   const subs = await tx.subscription.findMany({ where: { id: { in: ids } }, include: subscriptionInclude, orderBy: [{ nextChargeDate: { sort: "asc", nulls: "first" } }, { id: "asc" }] });
   const pending = new Map<string, Payment>();
   for (const p of await tx.payment.findMany({ where: { subscriptionId: { in: ids }, state: "pending" }, orderBy: { createdAt: "asc" } })) {
-    if (!pending.has(p.subscriptionId)) pending.set(p.subscriptionId, p);
+    if (!pending.has(subscriptionOf(p))) pending.set(subscriptionOf(p), p);
   }
   const release: string[] = [];
   const toCharge: { s: SubscriptionRecord; period: ReturnType<typeof periodToCharge>; plan: MembershipPlan }[] = [];
@@ -244,7 +247,7 @@ async function open(
     where: { subscriptionId: { in: toCharge.map((c) => c.s.id) }, state: "failed", billingReason: { not: "subscription_update" } },
     select: { subscriptionId: true, periodStart: true },
   });
-  for (const f of earlier) failed.set(periodKey(f.subscriptionId, f.periodStart), (failed.get(periodKey(f.subscriptionId, f.periodStart)) ?? 0) + 1);
+  for (const f of earlier) failed.set(periodKey(subscriptionOf(f), f.periodStart), (failed.get(periodKey(subscriptionOf(f), f.periodStart)) ?? 0) + 1);
   // The school's provider now; each payment keeps it (providerOfPayment finishes it there).
   const providerNames = new Map<string, "stripe" | "test">();
   for (const schoolId of new Set(toCharge.map((c) => c.s.schoolId))) providerNames.set(schoolId, await providerNameFor(tx, { schoolId }));
@@ -361,7 +364,7 @@ async function record(tx: Tx, options: { results: { payment: Payment; result: Ch
   // Only pending payments take an outcome: a second recorder (a worker that lost its lease) changes nothing.
   const paid = await settlePayments(tx, { results, now });
   if (!paid.length) return steps;
-  const ids = paid.map((p) => p.subscriptionId);
+  const ids = paid.map(subscriptionOf);
   await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ANY(${ids}::text[]::uuid[]) ORDER BY "id" FOR UPDATE`;
   const subs = new Map((await tx.subscription.findMany({ where: { id: { in: ids } }, include: subscriptionInclude })).map((s) => [s.id, s]));
   // The retry schedule counts the renewal's own attempts of the period, not the ones a member made meanwhile.
@@ -369,14 +372,14 @@ async function record(tx: Tx, options: { results: { payment: Payment; result: Ch
   const failedOff = paid.filter((p) => p.state === "failed" && p.offSession);
   if (failedOff.length) {
     const rows = await tx.payment.findMany({
-      where: { subscriptionId: { in: failedOff.map((p) => p.subscriptionId) }, state: "failed", offSession: true },
+      where: { subscriptionId: { in: failedOff.map(subscriptionOf) }, state: "failed", offSession: true },
       select: { subscriptionId: true, periodStart: true },
     });
-    for (const f of rows) scheduledFailures.set(periodKey(f.subscriptionId, f.periodStart), (scheduledFailures.get(periodKey(f.subscriptionId, f.periodStart)) ?? 0) + 1);
+    for (const f of rows) scheduledFailures.set(periodKey(subscriptionOf(f), f.periodStart), (scheduledFailures.get(periodKey(subscriptionOf(f), f.periodStart)) ?? 0) + 1);
   }
   const writes: (SubscriptionWrite & { payment: Payment; type: OutboxEvent["type"] | null })[] = [];
   for (const payment of paid) {
-    const s = subs.get(payment.subscriptionId)!;
+    const s = subs.get(subscriptionOf(payment))!;
     const succeeded = payment.state === "succeeded";
     const base: SubscriptionChange = { chargeLockedUntil: null };
     // A subscription that ended or was set to cancel meanwhile keeps its state: the payment is recorded as it went.
