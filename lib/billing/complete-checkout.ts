@@ -28,6 +28,24 @@ import { providerOfPayment } from "./provider-for";
 
 type Tx = Prisma.TransactionClient;
 
+/** What every payment the hosted page collected says: the checkout's price, its provider's charge, paid now, one attempt. */
+function paidAtCheckout(checkout: CheckoutSession, hosted: { paymentMethodId: string; providerPaymentId: string | null }, now: Date) {
+  return {
+    amount: checkout.amount,
+    currency: checkout.currency,
+    state: "succeeded" as const,
+    paidAt: now,
+    provider: checkout.provider as PaymentProvider,
+    providerPaymentId: hosted.providerPaymentId,
+    paymentMethodId: hosted.paymentMethodId,
+    // Derived from the checkout: a second completion (the browser and the provider's webhook) cannot write a second payment.
+    idempotencyKey: `checkout_${checkout.id}`,
+    attempt: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export interface CompletedCheckout {
   checkout: CheckoutSession;
   /** A plan's subscription; null for a course or a download. */
@@ -149,20 +167,10 @@ async function complete(
       data: {
         schoolId,
         subscriptionId: created.id,
-        amount: checkout.amount,
-        currency: checkout.currency,
-        state: "succeeded",
-        paidAt: now,
         periodStart: periods.currentPeriodStart,
         periodEnd: periods.currentPeriodEnd,
         billingReason: "subscription_create",
-        provider: checkout.provider as PaymentProvider,
-        providerPaymentId: hosted.providerPaymentId,
-        paymentMethodId: hosted.paymentMethodId,
-        idempotencyKey: `checkout_${checkout.id}`,
-        attempt: 1,
-        createdAt: now,
-        updatedAt: now,
+        ...paidAtCheckout(checkout, hosted, now),
       },
     });
     events.push({ schoolId, type: "payment.succeeded", subjectId: payment.id, data: presentPayment(payment) });
@@ -216,18 +224,8 @@ async function completeOneTime(
       courseId: ref.kind === "course" ? item.id : null,
       downloadId: ref.kind === "download" ? item.id : null,
       description: item.name,
-      amount: checkout.amount,
-      currency: checkout.currency,
-      state: "succeeded",
-      paidAt: now,
       billingReason: "one_time",
-      provider: checkout.provider as PaymentProvider,
-      providerPaymentId: hosted.providerPaymentId,
-      paymentMethodId: hosted.paymentMethodId,
-      idempotencyKey: `checkout_${checkout.id}`,
-      attempt: 1,
-      createdAt: now,
-      updatedAt: now,
+      ...paidAtCheckout(checkout, hosted, now),
     },
   });
   // The buyer made this change (whoever reported the checkout complete: their browser or the provider).
