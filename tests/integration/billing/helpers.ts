@@ -50,8 +50,10 @@ export async function billingEventsOf(subscriptionId: string): Promise<string[]>
     orderBy: [{ createdAt: "asc" }],
   });
   // Events of one time share createdAt and have no sequence: within a time, the order they are
-  // written in (the subscription's creation, then a payment, then the transition it caused).
-  const rank = (type: string) => (type === "subscription.created" ? 0 : type.startsWith("payment.") ? 1 : 2);
+  // written in (the subscription's creation, then a payment, then the transition it caused, then the
+  // plan change that came with it). The rows' own order cannot say it: a statement writing many
+  // events (a renewal batch) may place them in any free space of the table.
+  const rank = (type: string) => (type === "subscription.created" ? 0 : type.startsWith("payment.") ? 1 : type === "subscription.plan_changed" ? 3 : 2);
   return rows
     .map((e, i) => ({ type: (JSON.parse(e.payload) as { type: string }).type, at: e.createdAt.getTime(), i }))
     .sort((a, b) => a.at - b.at || rank(a.type) - rank(b.type) || a.i - b.i)
