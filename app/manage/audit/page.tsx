@@ -48,24 +48,24 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         <SelectField label="Who" name="actor" defaultValue={filters.actor} none="Anyone" options={AUDIT_ACTOR_TYPES.map((t) => ({ value: t, label: ACTOR_LABELS[t] ?? t }))} />
         <label>
           Action (e.g. subscription.cancel)
-          <input name="action" defaultValue={filters.action} maxLength={200} autoComplete="off" spellCheck={false} />
+          <input type="text" name="action" defaultValue={filters.action} maxLength={200} autoComplete="off" spellCheck={false} />
         </label>
         <label>
           Target id
-          <input name="target" defaultValue={filters.target} maxLength={200} autoComplete="off" spellCheck={false} />
+          <input type="text" name="target" defaultValue={filters.target} maxLength={200} autoComplete="off" spellCheck={false} />
         </label>
         <label>
           From (YYYY-MM-DD)
-          <input name="from" defaultValue={filters.from} maxLength={10} inputMode="numeric" pattern="\d{4}-\d{2}-\d{2}" placeholder="2026-01-31" />
+          <input type="text" name="from" defaultValue={filters.from} maxLength={10} inputMode="numeric" pattern="\d{4}-\d{2}-\d{2}" placeholder="2026-01-31" />
         </label>
         <label>
           To (YYYY-MM-DD)
-          <input name="to" defaultValue={filters.to} maxLength={10} inputMode="numeric" pattern="\d{4}-\d{2}-\d{2}" placeholder="2026-12-31" />
+          <input type="text" name="to" defaultValue={filters.to} maxLength={10} inputMode="numeric" pattern="\d{4}-\d{2}-\d{2}" placeholder="2026-12-31" />
         </label>
         <SubmitButton label="Filter" row />
       </form>
       <PageAlert text={refused} />
-      <ConsoleTable caption="Audit log" columns={COLUMNS} rows={page.nodes} rowKey={(e) => e.id} empty="No changes match." />
+      <ConsoleTable caption="Audit log" columns={COLUMNS} rows={page.nodes} rowKey={(e) => e.id} empty={Object.values(filters).some(Boolean) ? "No changes match." : "No changes yet: they appear here as staff, keys, apps and jobs make them."} />
       <NextPageLink path={PATH} pageInfo={page.pageInfo} query={{ ...filters }} />
     </ConsoleShell>
   );
