@@ -15,8 +15,21 @@ export async function expectNoAxeViolations(page: Page) {
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
+/**
+ * The page, once loaded, needs no sideways scrolling at `max` px. Measured after the load event (its
+ * stylesheet applied) and again for up to 5 s while the layout settles; a page that stays too wide
+ * fails with the elements that stick out, so the failure names its cause.
+ */
 export async function expectFits(page: Page, max = 390) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(max);
+  await page.waitForLoadState("load");
+  const measure = () =>
+    page.evaluate((limit) => {
+      const width = document.documentElement.scrollWidth;
+      const wide = width <= limit ? [] : [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > limit).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)} px)`);
+      return { width, wide };
+    }, max);
+  let last = await measure();
+  await expect.poll(async () => (last = await measure()).width, { timeout: 5_000, message: `wider than ${max} px: ${JSON.stringify(last.wide)}` }).toBeLessThanOrEqual(max);
 }
 
 /**
