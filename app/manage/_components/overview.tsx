@@ -38,23 +38,27 @@ function MonthChart(props: { id: string; title: string; points: MonthPoint[]; fo
           {monthLabel(last!.month)}
         </text>
       </svg>
-      <table className="visually-hidden">
-        <caption>{props.title} by month</caption>
-        <thead>
-          <tr>
-            <th scope="col">Month</th>
-            <th scope="col">{props.title}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.month.toISOString()}>
-              <th scope="row">{monthLabel(p.month)}</th>
-              <td>{props.format(p.value)}</td>
+      {/* Hidden by a wrapper: a table keeps its content's width whatever its own width says, so the
+          class on the table itself let it stick out of a phone's screen. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{props.title} by month</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">{props.title}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.month.toISOString()}>
+                <th scope="row">{monthLabel(p.month)}</th>
+                <td>{props.format(p.value)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
