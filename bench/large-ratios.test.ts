@@ -7,6 +7,7 @@ const workload = (id: string, rps: number, vsBaseline: number, p99: number, isFl
   title: id,
   endpoint: "/",
   isFloor,
+  isReference: false,
   floor: null,
   target: null,
   targetAgainst: "baseline",

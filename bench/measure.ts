@@ -12,7 +12,7 @@ import { MEMBER_SEARCH_ID } from "./workloads";
 import { BenchServer, benchOrigin, freePort, RssMeter } from "./server";
 import { measureAgainstPeer, OUR_WORKLOAD, type PeerReport } from "./peer-measure";
 import { measureRenewals, type RenewalsReport } from "./renewals-measure";
-import { adjacentMean, combineRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
+import { adjacentMean, combineRatios, derivedRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
 import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 export interface WorkloadReport {
@@ -21,6 +21,8 @@ export interface WorkloadReport {
   endpoint: string;
   /** A floor: the raw driver's cost of a hot path's database work, reference of the floor ratios. */
   isFloor: boolean;
+  /** A reference route (the proxied bare route): targets against it are derived like floor ratios. */
+  isReference: boolean;
   /** The floor this workload is also reported against; null for the floors themselves. */
   floor: string | null;
   target: number | null;
@@ -91,6 +93,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
         title: w.title,
         endpoint: w.endpoint,
         isFloor: w.isFloor === true,
+        isReference: w.isReference === true,
         floor: w.floor ?? null,
         target: w.target ? w.target[backend.database] : null,
         targetAgainst: w.target?.against ?? "baseline",
@@ -176,9 +179,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
     for (const report of reports.values()) {
       const floor = report.floor ? reports.get(report.floor) : undefined;
       if (!report.ratios || !floor?.ratios) continue;
-      const r = report.ratios;
-      const f = floor.ratios;
-      report.floorRatios = roundR({ throughput: r.throughput / f.throughput, p50: r.p50 / f.p50, p99: r.p99 / f.p99 });
+      report.floorRatios = roundR(derivedRatios(report.ratios, floor.ratios));
     }
 
     // Targets against another workload (limiter on vs off): a small effect (3%) on a noisy machine,
@@ -196,6 +197,13 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
         continue;
       }
       const other = reports.get(report.targetAgainst);
+      if (other?.isReference) {
+        // Like a floor: derived from the baseline-normalised ratios of the same rounds.
+        report.comparison = other.ratios ? roundR(derivedRatios(report.ratios, other.ratios)) : undefined;
+        report.comparisonMethod = `derived: (${report.id} ÷ its adjacent baselines) ÷ (${other.id} ÷ its adjacent baselines)`;
+        report.targetMet = report.comparison ? report.comparison.throughput >= report.target : null;
+        continue;
+      }
       const mine = ready.find((r) => r.workload.id === report.id)!;
       const theirs = ready.find((r) => r.workload.id === report.targetAgainst);
       if (!other?.ratios || !theirs) {

@@ -1,7 +1,7 @@
 // npm run bench's command line: the options, their defaults and which workloads they select.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { FLOORS, WORKLOADS, type Workload } from "./workloads";
+import { FLOORS, proxiedBaseline, WORKLOADS, type Workload } from "./workloads";
 
 /** Members of the member-search dataset in a --quick run: enough to page through, seconds to build. */
 export const QUICK_MEMBERS = 2_000;
@@ -117,7 +117,7 @@ export function benchOptions(argv: string[]): BenchOptions {
   };
   const outFile = path.resolve(args.out ?? "bench/results/latest.json");
   const only = args.only?.split(",").map((s) => s.trim()).filter(Boolean);
-  const ALL = [...FLOORS, ...WORKLOADS];
+  const ALL = [...FLOORS, proxiedBaseline, ...WORKLOADS];
   for (const id of [...(only ?? []), ...(args.profile ? [args.profile] : [])]) {
     if (id !== "baseline" && id !== FAIRNESS && id !== PEER && id !== RENEWALS && !ALL.some((w) => w.id === id)) {
       console.error(`unknown workload ${id}\n\n${USAGE}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adjacentMean, combineRatios, percentile, ratios } from "./stats";
+import { adjacentMean, combineRatios, derivedRatios, percentile, ratios } from "./stats";
 
 describe("percentile", () => {
   it("uses nearest rank on unsorted samples", () => {
@@ -49,5 +49,16 @@ describe("ratios", () => {
     expect(c.throughput).toBeCloseTo(1);
     expect(c.p50).toBeCloseTo(2);
     expect(c.p99).toBeCloseTo(2);
+  });
+});
+
+describe("derivedRatios", () => {
+  it("divides a workload's baseline ratios by a reference's (floor or proxied bare route), drift cancelled", () => {
+    // The workload ran at 0.6 of its baselines, the reference at 0.8 of its own: 0.75 of the reference.
+    const r = derivedRatios({ throughput: 0.6, p50: 2, p99: 3 }, { throughput: 0.8, p50: 1, p99: 1.5 });
+    expect(r.throughput).toBeCloseTo(0.75, 9);
+    expect(r.p50).toBeCloseTo(2, 9);
+    expect(r.p99).toBeCloseTo(2, 9);
+    expect(derivedRatios({ throughput: 0.6, p50: 2, p99: 3 }, { throughput: 0, p50: 1, p99: 1 }).throughput).toBeNaN();
   });
 });

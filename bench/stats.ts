@@ -49,6 +49,15 @@ export function ratios(workload: Measurement, reference: Measurement): Ratios {
   };
 }
 
+/**
+ * A workload's ratios to a reference measured in the same run (a floor, the proxied bare route),
+ * from the two baseline-normalised ratios: (workload ÷ its adjacent baselines) ÷ (reference ÷ its
+ * adjacent baselines), so drift in machine load between the two segments cancels out.
+ */
+export function derivedRatios(workload: Ratios, reference: Ratios): Ratios {
+  return { throughput: ratio(workload.throughput, reference.throughput), p50: ratio(workload.p50, reference.p50), p99: ratio(workload.p99, reference.p99) };
+}
+
 /** Combines several rounds of one workload's ratios (geometric mean: ratios multiply). */
 export function combineRatios(list: Ratios[]): Ratios | undefined {
   if (list.length === 0) return undefined;

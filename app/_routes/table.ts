@@ -173,6 +173,10 @@ export const ROUTES = {
   // database, no tenancy, no lazy import; the edge guard only, like every route that skips the
   // proxy); every hot path is reported as a ratio to it.
   "/api/bench/baseline": skipsProxy({ methods: { GET: baseline } }),
+  // The same handler behind proxy.ts, as every storefront page, the markdown, the Admin API and MCP
+  // are: the like-for-like reference of the targets of requests that meet the proxy (the bare route
+  // above skips it; docs/benchmarks.md, "The proxied bare route").
+  "/api/bench/baseline-proxied": { methods: { GET: baseline } },
   // The bench's floors (bench/floors.ts): 404 unless BENCH_FLOOR_ROUTES=1.
   "/api/bench/floor-read": skipsProxy({ methods: { GET: lazy(async () => (await import("@/bench/floors")).floorReadResponse) } }),
   "/api/bench/floor-write": skipsProxy({ methods: { POST: lazy(async () => (await import("@/bench/floors")).floorWriteResponse) } }),

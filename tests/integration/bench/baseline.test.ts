@@ -9,10 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe("GET /api/bench/baseline", () => {
+// The bare route, and its handler behind proxy.ts (the reference of requests that meet the proxy).
+describe.each(["/api/bench/baseline", "/api/bench/baseline-proxied"])("GET %s", (path) => {
   it("returns the same small body on any host, uncached", async () => {
     for (const host of ["localhost", "no-such-school.localhost", "unknown.example"]) {
-      const res = await fetch(`${server.url}/api/bench/baseline`, { headers: { host } });
+      const res = await fetch(`${server.url}${path}`, { headers: { host } });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
       expect(res.headers.get("cache-control")).toBe("no-store");
@@ -21,7 +22,7 @@ describe("GET /api/bench/baseline", () => {
   });
 
   it("only serves GET", async () => {
-    const res = await fetch(`${server.url}/api/bench/baseline`, { method: "POST" });
+    const res = await fetch(`${server.url}${path}`, { method: "POST" });
     expect(res.status).toBe(405);
   });
 });
