@@ -26,6 +26,11 @@ const oauthPreflight = lazy(async () => (await import("@/lib/oauth/http")).prefl
 const resourceMetadata = lazy(async () => (await import("@/lib/mcp/resource-metadata")).handleResourceMetadataRequest);
 const discovery = lazy(async () => (await import("@/lib/oauth/discovery")).handleDiscoveryRequest);
 const mcp = lazy(async () => (await import("@/lib/mcp/handler")).handleMcpRequest);
+const checkoutReview = {
+  methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) },
+  // A percent-encoded or malformed slug goes on to the route, whose same handler answers its 404.
+  proxy: { methods: ["GET"], params: { slug: isValidSlug } },
+} satisfies Endpoint;
 
 export const ROUTES = {
   // Storefront text documents (lib/storefront). GET/HEAD of the twins and llms files: in the proxy.
@@ -150,10 +155,12 @@ export const ROUTES = {
 
   // Checkout on the storefront (lib/billing/checkout-requests.ts) and the test provider's hosted page
   // (lib/billing/test-checkout-page.ts): docs/decisions.md, "Billing", "Checkout".
-  "/checkout/plans/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
-  "/checkout/courses/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
-  "/checkout/digital-downloads/[slug]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) } },
-  "/api/checkout": { methods: { POST: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutStart) } },
+  // The review pages (well-formed slugs) and the start are answered in the proxy, which saves Next's
+  // route-handler stage on the two hot requests of a purchase (docs/benchmarks.md, "Checkout").
+  "/checkout/plans/[slug]": checkoutReview,
+  "/checkout/courses/[slug]": checkoutReview,
+  "/checkout/digital-downloads/[slug]": checkoutReview,
+  "/api/checkout": { methods: { POST: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutStart) }, proxy: { methods: ["POST"] } },
   "/checkout/complete/[id]": { methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReturn) } },
   "/checkout/test/[session]": { methods: { GET: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPage) } },
   "/api/checkout/test/[session]": { methods: { POST: lazy(async () => (await import("@/lib/billing/test-checkout-page")).handleTestCheckoutPay) } },

@@ -40,8 +40,6 @@ import {
   CHECKOUT_PLAN_CLOSED,
   CHECKOUT_PLAN_NOT_FOUND,
   checkoutMessages,
-  findCheckoutItem,
-  findCheckoutItemBySlug,
   isFreeItem,
   mayBuy,
   ownsItem,
@@ -50,6 +48,7 @@ import {
   type CheckoutItemKind,
 } from "./checkout-rules";
 import { checkoutPage, escapeHtml, summaryHtml } from "./checkout-html";
+import { versionedCheckoutItem } from "./checkout-item-cache";
 import { completeCheckout } from "./complete-checkout";
 import { CHECKOUT_SEGMENT, checkoutReturnPath, checkoutReviewPath, startCheckout } from "./start-checkout";
 
@@ -225,7 +224,8 @@ export async function handleCheckoutReview(request: Request): Promise<Response> 
     const [, , segment = "", slug = ""] = new URL(request.url).pathname.split("/");
     const kind = KIND_OF_SEGMENT.get(segment);
     const now = clockNow();
-    const item = kind && SLUG.test(slug) ? await findCheckoutItemBySlug(db(), { schoolId: viewer.school.id, kind, slug, now }) : null;
+    // From the process cache (checkout-item-cache.ts): at most as old as the storefront's pages.
+    const item = kind && SLUG.test(slug) ? ((await versionedCheckoutItem({ schoolId: viewer.school.id, key: { kind, slug }, now }))?.item ?? null) : null;
     // Draft and hidden items are not on the storefront: the same 404 as an unknown slug.
     if (!item || !item.published) return notFoundPage(viewer.school.name);
     const canceled = new URL(request.url).searchParams.get("canceled") === "1";
@@ -250,7 +250,7 @@ export async function handleCheckoutStart(request: Request): Promise<Response> {
     const now = clockNow();
     const kind = named.length === 1 ? named[0]! : null;
     const id = kind ? (form.get(FORM_FIELD[kind]) ?? "").slice(0, 64) : "";
-    const item = kind && isUuid(id) ? await findCheckoutItem(db(), { schoolId: school.id, ref: { kind, id }, now }) : null;
+    const item = kind && isUuid(id) ? ((await versionedCheckoutItem({ schoolId: school.id, key: { kind, id }, now }))?.item ?? null) : null;
     if (!item) {
       const what = kind ? checkoutMessages(kind).notFound : CHECKOUT_ONE_ITEM;
       return notFoundPage(school.name, `${what}: the form named no ${kind ?? "item"} of ${school.name}. Nothing was charged.`);

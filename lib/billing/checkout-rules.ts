@@ -123,37 +123,17 @@ export async function findCheckoutItem(tx: Db, options: { schoolId: string; ref:
   }
 }
 
-/** The school's item of that kind by its storefront slug, or null. */
-export async function findCheckoutItemBySlug(tx: Db, options: { schoolId: string; kind: CheckoutItemKind; slug: string; now: Date }): Promise<CheckoutItem | null> {
-  const { schoolId, kind, slug, now } = options;
-  const where = { schoolId_slug: { schoolId, slug } };
-  switch (kind) {
-    case "plan": {
-      const plan = await tx.membershipPlan.findUnique({ where });
-      return plan ? planItem(plan, now) : null;
-    }
-    case "course": {
-      const course = await tx.course.findUnique({ where });
-      return course ? courseItem(course) : null;
-    }
-    case "download": {
-      const download = await tx.digitalDownload.findUnique({ where });
-      return download ? downloadItem(download) : null;
-    }
-  }
-}
-
 /** A free item (price 0) is taken at once by a signed-in member, never through a provider. */
 export const isFreeItem = (item: Pick<CheckoutItem, "price">) => item.price !== null && item.price.isZero();
 
 /**
- * The item a checkout may sell at this school now, or why not (first failure wins): an id that is
+ * Whether a checkout may sell the item (as read now: null, no such item of the school), or why not
+ * (first failure wins): an id that is
  * not an item of this school (a tampered form) is "… not found"; draft, hidden or ended items are
  * closed; a course without a price of its own comes with a plan; a free item has nothing to pay.
  */
-export async function sellableItem(tx: Db, options: { schoolId: string; ref: CheckoutItemRef; now: Date }): Promise<{ item: CheckoutItem } | { error: string }> {
-  const words = MESSAGES[options.ref.kind];
-  const item = await findCheckoutItem(tx, options);
+export function sellable(item: CheckoutItem | null, kind: CheckoutItemKind): { item: CheckoutItem } | { error: string } {
+  const words = MESSAGES[kind];
   if (!item) return { error: words.notFound };
   if (!item.open) return { error: words.closed };
   if (item.price === null) return { error: CHECKOUT_COURSE_WITH_PLAN };

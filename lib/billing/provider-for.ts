@@ -4,15 +4,17 @@
 // the school has changed provider since.
 import type { Prisma } from "../db/generated/client";
 import { ProviderUnavailableError, type PaymentProviderPort } from "./provider";
-import { stripeAccountOf } from "./stripe-settings";
+import { stripeAccountOf, type StripeAccount } from "./stripe-settings";
 import { createStripeProvider } from "./stripe-provider";
 import { testProvider } from "./test-provider";
 
 /** The provider of a school's new payments. */
 export async function providerFor(options: { schoolId: string }): Promise<PaymentProviderPort> {
-  const account = await stripeAccountOf(options);
-  return account ? createStripeProvider({ secretKey: account.secretKey }) : testProvider;
+  return providerOfAccount(await stripeAccountOf(options));
 }
+
+/** The provider of a school whose Stripe account (or none) the caller has read. */
+export const providerOfAccount = (account: StripeAccount | null): PaymentProviderPort => (account ? createStripeProvider({ secretKey: account.secretKey }) : testProvider);
 
 /**
  * The provider a payment or a checkout was sent to (its recorded provider name). A Stripe payment of

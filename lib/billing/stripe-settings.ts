@@ -86,12 +86,17 @@ export async function stripeAccountOf(options: { schoolId: string }): Promise<St
     where: { schoolId: options.schoolId },
     select: { stripeSecretKey: true, stripeWebhookSecret: true, livemode: true },
   });
+  return stripeAccountFromRow(row);
+}
+
+/** The account of a SchoolBilling row's sealed columns (read by stripeAccountOf, or in a caller's own statement). */
+export function stripeAccountFromRow(row: { stripeSecretKey: string | null; stripeWebhookSecret: string | null; livemode: boolean | null } | null): StripeAccount | null {
   if (!row?.stripeSecretKey || !row.stripeWebhookSecret) return null;
   const secret = authSecret();
   return {
     secretKey: unseal(row.stripeSecretKey, { authSecret: secret, purpose: KEY_PURPOSE }),
     webhookSecret: unseal(row.stripeWebhookSecret, { authSecret: secret, purpose: WEBHOOK_PURPOSE }),
-    livemode: row.livemode,
+    livemode: row.livemode ?? false,
   };
 }
 

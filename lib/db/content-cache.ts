@@ -101,6 +101,16 @@ export function readContentVersion(): Promise<bigint | null> {
   return state.queued;
 }
 
+/**
+ * The content version as the cache trusts it now: the last read while it is recent enough
+ * (STOREFRONT_REVALIDATE_MS), else a new read. For other process caches that follow content
+ * (lib/billing/checkout-item-cache.ts) with the same staleness bound as the pages.
+ */
+export function trustedContentVersion(): Promise<bigint | null> {
+  const trusted = trustedVersion();
+  return trusted === undefined ? readContentVersion() : Promise.resolve(trusted);
+}
+
 function drop(key: string): void {
   const e = entries.get(key);
   if (!e) return;
