@@ -149,6 +149,15 @@ export const ROUTES = {
   "/api/account/set-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/set-password-request")).handleSetPasswordPost) } },
   // The signed-in member's account forms (profile, password, memberships, apps, sessions).
   "/api/account/[action]": { methods: { POST: lazy(async () => (await import("@/lib/account/forms")).handleAccountPost) } },
+  // A digital download's file, for the signed-in member with its access (lib/account/download-file.ts):
+  // behind the account pages' gate in proxy.ts, and checked again here on every request.
+  "/account/downloads/[id]": (() => {
+    const GET = lazy(async () => {
+      const { serveDownloadFile } = await import("@/lib/account/download-file");
+      return async (request, ctx) => serveDownloadFile(request, (await param(ctx, "id")) ?? "");
+    });
+    return { methods: { GET, HEAD: GET } } satisfies Endpoint;
+  })(),
   // Forgot password and email verification (lib/auth/account-forms.ts): no session needed.
   "/api/account/forgot-password": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleForgotPasswordPost) } },
   "/api/account/verify-email": { methods: { POST: lazy(async () => (await import("@/lib/auth/account-forms")).handleVerifyEmailPost) } },

@@ -65,9 +65,15 @@ export function accountForbiddenResponse(o: { schoolName: string; email: string;
 }
 
 /**
+ * A download's file (lib/account/download-file.ts): whoever has no access to it gets its 404, a
+ * signed-in account of another school included, so no answer tells a download or a file exists.
+ */
+const isDownloadFilePath = (pathname: string) => pathname.startsWith(`${ACCOUNT_PATH}/downloads/`);
+
+/**
  * The proxy's answer for an account page before it renders: the login page for a visitor, 403 for
- * an account that is not a member here, nothing (render the page) for a member or a host without
- * a school (the page answers 404 there).
+ * an account that is not a member here (but a download's file answers its own 404), nothing
+ * (render the page) for a member or a host without a school (the page answers 404 there).
  */
 export async function accountPageGate(request: { url: string; headers: Headers }, pathWithSearch: string): Promise<Response | null> {
   const access = await accountAccess(request);
@@ -75,6 +81,6 @@ export async function accountPageGate(request: { url: string; headers: Headers }
     const location = new URL(accountLoginPath(pathWithSearch), requestContext(request).origin).toString();
     return new Response(null, { status: 307, headers: { location, "cache-control": "private, no-store" } });
   }
-  if (access.kind === "not_member") return accountForbiddenResponse({ schoolName: access.school.name, email: access.session.email, path: pathWithSearch });
+  if (access.kind === "not_member" && !isDownloadFilePath(pathWithSearch.split("?")[0]!)) return accountForbiddenResponse({ schoolName: access.school.name, email: access.session.email, path: pathWithSearch });
   return null;
 }

@@ -11,6 +11,7 @@ import { isCancellable, isCanceling, isLive } from "../membership/states";
 import { listMemberGrants } from "../oauth/member-grants/list-member-grants";
 import { parseScope, SCOPE_DESCRIPTIONS } from "../oauth/scopes";
 import { deviceHint } from "./device";
+import { downloadFilePath } from "./download-file";
 
 export interface AccountMember {
   schoolId: string;
@@ -121,10 +122,20 @@ export async function memberCourses(m: AccountMember) {
 export async function memberDownloads(m: AccountMember) {
   const rows = await db().downloadAccess.findMany({
     where: { schoolId: m.schoolId, userId: m.userId },
-    include: { download: { select: { title: true, slug: true, status: true, fileName: true } } },
+    include: { download: { select: { id: true, title: true, slug: true, status: true, fileName: true, fileSizeBytes: true, fileSha256: true } } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  return rows.map((a) => ({ id: a.id, title: a.download.title, slug: a.download.slug, fileName: a.download.fileName, published: a.download.status === "published", since: a.createdAt }));
+  return rows.map((a) => ({
+    id: a.id,
+    title: a.download.title,
+    slug: a.download.slug,
+    fileName: a.download.fileName,
+    fileSizeBytes: a.download.fileSizeBytes,
+    // Where the member downloads its file (lib/account/download-file.ts); null: it has none stored.
+    filePath: a.download.fileSha256 ? downloadFilePath(a.download.id) : null,
+    published: a.download.status === "published",
+    since: a.createdAt,
+  }));
 }
 
 /** Connected apps with their scopes in plain words. */

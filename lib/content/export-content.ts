@@ -35,7 +35,7 @@ function frontmatter(fields: Fields): string {
 
 const markdownFile = (fields: Fields, body: string) => `---\n${frontmatter(fields)}---\n\n${body}`;
 
-/** A school's content as the files of a content folder (relative path → text, or bytes for images/). */
+/** A school's content as the files of a content folder (relative path → text, or bytes for images/ and files/). */
 export async function renderContentFolder(options: { db: Db; schoolId: string }): Promise<Map<string, string | Buffer>> {
   const { db, schoolId } = options;
   const where = { schoolId };
@@ -52,6 +52,15 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
     db.membershipPlan.findMany({ where }),
   ]);
   const stored = new Map((await db.contentImage.findMany({ where })).map((i) => [i.sha256, i]));
+  const storedFiles = new Map((await db.contentFile.findMany({ where })).map((f) => [f.sha256, f]));
+  const downloadFiles = new Map<string, Buffer>();
+  // A download's stored file goes back to files/<its name>; fileName and fileSizeBytes come from it.
+  const fileOf = (d: { fileSha256: string | null; fileName: string | null }) => {
+    const row = d.fileSha256 ? storedFiles.get(d.fileSha256) : undefined;
+    if (!row || !d.fileName) return null;
+    downloadFiles.set(d.fileName, Buffer.from(row.bytes));
+    return `files/${d.fileName}`;
+  };
   const imageFiles = new Map<string, Buffer>();
   // A stored image goes back to images/<the name it was imported as>; a URL stays a URL.
   const img = (value: string | null) => {
@@ -103,16 +112,20 @@ export async function renderContentFolder(options: { db: Db; schoolId: string })
     id: e.id, title: e.title, summary: e.summary, startsAt: iso(e.startsAt), endsAt: iso(e.endsAt), timezone: e.timezone,
     location: e.location, onlineUrl: e.onlineUrl, imageUrl: img(e.imageUrl), price: money(e.price), currency: e.currency, category: cat(e.categoryId), status: e.status,
   }), (e) => e.body);
-  put("digital-downloads", downloads, (d) => ({
-    id: d.id, title: d.title, summary: d.summary, price: money(d.price), currency: d.currency, fileName: d.fileName,
-    fileSizeBytes: d.fileSizeBytes, category: cat(d.categoryId), status: d.status,
-  }), (d) => d.body);
+  put("digital-downloads", downloads, (d) => {
+    const file = fileOf(d);
+    return {
+      id: d.id, title: d.title, summary: d.summary, price: money(d.price), currency: d.currency, file,
+      fileName: file ? null : d.fileName, fileSizeBytes: file ? null : d.fileSizeBytes, category: cat(d.categoryId), status: d.status,
+    };
+  }, (d) => d.body);
   put("plans", plans, (p) => ({
     id: p.id, name: p.name, planType: p.planType, interval: p.interval, intervalCount: p.intervalCount, price: money(p.price),
     currency: p.currency, lengthCount: p.lengthCount, lengthInterval: p.lengthInterval, fixedEndAt: iso(p.fixedEndAt),
     trialDays: p.trialDays, status: p.status, position: p.position,
   }), (p) => p.description);
   for (const [name, bytes] of [...imageFiles].sort(([a], [b]) => a.localeCompare(b))) files.set(`images/${name}`, bytes);
+  for (const [name, bytes] of [...downloadFiles].sort(([a], [b]) => a.localeCompare(b))) files.set(`files/${name}`, bytes);
   return files;
 }
 

@@ -44,6 +44,9 @@ function looksLike(ext: string, b: Buffer): boolean {
   }
 }
 
+/** The name a stored file of the folder (an image, a download's file) is kept under: its SHA-256, hex. */
+export const contentAddress = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
 /** Checks one file of images/ and names it by its content; a problem when it is not an image. */
 export function readImageFile(name: string, bytes: Buffer): ContentImageFile | ContentProblem {
   const file = `images/${name}`;
@@ -52,7 +55,7 @@ export function readImageFile(name: string, bytes: Buffer): ContentImageFile | C
   if (bytes.length > MAX_IMAGE_BYTES) return { file, line: 1, field: null, message: "is larger than 1 MiB" };
   const ext = m[2]!;
   if (!looksLike(ext, bytes)) return { file, line: 1, field: null, message: `is not a .${ext} image` };
-  return { name, sha256: createHash("sha256").update(bytes).digest("hex"), contentType: TYPES[ext]!, bytes };
+  return { name, sha256: contentAddress(bytes), contentType: TYPES[ext]!, bytes };
 }
 
 /** The address a stored image is served at. */

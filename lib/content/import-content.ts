@@ -31,6 +31,6 @@ export async function importContent(options: { db: Db; school: string; dir: stri
 
 export function describeChange(c: ContentChange): string {
   const what =
-    c.kind === "faq" ? `faq "${c.key}"` : c.kind === "school" || c.kind === "home" ? c.kind : c.kind === "image" ? `images/${c.key}` : `${KIND_DIRS[c.kind].dir}/${c.key}`;
+    c.kind === "faq" ? `faq "${c.key}"` : c.kind === "school" || c.kind === "home" ? c.kind : c.kind === "image" ? `images/${c.key}` : c.kind === "file" ? `files/${c.key}` : `${KIND_DIRS[c.kind].dir}/${c.key}`;
   return `${c.action} ${what}${c.action === "update" ? ` (${c.fields.join(", ")})` : ""}`;
 }

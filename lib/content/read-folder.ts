@@ -3,6 +3,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { ContentError, type ContentProblem } from "./errors";
 import { parseMarkdownFile, parseYamlText, type ParsedFile } from "./frontmatter";
+import { FILES_DIR, MAX_DOWNLOAD_FILE_BYTES, MAX_DOWNLOAD_FILES_BYTES, readDownloadFile, type ContentDownloadFile } from "./download-files";
 import { MAX_IMAGE_BYTES, readImageFile, type ContentImageFile } from "./images";
 import * as s from "./schemas";
 import { fromServedDialect } from "./served-dialect";
@@ -35,6 +36,8 @@ export interface ContentFolder {
   plans: ContentItem<s.PlanFile>[];
   /** The files of images/, by name. */
   images: Map<string, ContentImageFile>;
+  /** The files of files/ (downloads' files), by name. */
+  files: Map<string, ContentDownloadFile>;
 }
 
 /** Folder name of each kind of item, and the schema of its frontmatter. */
@@ -176,31 +179,56 @@ async function readKind<K extends ItemKind>(dir: string, kind: K, problems: Cont
   return items;
 }
 
-async function readImages(dir: string, problems: ContentProblem[]): Promise<Map<string, ContentImageFile>> {
-  const images = new Map<string, ContentImageFile>();
+/**
+ * The files of one of the folder's binary folders (images/, files/), each checked by `read`, by
+ * name; a file over `maxBytes` is refused before it is read, and so is everything past `maxTotal`.
+ */
+async function readStoredFiles<T extends { bytes: Buffer }>(
+  dir: string,
+  sub: string,
+  limits: { maxBytes: number; maxTotal: number },
+  read: (name: string, bytes: Buffer) => T | ContentProblem,
+  problems: ContentProblem[],
+): Promise<Map<string, T>> {
+  const files = new Map<string, T>();
   let names: string[];
   try {
-    names = (await readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, IMAGES_DIR))).filter((n) => !n.startsWith("."));
+    names = (await readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, sub))).filter((n) => !n.startsWith("."));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return images;
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return files;
     throw err;
   }
+  let total = 0;
   for (const name of names.sort()) {
-    const target = /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, IMAGES_DIR, name);
+    const file = `${sub}/${name}`;
+    const target = /*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, sub, name);
     const info = await stat(target);
     if (!info.isFile()) {
-      problems.push({ file: `${IMAGES_DIR}/${name}`, line: 1, field: null, message: "is not a file" });
+      problems.push({ file, line: 1, field: null, message: "is not a file" });
       continue;
     }
-    if (info.size > MAX_IMAGE_BYTES) {
-      problems.push({ file: `${IMAGES_DIR}/${name}`, line: 1, field: null, message: "is larger than 1 MiB" });
+    if (info.size > limits.maxBytes) {
+      problems.push({ file, line: 1, field: null, message: `is larger than ${limits.maxBytes / (1024 * 1024)} MiB` });
       continue;
     }
-    const read = readImageFile(name, await readFile(target));
-    if ("message" in read) problems.push(read);
-    else images.set(name, read);
+    total += info.size;
+    if (total > limits.maxTotal) {
+      problems.push({ file, line: 1, field: null, message: `${sub}/ holds more than ${limits.maxTotal / (1024 * 1024)} MiB` });
+      break;
+    }
+    const checked = read(name, await readFile(target));
+    if ("message" in checked) problems.push(checked);
+    else files.set(name, checked);
   }
-  return images;
+  return files;
+}
+
+/** A download's `file` must be in files/; fileName and fileSizeBytes come from it (sync-content.ts). */
+function checkDownloadFiles(folder: ContentFolder, problems: ContentProblem[]) {
+  for (const d of folder.downloads) {
+    const m = d.data.file === null ? null : s.DOWNLOAD_FILE_PATH.exec(d.data.file);
+    if (m && !folder.files.has(m[1]!)) problems.push({ file: d.file, line: d.lineOf(["file"]), field: "file", message: `no file ${d.data.file} in the folder` });
+  }
 }
 
 function checkImages(folder: ContentFolder, problems: ContentProblem[]) {
@@ -251,7 +279,7 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ContentError([{ file: dir, line: 1, field: null, message: code === "ENOENT" ? "no such folder" : `cannot read: ${code}` }]);
   }
-  const known = new Set<string>([...ROOT_FILES, IMAGES_DIR, ...Object.values(KIND_DIRS).map((k) => k.dir)]);
+  const known = new Set<string>([...ROOT_FILES, IMAGES_DIR, FILES_DIR, ...Object.values(KIND_DIRS).map((k) => k.dir)]);
   for (const e of entries) {
     if (!e.name.startsWith(".") && !known.has(e.name)) {
       problems.push({ file: e.name, line: 1, field: null, message: `is not part of a content folder (expected ${[...known].join(", ")})` });
@@ -298,10 +326,13 @@ export async function readContentFolder(dir: string): Promise<ContentFolder> {
     events: await readKind(dir, "events", problems),
     downloads: await readKind(dir, "downloads", problems),
     plans: await readKind(dir, "plans", problems),
-    images: await readImages(dir, problems),
+    // Images are small and many; files/ is bounded in total so one import stays one transaction.
+    images: await readStoredFiles(dir, IMAGES_DIR, { maxBytes: MAX_IMAGE_BYTES, maxTotal: Number.POSITIVE_INFINITY }, readImageFile, problems),
+    files: await readStoredFiles(dir, FILES_DIR, { maxBytes: MAX_DOWNLOAD_FILE_BYTES, maxTotal: MAX_DOWNLOAD_FILES_BYTES }, readDownloadFile, problems),
   };
   checkReferences(folder, problems);
   checkImages(folder, problems);
+  checkDownloadFiles(folder, problems);
   if (problems.length) throw new ContentError(problems);
   return folder;
 }

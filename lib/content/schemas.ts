@@ -18,6 +18,26 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(n
 /** A file of the folder's images/ folder, by its path from the folder (`images/logo.svg`). */
 export const IMAGE_PATH = /^images\/([a-z0-9]+(?:[-_.][a-z0-9]+)*\.(png|jpe?g|webp|gif|svg|ico))$/;
 const IMAGE_HINT = "must be a file in the folder's images/ folder (images/cover.png: lower-case name, .png, .jpg, .webp, .gif, .svg or .ico) or an absolute URL";
+/**
+ * The types a download's file may be, by extension (lib/content/download-files.ts checks the
+ * bytes): documents, archives, e-books, audio and plain text. Nothing a browser runs (HTML, SVG,
+ * scripts), though the file is only ever sent as an attachment.
+ */
+export const DOWNLOAD_TYPES: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  epub: "application/epub+zip",
+  zip: "application/zip",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  mp3: "audio/mpeg",
+  txt: "text/plain; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+};
+const DOWNLOAD_EXTS = Object.keys(DOWNLOAD_TYPES);
+/** A download's file by its path from the folder (`files/guide.pdf`). */
+export const DOWNLOAD_FILE_PATH = new RegExp(`^files/([a-z0-9]+(?:[-_.][a-z0-9]+)*\\.(${DOWNLOAD_EXTS.join("|")}))$`);
+export const DOWNLOAD_FILE_HINT = `lower-case letters, digits, - _ . and one of .${DOWNLOAD_EXTS.join(", .")}`;
 /** An image: a file of the folder (stored with the content and served by the app) or an absolute URL. */
 const image = z.string().max(2048).refine((v) => IMAGE_PATH.test(v) || url.safeParse(v).success, IMAGE_HINT);
 
@@ -146,10 +166,17 @@ export const downloadSchema = z.strictObject({
   summary: text(1000).default(""),
   price,
   currency,
+  // The file a member with access downloads; fileName and fileSizeBytes then come from it.
+  file: nullable(z.string().max(300).regex(DOWNLOAD_FILE_PATH, `must be a file in the folder's files/ folder, e.g. files/guide.pdf (its name: ${DOWNLOAD_FILE_HINT})`)),
   fileName: nullable(text(255)),
   fileSizeBytes: nullable(z.number().int("must be a whole number of bytes").min(0).max(Number.MAX_SAFE_INTEGER)),
   category: nullable(slugRef),
   status,
+}).superRefine((v, ctx) => {
+  if (v.file === null) return;
+  for (const field of ["fileName", "fileSizeBytes"] as const) {
+    if (v[field] !== null) ctx.addIssue({ code: "custom", path: [field], message: "comes from file: leave it out" });
+  }
 });
 
 export const planSchema = z

@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/client";
 import { ContentError, type ContentProblem } from "./errors";
+import type { ContentDownloadFile } from "./download-files";
 import { storedImage, type ContentImageFile } from "./images";
+import { DOWNLOAD_FILE_PATH } from "./schemas";
 import type { ContentFolder, ContentItem, ItemKind } from "./read-folder";
 import { ITEM_KINDS, KIND_DIRS } from "./read-folder";
 
 type Tx = Prisma.TransactionClient;
 
 export interface ContentChange {
-  kind: ItemKind | "school" | "home" | "faq" | "image";
-  /** Slug, the question of an FAQ entry, or an image's file name. */
+  kind: ItemKind | "school" | "home" | "faq" | "image" | "file";
+  /** Slug, the question of an FAQ entry, or an image's or a download file's name. */
   key: string;
   action: "create" | "update" | "unpublish";
   fields: string[];
@@ -57,6 +59,7 @@ interface Refs {
   lecturer: Map<string, string>;
   user: Map<string, string>;
   images: Map<string, ContentImageFile>;
+  files: Map<string, ContentDownloadFile>;
 }
 
 const ref = (map: Map<string, string>, slug: string | null) => (slug === null ? null : map.get(slug)!);
@@ -101,9 +104,12 @@ function desiredFields(kind: ItemKind, item: ContentItem<unknown>, refs: Refs): 
     }
     case "downloads": {
       const d = (item as ContentItem<import("./schemas").DownloadFile>).data;
+      // A file of files/ names the download's file; read-folder.ts checked it is there.
+      const file = d.file === null ? null : refs.files.get(DOWNLOAD_FILE_PATH.exec(d.file)![1]!)!;
       return {
-        slug: item.slug, title: d.title, summary: d.summary, body, price: d.price, currency: d.currency, fileName: d.fileName,
-        fileSizeBytes: d.fileSizeBytes, categoryId: ref(refs.category, d.category), status: d.status,
+        slug: item.slug, title: d.title, summary: d.summary, body, price: d.price, currency: d.currency,
+        fileName: file ? file.name : d.fileName, fileSizeBytes: file ? file.bytes.length : d.fileSizeBytes, fileSha256: file?.sha256 ?? null,
+        categoryId: ref(refs.category, d.category), status: d.status,
       };
     }
     case "plans": {
@@ -175,6 +181,7 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
     lecturer: new Map(planned.filter((p) => p.kind === "lecturers").map((p) => [p.item.slug, p.id])),
     user: new Map(),
     images: folder.images,
+    files: folder.files,
   };
   const emails = [...new Set(folder.lecturers.map((l) => l.data.user).filter((e): e is string => e !== null))];
   if (emails.length) {
@@ -230,6 +237,7 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
   }
 
   await planImages(tx, schoolId, folder, changes, writes);
+  await planDownloadFiles(tx, schoolId, folder, changes, writes);
   await planSchoolAndHome(tx, schoolId, folder, changes, writes);
   await planFaq(tx, schoolId, folder, changes, writes);
 
@@ -254,6 +262,22 @@ async function planImages(tx: Tx, schoolId: string, folder: ContentFolder, chang
         data: [...fresh.values()].map((img) => ({ schoolId, sha256: img.sha256, name: img.name, contentType: img.contentType, bytes: new Uint8Array(img.bytes) })),
       }),
     );
+  }
+}
+
+/**
+ * Download files are kept like images: content-addressed, so a changed file is a new row and its
+ * download points at it (buyers get the new version, as on Gumroad); a row no longer named is kept.
+ */
+async function planDownloadFiles(tx: Tx, schoolId: string, folder: ContentFolder, changes: ContentChange[], writes: (() => Promise<unknown>)[]) {
+  if (!folder.files.size) return;
+  const have = new Set((await tx.contentFile.findMany({ where: { schoolId }, select: { sha256: true } })).map((r) => r.sha256));
+  const fresh = new Map<string, ContentDownloadFile>();
+  for (const f of folder.files.values()) if (!have.has(f.sha256) && !fresh.has(f.sha256)) fresh.set(f.sha256, f);
+  for (const f of fresh.values()) changes.push({ kind: "file", key: f.name, action: "create", fields: [] });
+  // One row per statement: a single multi-row insert of several MiB-sized files is one huge message.
+  for (const f of fresh.values()) {
+    writes.push(() => tx.contentFile.create({ data: { schoolId, sha256: f.sha256, name: f.name, contentType: f.contentType, bytes: new Uint8Array(f.bytes) } }));
   }
 }
 

@@ -46,7 +46,7 @@ export function buildMcpServer(shape: McpServerShape): McpServer {
     jsonSchemaValidator,
     instructions:
       `Schoolhouse MCP server of ${shape.schoolName}. Catalog tools (search_catalog, get_page, list_membership_plans) read public content; ` +
-      "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; create_checkout_link returns a payment page link for a plan (the card is typed there, never here); list_subscriptions, create_subscription, " +
+      "get_my_profile, list_my_subscriptions and list_my_enrollments read the signed-in member's own data; create_checkout_link returns a payment page link for a plan, a paid course or a paid download (the card is typed there, never here); list_subscriptions, create_subscription, " +
       "update_subscription, cancel_subscription, pause_subscription, resume_subscription, change_subscription_plan, refund_payment, enroll_student, list_members, get_member, list_enrollments, list_payments, list_audit_events and the webhook tools (list_webhook_endpoints, create_webhook_endpoint, " +
       "update_webhook_endpoint, delete_webhook_endpoint, rotate_webhook_secret, list_webhook_deliveries, redeliver_webhook_event) are for staff " +
       "(owner, manager, admin); their writes take dry_run and idempotency_key. " +

@@ -71,6 +71,12 @@ describe("MCP tool input schemas (issue 29)", () => {
     expect(prop("change_subscription_plan", "planId")).toMatchObject({ type: "string", maxLength: 64 });
     expect(prop("refund_payment", "paymentId")).toMatchObject({ type: "string", maxLength: 64 });
     expect(prop("refund_payment", "amount")).toMatchObject({ type: "string", maxLength: 32 });
+    expect(prop("create_checkout_link", "plan_id")).toMatchObject({ type: "string", minLength: 1, maxLength: 64 });
+    for (const name of ["course_slug", "download_slug"]) {
+      expect(prop("create_checkout_link", name), name).toMatchObject({ type: "string", minLength: 1, maxLength: 200, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" });
+    }
+    expect(prop("create_checkout_link", "email").maxLength).toBe(320);
+    expect(prop("create_checkout_link", "name").maxLength).toBe(200);
     for (const tool of ["create_webhook_endpoint", "update_webhook_endpoint"]) {
       const events = prop(tool, "events") as Property & { minItems?: number };
       expect(events.minItems, tool).toBe(1);

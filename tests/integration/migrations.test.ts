@@ -125,6 +125,9 @@ describe("schema.prisma and the migrations agree", () => {
     const faq = await p.faqEntry.create({ data: { schoolId: school.id, question: "Q?", answer: "A." } });
     const home = await p.homePage.create({ data: { schoolId: school.id, title: "Home" } });
     const contentImage = await p.contentImage.create({ data: { schoolId: school.id, sha256: "a".repeat(64), name: "x.png", contentType: "image/png", bytes: Buffer.from([1, 2]) } });
+    const contentFile = await p.contentFile.create({ data: { schoolId: school.id, sha256: "b".repeat(64), name: "x.pdf", contentType: "application/pdf", bytes: Buffer.from("%PDF-") } });
+    const fileDownload = await p.digitalDownload.create({ data: { schoolId: school.id, slug: "d2", title: "DL2", price: "1.00", currency: "USD", fileSha256: contentFile.sha256 } });
+    expect(fileDownload.fileSha256).toBe("b".repeat(64));
     const apiKey = await p.apiKey.create({ data: { schoolId: school.id, name: "k", prefix: "migtest01", secretHash: "h", permissions: ["courses"] } });
     const idem = await p.idempotencyKey.create({
       data: { schoolId: school.id, apiKeyId: apiKey.id, key: "k1", requestHash: "r", responseStatus: 200, responseBody: "{}", expiresAt: now },
@@ -174,7 +177,7 @@ describe("schema.prisma and the migrations agree", () => {
     const created: Record<Prisma.ModelName, unknown> = {
       School: school, User: user, SchoolRole: role, SchoolMembership: membership, MembershipPlan: plan, Subscription: sub,
       Payment: payment, Category: category, Lecturer: lecturer, Course: course, CourseLecturer: courseLecturer,
-      Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home, ContentImage: contentImage,
+      Enrollment: enrollment, Post: post, Event: event, DigitalDownload: download, FaqEntry: faq, HomePage: home, ContentImage: contentImage, ContentFile: contentFile,
       ApiKey: apiKey, IdempotencyKey: idem, VendorPlatform: vendor, OAuthClient: client, OAuthGrant: grant,
       OAuthAuthorizationCode: code, OAuthAccessToken: access, OAuthRefreshToken: refresh, OAuthConsent: consent,
       ContentVersion: contentVersion, CredentialVersion: credentialVersion, PasswordSetupToken: setupToken, MemberSession: memberSession, LoginThrottle: loginThrottle,

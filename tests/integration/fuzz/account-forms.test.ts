@@ -92,3 +92,33 @@ describe("account forms, signed in (seeded fuzz)", () => {
     expect(await otherMember()).toEqual(before);
   }, 10 * 60_000);
 });
+
+// A digital download's file under the signed-in student (GET /account/downloads/<id>): the demo's
+// downloads (one of them taken by the student, the others not), random ids, hostile segments, any
+// method. Only the download the student has answers its file; everything else the same 404.
+describe("download files, signed in (seeded fuzz)", () => {
+  const DOWNLOADS = { taken: "5c400000-0000-4000-8000-000a00000001", notTaken: ["5c400000-0000-4000-8000-000a00000002", "5c400000-0000-4000-8000-000a00000003"] };
+  it(`${RUNS} requests: no 5xx, no leak, the file only for the download the student has`, async () => {
+    await db().downloadAccess.createMany({ data: [{ schoolId: DEMO_IDS.school, downloadId: DOWNLOADS.taken, userId: DEMO_IDS.users.student }], skipDuplicates: true });
+    const segment = fc.oneof(
+      fc.constantFrom(DOWNLOADS.taken, ...DOWNLOADS.notTaken, DOWNLOADS.taken.toUpperCase(), `${DOWNLOADS.taken}%00`, "..%2F..%2Fetc%2Fpasswd", "%2e%2e", ""),
+      fc.uuid(),
+      text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x"))),
+    );
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(segment, fc.constantFrom("GET", "HEAD"), async (id, method) => {
+        const res = await app.fetch(`/account/downloads/${id}`, { method, headers: { cookie }, redirect: "manual" });
+        const body = method === "HEAD" ? "" : await res.text();
+        const leak = LEAK.find((re) => re.test(body));
+        // A UUID names the same download in either case (Postgres compares uuids so).
+        const mayHaveFile = id.toLowerCase() === DOWNLOADS.taken;
+        const wrong = res.status >= 500 || leak || (res.status === 200) !== mayHaveFile || (res.status !== 200 && ![307, 308, 400, 404].includes(res.status));
+        if (wrong && failures.length < 20) failures.push(`${res.status} ${method} ${id} → ${body.slice(0, 200)}`);
+        if (res.status === 200 && res.headers.get("cache-control") !== "private, no-store" && failures.length < 20) failures.push(`cacheable file: ${id}`);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    expect(failures).toEqual([]);
+  }, 10 * 60_000);
+});

@@ -347,6 +347,18 @@ const accountRequest: fc.Arbitrary<Req> = fc
     body: method === "POST" ? new URLSearchParams(fields).toString() : undefined,
   }));
 
+// A digital download's file (GET /account/downloads/<id>): the demo's download ids or anything, any
+// method, any cookie. Nobody is signed in: a sign-in redirect or a 404, never the file (the signed-in
+// member's fuzz: tests/integration/fuzz/account-forms.test.ts).
+const DEMO_DOWNLOAD_IDS = ["5c400000-0000-4000-8000-000a00000001", "5c400000-0000-4000-8000-000a00000002", "5c400000-0000-4000-8000-000a00000003"];
+const downloadFileRequest: fc.Arbitrary<Req> = fc
+  .tuple(
+    fc.oneof(fc.constantFrom(...DEMO_DOWNLOAD_IDS), text.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, "x")))),
+    fc.constantFrom("GET", "GET", "HEAD", "POST"),
+    fc.option(headerValue),
+  )
+  .map(([id, method, cookie]): Req => ({ method, path: `/account/downloads/${id}`, headers: cookie ? { cookie } : {} }));
+
 /** The demo's images as /media/ addresses (<sha256>/<name>), as the seed stores them. */
 const DEMO_IMAGES_DIR = path.resolve(import.meta.dirname, "../../../content/demo/images");
 const DEMO_IMAGES = readdirSync(DEMO_IMAGES_DIR).map((name) => `${createHash("sha256").update(readFileSync(path.join(DEMO_IMAGES_DIR, name))).digest("hex")}/${name}`);
@@ -382,8 +394,8 @@ const contentRequest: fc.Arbitrary<Req> = fc.oneof(
 
 // /mcp (issue 13): JSON-RPC with random tools and arguments under every kind of credential. Write
 // tools are sent as dry runs (they must change nothing) or by the key without permissions.
-const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments", "list_payments", "list_audit_events"];
-const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key", "subscriptionId", "since", "until", "actorType", "action", "targetId"];
+const MCP_TOOLS = ["search_catalog", "get_page", "list_membership_plans", "get_my_profile", "list_my_subscriptions", "list_my_enrollments", "list_subscriptions", "create_subscription", "update_subscription", "cancel_subscription", "pause_subscription", "resume_subscription", "change_subscription_plan", "refund_payment", "enroll_student", "list_members", "get_member", "list_enrollments", "list_payments", "list_audit_events", "create_checkout_link"];
+const MCP_ARGS = ["query", "kind", "slug", "url", "limit", "email", "name", "planId", "plan_id", "course_slug", "download_slug", "id", "courseId", "search", "userId", "currentPeriodEnd", "cancelAtPeriodEnd", "customEndedAt", "paymentId", "amount", "first", "after", "state", "idempotency_key", "subscriptionId", "since", "until", "actorType", "action", "targetId"];
 const mcpBody = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...MCP_TOOLS), text), fc.dictionary(fc.oneof(fc.constantFrom(...MCP_ARGS), text), jsonValue, { maxKeys: 6 }), sometimesHuge).map(([name, args, huge]) =>
     JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { ...args, ...(huge === undefined ? {} : { huge }), dry_run: true } } }),
@@ -427,6 +439,7 @@ const anyRequest = withHeaders(
     { weight: 3, arbitrary: oauthRequest },
     { weight: 2, arbitrary: authRequest },
     { weight: 1, arbitrary: accountRequest },
+    { weight: 1, arbitrary: downloadFileRequest },
     { weight: 2, arbitrary: contentRequest },
     { weight: 2, arbitrary: mcpRequest },
     { weight: 1, arbitrary: stripeWebhookRequest },
@@ -494,6 +507,8 @@ describe("hostile requests (seeded fuzz)", () => {
         if (!replayed) created += subscriptionsCreated(r, status, body);
         const leak = LEAK.find((re) => re.test(body));
         // Collected rather than failed at once: one run reports every kind of failure it met.
+        // Nobody here is signed in: a download's file is never answered.
+        if (r.path.startsWith("/account/downloads/") && status === 200 && failures.length < 25) failures.push(`a file without a session: ${r.method} ${r.path}`);
         if ((status >= 500 || leak) && failures.length < 25) {
           failures.push(`${status} ${r.method} ${r.path.slice(0, 200)} ${JSON.stringify(r.headers)} ${leak ? `leak ${leak}` : ""} → ${body.slice(0, 300)}`);
         }

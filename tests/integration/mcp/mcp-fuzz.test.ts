@@ -29,7 +29,7 @@ const WRITES = new Set(
 
 const anyValue = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }));
 const toolArgs = fc.dictionary(
-  fc.oneof(fc.constantFrom("query", "kind", "slug", "url", "email", "name", "planId", "id", "courseId", "search", "userId", "currentPeriodEnd", "customEndedAt", "cancelAtPeriodEnd", "first", "after", "state", "idempotency_key", "expireAt", "initialChargeAt", "limit", "events", "description", "enabled", "endpointId", "eventId", "status"), fc.string()),
+  fc.oneof(fc.constantFrom("query", "kind", "slug", "url", "email", "name", "planId", "plan_id", "course_slug", "download_slug", "id", "courseId", "search", "userId", "currentPeriodEnd", "customEndedAt", "cancelAtPeriodEnd", "first", "after", "state", "idempotency_key", "expireAt", "initialChargeAt", "limit", "events", "description", "enabled", "endpointId", "eventId", "status"), fc.string()),
   anyValue,
   { maxKeys: 6 },
 );

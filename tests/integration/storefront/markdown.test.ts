@@ -73,7 +73,7 @@ describe("every markdown route of the demo school", () => {
       price: "9.50",
       currency: "USD",
       file_name: "style-guide-template.docx",
-      file_size_bytes: 88412,
+      file_size_bytes: 1117,
     });
     expect(parseMarkdown((await get("/api/md/posts/five-sql-mistakes")).text).data).toMatchObject({
       published: "2026-05-02T08:00:00.000Z",

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { memberCourses, memberDownloads } from "@/lib/account/queries";
+import { displayBytes } from "@/lib/storefront/format";
 import { AccountShell, accountMetadata, accountPage, formatDate, one, type Search } from "../_components/account";
 
 export const dynamic = "force-dynamic";
@@ -33,8 +34,16 @@ export default async function CoursesPage({ searchParams }: { searchParams: Sear
               <li key={d.id} className="card">
                 {d.published ? <Link href={`/digital-downloads/${encodeURIComponent(d.slug)}`}>{d.title}</Link> : <span>{d.title} (no longer listed)</span>}
                 <p className="meta">
-                  {d.fileName ? `${d.fileName} · ` : ""}Yours since {formatDate(d.since)}
+                  {d.fileName ? `${d.fileName}${d.fileSizeBytes !== null ? ` (${displayBytes(d.fileSizeBytes)})` : ""} · ` : ""}Yours since {formatDate(d.since)}
                 </p>
+                {d.filePath ? (
+                  // A plain link: the endpoint answers an attachment, so the browser saves it and stays here.
+                  <a className="button" href={d.filePath} download={d.fileName ?? true} aria-label={`Download ${d.title}`}>
+                    Download
+                  </a>
+                ) : (
+                  <p className="meta">The school has not added the file yet.</p>
+                )}
               </li>
             ))}
           </ul>
