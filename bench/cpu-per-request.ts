@@ -260,6 +260,6 @@ if (opts.sql && handle.driver.kind === "pg") {
 }
 console.log(
   `${which} on ${handle.driver.kind}: ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms CPU per request ` +
-    `(${(wall / requests).toFixed(3)} ms wall; ${requests} requests, ${concurrency} at a time)`,
+    `(user ${(cpu.user / 1000 / requests).toFixed(3)}, system ${(cpu.system / 1000 / requests).toFixed(3)}; ${(wall / requests).toFixed(3)} ms wall; ${requests} requests, ${concurrency} at a time)`,
 );
 await closeDbHandle(handle);

@@ -8,15 +8,25 @@
 //
 //   npx tsx bench/server-cpu.ts --pid <server pid> --origin http://localhost:3140 \
 //     [--requests 2000] [--rounds 3] [--connections 4] [--accept text/markdown] [--bearer key]
-//     [--api-keys k1,k2,…] <path> [<path>…]
+//     [--api-keys k1,k2,…] [--database-url url [--settle-outbox]] <path> [<path>…]
 //
 // The path `mcp-search` is the bench's mcp-search-catalog request (POST /mcp, tools/call
 // search_catalog {query:"sql"}, as bench/workloads.ts sends it) with `--bearer` (an Admin API key).
 // A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
-// with {"query": <document>}, one of `--api-keys` (comma-separated) per connection.
+// with {"query": <document>}, one of `--api-keys` (comma-separated) per connection. `create` and
+// `mcp-create` are the bench's create-subscription and mcp-create-subscription requests (a new
+// email each), `post:<path>` a POST without a body (the floors: post:/api/bench/floor-write).
+//
+// --database-url: also the CPU of the database's Postgres backends per request (when Postgres runs
+// on this machine). --settle-outbox (with it): each round waits until the mail outbox has nothing
+// pending before it reads the CPU, so the server's mail worker's work for the round's requests (a
+// new member's two mails) is counted with them, not with the next round (slow: the worker sends
+// one mail at a time).
 import { Agent, request as httpRequest } from "node:http";
 import { parseArgs } from "node:util";
-import { statCpuMs, treeCpuMs } from "./proc-cpu";
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { cpuBetween, pidsCpuMs, PostgresBackends, statCpuMs, treeCpuMs } from "./proc-cpu";
 
 const { values: opts, positionals: paths } = parseArgs({
   allowPositionals: true,
@@ -29,6 +39,8 @@ const { values: opts, positionals: paths } = parseArgs({
     accept: { type: "string", default: "*/*" },
     bearer: { type: "string" },
     "api-keys": { type: "string" },
+    "database-url": { type: "string" },
+    "settle-outbox": { type: "boolean" },
   },
 });
 if (!opts.pid || paths.length === 0) {
@@ -55,6 +67,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: connections });
 let rpcId = 0;
 const apiKeys = opts["api-keys"]?.split(",").filter(Boolean) ?? [];
 const GRAPHQL = "graphql:";
+const POST = "post:";
+const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+
+const keyFor = (path: string, connection: number): string => {
+  if (!apiKeys.length) throw new Error(`${path}: needs --api-keys`);
+  return apiKeys[connection % apiKeys.length]!;
+};
 
 /** Method, path, headers and body of one request for a path argument, sent on `connection`. */
 function requestFor(path: string, connection: number): { method: string; path: string; headers: Record<string, string>; body?: string } {
@@ -64,19 +84,24 @@ function requestFor(path: string, connection: number): { method: string; path: s
     const key = apiKeys[connection % apiKeys.length]!;
     return { method: "POST", path: "/admin/graphql", headers: { accept: "application/json", "content-type": "application/json", "x-service-api-key": key }, body };
   }
-  if (path !== "mcp-search") return { method: "GET", path, headers: { accept: opts.accept! } };
-  if (!opts.bearer) throw new Error("mcp-search needs --bearer <Admin API key>");
-  const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "search_catalog", arguments: { query: "sql" } } });
+  if (path.startsWith(POST)) return { method: "POST", path: path.slice(POST.length), headers: { accept: opts.accept! }, body: "" };
+  if (path === "create") {
+    const email = `cpu-${randomUUID()}@bench.schoolhouse.test`;
+    const query = `mutation BenchCreate { createSubscription(input: { email: ${JSON.stringify(email)}, name: "Bench User", planId: "${MONTHLY_PLAN_ID}" }) { errors subscription { id state } } }`;
+    return { method: "POST", path: "/admin/graphql", headers: { accept: "application/json", "content-type": "application/json", "x-service-api-key": keyFor(path, connection) }, body: JSON.stringify({ query }) };
+  }
+  if (path !== "mcp-search" && path !== "mcp-create") return { method: "GET", path, headers: { accept: opts.accept! } };
+  const bearer = path === "mcp-create" ? keyFor(path, connection) : opts.bearer;
+  if (!bearer) throw new Error("mcp-search needs --bearer <Admin API key>");
+  const params =
+    path === "mcp-search"
+      ? { name: "search_catalog", arguments: { query: "sql" } }
+      : { name: "create_subscription", arguments: { email: `cpu-mcp-${randomUUID()}@bench.schoolhouse.test`, name: "Bench MCP User", planId: MONTHLY_PLAN_ID } };
+  const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params });
   return {
     method: "POST",
     path: "/mcp",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18",
-      authorization: `Bearer ${opts.bearer}`,
-      "content-length": String(Buffer.byteLength(body)),
-    },
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${bearer}`, "content-length": String(Buffer.byteLength(body)) },
     body,
   };
 }
@@ -106,18 +131,41 @@ async function drive(path: string, count: number): Promise<void> {
   );
 }
 
-const results = new Map<string, { tree: number[]; main: number[] }>(paths.map((p) => [p, { tree: [], main: [] }]));
+const backends = opts["database-url"] ? await PostgresBackends.open(opts["database-url"]) : null;
+const outbox = opts["database-url"] && opts["settle-outbox"] ? new pg.Client({ connectionString: opts["database-url"], application_name: "bench-cpu-probe" }) : null;
+await outbox?.connect();
+/** Until the server's mail worker has sent every mail of the round (a minute at most). */
+async function outboxSettled(): Promise<void> {
+  if (!outbox) return;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { rows } = await outbox.query<{ n: number }>(`SELECT count(*)::int AS n FROM "MailMessage" WHERE "status" = 'pending'`);
+    if (rows[0]!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the mail outbox did not drain within a minute");
+}
+const dbPids = async () => (backends ? pidsCpuMs(await backends.pids("bench-cpu-probe", true)) : new Map<number, number>());
+
+const results = new Map<string, { tree: number[]; main: number[]; db: number[] }>(paths.map((p) => [p, { tree: [], main: [], db: [] }]));
 for (const p of paths) await drive(p, Math.min(500, requests)); // warm-up: JIT, caches, route code loaded
+await outboxSettled();
 for (let r = 0; r < rounds; r++) {
   for (const p of paths) {
     const before = cpuMs();
+    const dbBefore = await dbPids();
     await drive(p, requests);
+    await outboxSettled();
     const after = cpuMs();
+    const dbAfter = await dbPids();
     results.get(p)!.tree.push((after.tree - before.tree) / requests);
     results.get(p)!.main.push((after.main - before.main) / requests);
+    results.get(p)!.db.push(cpuBetween(dbBefore, dbAfter) / requests);
   }
 }
 agent.destroy();
+await outbox?.end();
+await backends?.close();
 const first = results.get(paths[0]!)!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (xs: number[]) => `${mean(xs).toFixed(3)} (${xs.map((x) => x.toFixed(2)).join(" ")})`;
@@ -125,6 +173,7 @@ console.log(`ms CPU per request, mean (rounds); ×first: first's CPU / this path
 for (const [p, r] of results) {
   console.log(
     `${p.padEnd(36)} main thread ${fmt(r.main)} ×${(mean(first.main) / mean(r.main)).toFixed(2)}   ` +
-      `process tree ${fmt(r.tree)} ×${(mean(first.tree) / mean(r.tree)).toFixed(2)}`,
+      `process tree ${fmt(r.tree)} ×${(mean(first.tree) / mean(r.tree)).toFixed(2)}` +
+      (backends ? `   Postgres ${fmt(r.db)}; tree + Postgres ×${((mean(first.tree) + mean(first.db)) / (mean(r.tree) + mean(r.db))).toFixed(2)}` : ""),
   );
 }
