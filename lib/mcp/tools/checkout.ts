@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CHECKOUT_ONE_ITEM, checkoutItemRef, checkoutMessages, findCheckoutItem, findCheckoutItemBySlug } from "../../billing/checkout-rules";
+import { versionedCheckoutItem } from "../../billing/checkout-item-cache";
+import { CHECKOUT_ONE_ITEM, checkoutItemRef, checkoutMessages, findCheckoutItem } from "../../billing/checkout-rules";
 import { startCheckout, type StartCheckoutInput } from "../../billing/start-checkout";
 import { SLUG } from "../../content/schemas";
 import { SLUG_MAX_LENGTH } from "../../storefront/routes";
@@ -78,9 +79,10 @@ export function registerCheckoutTools(tool: ToolRegistrar<"create_checkout_link"
       for (const kind of ["course", "download"] as const) {
         const slug = args[SLUG_ARGS[kind]];
         if (!slug) continue;
-        const found = await findCheckoutItemBySlug(db(), { schoolId: ctx.school.id, kind, slug, now });
+        // The storefront's review page finds an item by slug the same way (startCheckout rechecks it).
+        const found = await versionedCheckoutItem({ schoolId: ctx.school.id, key: { kind, slug }, now });
         if (!found) return fail(checkoutMessages(kind).notFound);
-        ref[kind === "course" ? "courseId" : "downloadId"] = found.id;
+        ref[kind === "course" ? "courseId" : "downloadId"] = found.item.id;
       }
       const started = await startCheckout({
         schoolId: ctx.school.id,
