@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { dueRenewalStatements } from "./renewal-dataset";
 import { renewalSizes, renewalsReport, type RenewalRun } from "./renewals-measure";
 
-const run = (count: number, seconds: number, renewed = count, payments = count): RenewalRun => ({
+const run = (count: number, seconds: number, renewed = count, payments = count, cpuMsPerItem = 1): RenewalRun => ({
   count,
   seconds,
   itemsPerSec: count / seconds,
-  cpuMsPerItem: 1,
+  cpuMsPerItem,
   generateSeconds: 0.1,
   outcomes: { succeeded: renewed },
   renewed,
@@ -26,6 +26,9 @@ describe("the renewals scenario", () => {
     expect(r.floorWriteMet).toBe(true);
     expect(r.flatCostRatio).toBe(0.8); // 400/s at 10,000 ÷ 500/s at 1,000
     expect(r.flatCostMet).toBe(true);
+    expect(r.flatCpuRatio).toBe(1);
+    // CPU per item: 1.5 ms at 1,000 ÷ 2 ms at 10,000 (reported, not a target).
+    expect(renewalsReport([run(1_000, 2, 1_000, 1_000, 1.5), run(10_000, 20, 10_000, 10_000, 2)], 800).flatCpuRatio).toBe(0.75);
     const slow = renewalsReport([run(1_000, 2), run(10_000, 40)], null);
     expect(slow).toMatchObject({ ratioToFloorWrite: null, floorWriteMet: null, flatCostRatio: 0.5, flatCostMet: false });
   });

@@ -12,7 +12,7 @@ export function renewalsLine(r: RenewalsReport): string {
   const met = (m: boolean | null) => (m === null ? "" : m ? " met" : " missed");
   return (
     `Renewals (test provider, one run per size): ${runs}; per item ×floor-write ${r.ratioToFloorWrite === null ? "– (floor-write not measured)" : fmt(r.ratioToFloorWrite)} (target ≥ ${r.targets.floorWrite}${met(r.floorWriteMet)}); ` +
-    `flat cost ${fmt(r.flatCostRatio ?? undefined)} (rate at ${r.runs[1]?.count ?? "–"} ÷ at ${r.runs[0]?.count ?? "–"}; target ≥ ${r.targets.flatCost}${met(r.flatCostMet)})` +
+    `flat cost ${fmt(r.flatCostRatio ?? undefined)} (rate at ${r.runs[1]?.count ?? "–"} ÷ at ${r.runs[0]?.count ?? "–"}; target ≥ ${r.targets.flatCost}${met(r.flatCostMet)}; CPU per item ${fmt(r.flatCpuRatio ?? undefined)})` +
     (r.status === "errors" ? `; errors: ${r.reason}` : "")
   );
 }

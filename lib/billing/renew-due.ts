@@ -27,6 +27,10 @@ export interface RenewalRunResult {
  * it, every school without a test clock (a school with one moves only with its clock).
  * The two kinds are found from their indexes (nextChargeDate in date order; pending payments by
  * state), never by a scan of every subscription, so a claim costs the same however many are due.
+ * The plan and the test clock are tested per row (EXISTS), not joined: with the joins the planner
+ * judged that a handful of rows qualify, so it read every due subscription and sorted them for
+ * each batch instead of stopping at the index's first `limit` (0.7 s a claim at 100,000 due:
+ * docs/benchmarks.md, "Renewals"; tests/integration/billing/renewal-claim-plan.test.ts).
  */
 export async function claimDueSubscriptions(options: {
   now: Date;
@@ -42,16 +46,16 @@ export async function claimDueSubscriptions(options: {
   const rows = await db().$queryRaw<{ id: string }[]>`
     WITH due AS (
       SELECT c."id" FROM "Subscription" c
-        JOIN "MembershipPlan" p ON p."id" = c."planId"
-        LEFT JOIN "SchoolBilling" b ON b."schoolId" = c."schoolId"
        WHERE c."nextChargeDate" <= ${now}
          AND c."state" IN ('active', 'trialing', 'past_due', 'incomplete')
          AND c."cancelAt" IS NULL
          AND c."pausedAt" IS NULL
-         AND (c."state" = 'incomplete' OR p."planType" = 'recurring')
+         AND (c."state" = 'incomplete' OR EXISTS (SELECT 1 FROM "MembershipPlan" p WHERE p."id" = c."planId" AND p."planType" = 'recurring'))
          AND (c."chargeLockedUntil" IS NULL OR c."chargeLockedUntil" <= ${now})
          AND NOT (c."id"::text = ANY(${exclude}::text[]))
-         AND (CASE WHEN ${school}::uuid IS NULL THEN b."testClockAt" IS NULL ELSE c."schoolId" = ${school}::uuid END)
+         AND (CASE WHEN ${school}::uuid IS NULL
+                   THEN NOT EXISTS (SELECT 1 FROM "SchoolBilling" b WHERE b."schoolId" = c."schoolId" AND b."testClockAt" IS NOT NULL)
+                   ELSE c."schoolId" = ${school}::uuid END)
        ORDER BY c."nextChargeDate"
        LIMIT ${limit}
        FOR UPDATE OF c SKIP LOCKED

@@ -134,6 +134,7 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
       for (const r of renewals.runs) expect(r.succeededPayments).toBe(r.count);
       expect(Number.isFinite(renewals.ratioToFloorWrite)).toBe(true);
       expect(Number.isFinite(renewals.flatCostRatio)).toBe(true);
+      expect(Number.isFinite(renewals.flatCpuRatio)).toBe(true);
       const redis = backend.redisRoundTrips;
       if (backend.name.endsWith("+redis")) {
         expect(redis).not.toBeNull();
