@@ -5,7 +5,8 @@
 // how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, "Profiling a miss").
 //
 //   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
-//   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh, floor-write, floor-read,
+//   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
+//          refresh-no-openid (the same grant without openid), floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
 //          on Postgres, the statements (round trips) per request, by text
@@ -16,12 +17,13 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 import { TEST_ACTOR } from "../tests/helpers/audit-actor";
+import { statCpuMs } from "./proc-cpu";
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
-const PATHS = ["typename", "courses", "courses-all", "create", "create-vars", "refresh", "floor-write", "floor-read", "mcp-search", "mcp-create"];
+const PATHS = ["typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
 if (!PATHS.includes(which)) {
   console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
@@ -69,14 +71,16 @@ const ORIGIN = "http://localhost";
 
 // Refresh tokens as a completed authorization leaves them (bench/prepare-db.ts), one chain per in-flight request.
 const tokens: string[] = [];
-if (which === "refresh") {
+const isRefresh = which === "refresh" || which === "refresh-no-openid";
+const refreshScope = which === "refresh" ? "openid offline_access" : "offline_access";
+if (isRefresh) {
   for (let i = 0; i < concurrency * 2; i++) {
     const token = randomToken();
     const grant = await handle.prisma.oAuthGrant.create({
-      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "openid offline_access", issuer: ORIGIN },
+      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: refreshScope, issuer: ORIGIN },
     });
     await handle.prisma.oAuthRefreshToken.create({
-      data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: "demo-public-app", scope: "openid offline_access", expiresAt: new Date(Date.now() + 30 * 86_400_000) },
+      data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: "demo-public-app", scope: refreshScope, expiresAt: new Date(Date.now() + 30 * 86_400_000) },
     });
     tokens.push(token);
   }
@@ -108,7 +112,7 @@ function adminBody(): string {
 async function one(): Promise<void> {
   if (which === "floor-write") return void (await floorWrite());
   if (which === "floor-read") return void (await floorRead());
-  if (which === "refresh") {
+  if (isRefresh) {
     const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: tokens.shift()!, client_id: "demo-public-app" });
     const res = await handleTokenRequest(
       new Request(`${ORIGIN}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", host: "localhost" }, body: form.toString() }),
@@ -241,10 +245,15 @@ if (opts.profile) {
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
 }
+// The main thread alone (Linux): what serializes requests. process.cpuUsage() also counts the
+// libuv threadpool, where asynchronous crypto (the ID token's signature) runs.
+const mainThreadMs = () => statCpuMs(`/proc/self/task/${process.pid}/stat`);
 const cpu0 = process.cpuUsage();
+const main0 = mainThreadMs();
 const t0 = performance.now();
 await run(requests);
 const cpu = process.cpuUsage(cpu0);
+const mainMs = mainThreadMs() - main0;
 const wall = performance.now() - t0;
 if (opts.profile) {
   const { profile } = await session.post("Profiler.stop");
@@ -260,6 +269,8 @@ if (opts.sql && handle.driver.kind === "pg") {
 }
 console.log(
   `${which} on ${handle.driver.kind}: ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms CPU per request ` +
-    `(user ${(cpu.user / 1000 / requests).toFixed(3)}, system ${(cpu.system / 1000 / requests).toFixed(3)}; ${(wall / requests).toFixed(3)} ms wall; ${requests} requests, ${concurrency} at a time)`,
+    `(user ${(cpu.user / 1000 / requests).toFixed(3)}, system ${(cpu.system / 1000 / requests).toFixed(3)}), ` +
+    `${(mainMs / requests).toFixed(3)} ms on the main thread ` +
+    `(${(wall / requests).toFixed(3)} ms wall; ${requests} requests, ${concurrency} at a time)`,
 );
 await closeDbHandle(handle);

@@ -5,7 +5,7 @@
 // delete), so a rotation or retirement made anywhere holds on every instance within
 // STOREFRONT_REVALIDATE_MS, without a restart. Which key signs is computed from `activatesAt` and
 // the caller's `now`, so instances switch to a rotated-in key at the same moment.
-import { randomUUID } from "node:crypto";
+import { createPrivateKey, randomUUID, type JsonWebKey as NodeJwk, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import { authSecret } from "../auth/auth-secret";
 import { db } from "../db/client";
@@ -72,6 +72,7 @@ const cache = createCredentialCache<SigningKey[]>({
       createdAt: new Date(k.createdAt),
       activatesAt: new Date(k.activatesAt),
     }));
+    pruneOpenedKeys(keys);
     return { row: keys, version: toVersion(row?.version) };
   },
 });
@@ -165,9 +166,12 @@ export async function replaceUnreadableKey(options: { alg: SigningAlg; kid: stri
   forgetSigningKeys();
 }
 
-// Imported keys per process, by kid and ciphertext (a kid never changes its material). On globalThis:
-// Next.js bundles routes separately and they share the process.
-const slot = globalThis as typeof globalThis & { __schoolhouseOidcKeys?: Map<string, Promise<CryptoKey>> };
+// Public keys imported for verification, per process, by kid and JWK (a kid never changes its
+// material). On globalThis: Next.js bundles routes separately and they share the process.
+const slot = globalThis as typeof globalThis & {
+  __schoolhouseOidcKeys?: Map<string, Promise<CryptoKey>>;
+  __schoolhouseOidcPrivateKeys?: Map<string, OpenedKey>;
+};
 const imported = (slot.__schoolhouseOidcKeys ??= new Map());
 
 function memo(id: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
@@ -180,12 +184,42 @@ function memo(id: string, make: () => Promise<CryptoKey>): Promise<CryptoKey> {
   return key;
 }
 
-export function privateKeyOf(key: SigningKey): Promise<CryptoKey> {
-  return memo(`private:${key.kid}:${key.privateKeyCiphertext}`, async () => {
-    const jwk = JSON.parse(openPrivateKey(key.privateKeyCiphertext, authSecret())) as JWK;
-    return (await importJWK(jwk, key.alg)) as CryptoKey;
-  });
+/** A signing key's private half, opened once per key version, with its JWS headers made once. */
+export interface OpenedKey {
+  kid: string;
+  alg: SigningAlg;
+  /** The sealed text it was opened from: another ciphertext under the same kid is opened anew. */
+  ciphertext: string;
+  privateKey: KeyObject;
+  /** base64url of the JWS protected header, by typ ("" for none). */
+  headers: Map<string, string>;
 }
+
+// Opened private keys, by kid. Unsealing (AES-GCM) and parsing the key cost more than a signature,
+// so it happens once per key, not per token; a reload of the key set (any rotation, retirement or
+// delete: the version bumps) drops the keys that are no longer published (pruneOpenedKeys), so a
+// retired key's private half does not stay in memory (docs/security.md).
+const opened = (slot.__schoolhouseOidcPrivateKeys ??= new Map());
+
+/** The key's private half, ready to sign; throws when it cannot be opened with this AUTH_SECRET (never cached then). */
+export function openedKeyOf(key: SigningKey): OpenedKey {
+  const known = opened.get(key.kid);
+  if (known && known.ciphertext === key.privateKeyCiphertext) return known;
+  const jwk = JSON.parse(openPrivateKey(key.privateKeyCiphertext, authSecret())) as NodeJwk;
+  const made: OpenedKey = { kid: key.kid, alg: key.alg, ciphertext: key.privateKeyCiphertext, privateKey: createPrivateKey({ key: jwk, format: "jwk" }), headers: new Map() };
+  opened.set(key.kid, made);
+  return made;
+}
+
+/** Drops the opened private keys of every kid not in `keys` (the key set just read). */
+function pruneOpenedKeys(keys: readonly SigningKey[]): void {
+  if (!opened.size) return;
+  const live = new Set(keys.map((k) => k.kid));
+  for (const kid of opened.keys()) if (!live.has(kid)) opened.delete(kid);
+}
+
+/** Opened private keys held by this process (tests: a retired key's is dropped). */
+export const openedKidsForTests = (): string[] => [...opened.keys()];
 
 export function publicKeyOf(key: SigningKey): Promise<CryptoKey> {
   return memo(`public:${key.kid}:${JSON.stringify(key.publicJwk)}`, async () => (await importJWK(key.publicJwk, key.alg)) as CryptoKey);

@@ -1,6 +1,7 @@
 // Signing and verifying the JWTs this deployment issues (ID tokens, logout tokens) with its
 // OpenID Connect keys (key-store.ts), and the public key set jwks_uri serves.
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
+import { sign } from "node:crypto";
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { now as clockNow } from "../clock";
 import { securityEvent } from "../security/events";
 import {
@@ -9,12 +10,13 @@ import {
   ensureSigningKeys,
   isSigningAlg,
   MAX_SIGNED_TOKEN_TTL_SECONDS,
-  privateKeyOf,
+  openedKeyOf,
   publicKeyOf,
   publishedKeys,
   replaceUnreadableKey,
   SIGNING_ALGS,
   type SigningAlg,
+  type OpenedKey,
   type SigningKey,
 } from "./key-store";
 
@@ -44,7 +46,7 @@ export class JwtVerificationError extends Error {
   }
 }
 
-async function signingKey(alg: SigningAlg, now: Date): Promise<{ key: SigningKey; privateKey: CryptoKey }> {
+async function signingKey(alg: SigningAlg, now: Date): Promise<OpenedKey> {
   let key = activeKey(await publishedKeys(), alg, now);
   if (!key) {
     await ensureSigningKeys(now);
@@ -52,13 +54,13 @@ async function signingKey(alg: SigningAlg, now: Date): Promise<{ key: SigningKey
     if (!key) throw new Error(`no ${alg} signing key could be made`);
   }
   try {
-    return { key, privateKey: await privateKeyOf(key) };
+    return openedKeyOf(key);
   } catch (error) {
     securityEvent("oidc.signing_key_unreadable", { kid: key.kid, alg, error: error instanceof Error ? error.message : String(error) });
     await replaceUnreadableKey({ alg, kid: key.kid, now });
     const replaced = activeKey(await publishedKeys(), alg, now);
     if (!replaced || replaced.kid === key.kid) throw error;
-    return { key: replaced, privateKey: await privateKeyOf(replaced) };
+    return openedKeyOf(replaced);
   }
 }
 
@@ -67,6 +69,12 @@ async function signingKey(alg: SigningAlg, now: Date): Promise<{ key: SigningKey
  * `iat` defaults to now and `exp` to DEFAULT_SIGNED_TOKEN_TTL_SECONDS after it; an `exp` beyond
  * MAX_SIGNED_TOKEN_TTL_SECONDS from now is refused, because a retired key's tokens must all have
  * expired (that bound is what makes retirement safe).
+ *
+ * The JWS (RFC 7515 compact serialization) is made here with node:crypto rather than jose's
+ * SignJWT (docs/benchmarks.md, "ID tokens"): the header is encoded once per key and typ, and the
+ * signature is computed on the libuv threadpool (`sign` with a callback), so an RSA signature does
+ * not hold the event loop. jose still verifies (verifyOwnJwt), and the tests verify with jose and
+ * oauth4webapi.
  */
 export async function signJwt(claims: Record<string, unknown>, options: { typ?: string; alg?: SigningAlg } = {}): Promise<string> {
   const alg = options.alg ?? DEFAULT_SIGNING_ALG;
@@ -76,10 +84,22 @@ export async function signJwt(claims: Record<string, unknown>, options: { typ?: 
   const iat = typeof claims.iat === "number" ? claims.iat : nowSeconds;
   const exp = typeof claims.exp === "number" ? claims.exp : iat + DEFAULT_SIGNED_TOKEN_TTL_SECONDS;
   if (exp > nowSeconds + MAX_SIGNED_TOKEN_TTL_SECONDS) throw new Error(`a signed token may live at most ${MAX_SIGNED_TOKEN_TTL_SECONDS} s`);
-  const { key, privateKey } = await signingKey(alg, now);
-  return new SignJWT({ ...claims, iat, exp })
-    .setProtectedHeader({ alg, kid: key.kid, ...(options.typ ? { typ: options.typ } : {}) })
-    .sign(privateKey);
+  const opened = await signingKey(alg, now);
+  const typ = options.typ ?? "";
+  let header = opened.headers.get(typ);
+  if (header === undefined) {
+    header = Buffer.from(JSON.stringify({ alg, kid: opened.kid, ...(typ ? { typ } : {}) })).toString("base64url");
+    opened.headers.set(typ, header);
+  }
+  const signingInput = `${header}.${Buffer.from(JSON.stringify({ ...claims, iat, exp })).toString("base64url")}`;
+  const signature = await signAsync(opened, Buffer.from(signingInput, "ascii"));
+  return `${signingInput}.${signature.toString("base64url")}`;
+}
+
+/** RS256 is RSASSA-PKCS1-v1_5 with SHA-256; ES256 is ECDSA P-256 with SHA-256, r‖s (RFC 7518 §3.4), not DER. */
+function signAsync(opened: OpenedKey, data: Buffer): Promise<Buffer> {
+  const key = opened.alg === "ES256" ? { key: opened.privateKey, dsaEncoding: "ieee-p1363" as const } : opened.privateKey;
+  return new Promise((resolve, reject) => sign("sha256", data, key, (error, signature) => (error ? reject(error) : resolve(signature))));
 }
 
 /**

@@ -4,7 +4,7 @@ import { base64url, decodeProtectedHeader, SignJWT, UnsecuredJWT, createLocalJWK
 import { afterEach, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
 import { db } from "@/lib/db/client";
-import { KEY_PUBLISH_AHEAD_SECONDS, MAX_SIGNED_TOKEN_TTL_SECONDS } from "@/lib/oidc/key-store";
+import { KEY_PUBLISH_AHEAD_SECONDS, MAX_SIGNED_TOKEN_TTL_SECONDS, openedKidsForTests } from "@/lib/oidc/key-store";
 import { openPrivateKey } from "@/lib/oidc/key-seal";
 import { JwtVerificationError, publicJwks, signJwt, verifyOwnJwt } from "@/lib/oidc/keys";
 import { listSigningKeys } from "@/lib/oidc/list-signing-keys";
@@ -54,7 +54,7 @@ describe("signing keys", () => {
     for (const alg of ["RS256", "ES256"] as const) {
       const token = await signJwt({ sub: "member", aud: "client" }, alg === "RS256" ? { typ: "logout+jwt" } : { alg });
       const header = decodeProtectedHeader(token);
-      expect(header.alg).toBe(alg);
+      expect(header).toEqual({ alg, kid: expect.any(String), ...(alg === "RS256" ? { typ: "logout+jwt" } : {}) });
       expect(header.kid).toBeTruthy();
       const { payload } = await jwtVerify(token, jwks, { currentDate: now() });
       expect(payload).toMatchObject({ sub: "member", aud: "client" });
@@ -63,6 +63,8 @@ describe("signing keys", () => {
     }
     const logout = await signJwt({ sub: "m" }, { typ: "logout+jwt" });
     expect(await verifyOwnJwt(logout, { typ: "logout+jwt" })).toMatchObject({ sub: "m" });
+    // Headers are encoded once per key and typ: the same key without typ gets none.
+    expect(decodeProtectedHeader(await signJwt({ sub: "m" }))).toEqual({ alg: "RS256", kid: decodeProtectedHeader(logout).kid });
     expect(await refusal(logout, { typ: "JWT" })).toBe("wrong_typ");
     await expect(signJwt({ exp: Math.floor(now().getTime() / 1000) + MAX_SIGNED_TOKEN_TTL_SECONDS + 5 })).rejects.toThrow(/at most/);
   });
@@ -111,6 +113,8 @@ describe("signing keys", () => {
     // From activation on, the new key signs; the token signed before still verifies.
     advance(KEY_PUBLISH_AHEAD_SECONDS * 1000);
     expect(decodeProtectedHeader(await signJwt({ sub: "m" })).kid).toBe(made!.kid);
+    // The old key's private half stays opened in this process while it is published (it was opened to sign).
+    expect(openedKidsForTests()).toContain(oldKid);
     expect(await verifyOwnJwt(before, { allowExpired: true })).toMatchObject({ sub: "member" });
     const stillValid = createLocalJWKSet(await publicJwks());
     await expect(jwtVerify(before, stillValid, { currentDate: new Date(now().getTime() - 1000) })).resolves.toBeTruthy();
@@ -125,6 +129,10 @@ describe("signing keys", () => {
     expect((await publicJwks()).keys.map((k) => k.kid)).not.toContain(oldKid);
     expect(await refusal(before)).toBe("unknown_kid");
     expect((await listSigningKeys({ now: now() })).find((k) => k.kid === oldKid)!.status.state).toBe("retired");
+    // Reading the key set after retirement drops the retired key's opened private half from memory.
+    await signJwt({ sub: "m" });
+    expect(openedKidsForTests()).not.toContain(oldKid);
+    expect(openedKidsForTests()).toContain(made!.kid);
   });
 
   it("a key sealed under another AUTH_SECRET is replaced by a new one, once; the old stays published", async () => {
