@@ -20,6 +20,9 @@ const RULES: Configuration = {
   MD060: false,
 };
 
+/** "issue 26", "Issue 24/30", "issues 24 and 30", "issue #12": a tracker reference. */
+const ISSUE_REFERENCE = /\bissues? #?\d/i;
+
 /** A line inside a fenced code block that opens a fence itself: the block above it was left open. */
 export const fenceInCodeBlock: Rule = {
   names: ["fence-in-code-block"],
@@ -73,6 +76,21 @@ describe("the project's markdown", () => {
   it("passes markdownlint and the fence rule", async () => {
     expect(await problems({ files: FILES.map((f) => path.join(ROOT, f)) })).toEqual([]);
   }, 60_000);
+
+  // A reader cannot see the tracker: a rule says what holds and why, history is in git.
+  it("names no issue numbers (a rule reads on its own)", () => {
+    const found: string[] = [];
+    for (const file of FILES) {
+      readFileSync(path.join(ROOT, file), "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (ISSUE_REFERENCE.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+    expect(["(issue 30, item 2)", "Issue 26's target", "issues 24 and 30", "issue #12"].every((t) => ISSUE_REFERENCE.test(t))).toBe(true);
+    expect(["the issuer", "an issue of the key", "RFC 7662"].some((t) => ISSUE_REFERENCE.test(t))).toBe(false);
+  });
 
   it("links to another file's heading point at a heading it has", () => {
     const broken: string[] = [];
