@@ -20,6 +20,7 @@ import { seedDemo } from "@/lib/startup/seed/seed";
 import { TEST_ACTOR } from "../helpers/audit-actor";
 import { listSchoolPayments } from "@/lib/billing/list-school-payments";
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
+import { rowStatementsDuring } from "../helpers/statements";
 
 // 10,000 members, 20,000 subscriptions (15 due), 50,000 payments, 100,000 token rows: small enough
 // to generate in seconds, large enough that without an index the planner scans (dropping
@@ -40,17 +41,6 @@ let pool: pg.Pool;
 let largeTables: Set<string>;
 let now: Date;
 
-/** The statements `fn` sends. */
-async function capture(fn: () => Promise<unknown>): Promise<Captured[]> {
-  const seen: Captured[] = [];
-  const stop = dbHandle().onStatement((s) => seen.push({ sql: s.sql, args: s.args }));
-  try {
-    await fn();
-  } finally {
-    stop();
-  }
-  return seen.filter((s) => /^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s.sql));
-}
 
 interface PlanNode {
   "Node Type": string;
@@ -133,22 +123,22 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
 
   it("the lazy settle's due check, for a school and for a user's plan; the due rows are settled", async () => {
     let settled = 0;
-    const first = await capture(async () => {
+    const first = await rowStatementsDuring(async () => {
       settled = (await settleDueSubscriptions({ now, schoolId: SCHOOL })).expired;
     });
     expect(settled).toBe(shape.dueSubscriptions);
-    const idle = await capture(() => settleDueSubscriptions({ now, schoolId: SCHOOL }));
-    const all = await capture(() => settleDueSubscriptions({ now }));
+    const idle = await rowStatementsDuring(() => settleDueSubscriptions({ now, schoolId: SCHOOL }));
+    const all = await rowStatementsDuring(() => settleDueSubscriptions({ now }));
     const sub = await generatedSubscription(7);
     const { rows } = await pool.query<{ userId: string; planId: string }>(`SELECT "userId"::text, "planId"::text FROM "Subscription" WHERE "id" = $1::uuid`, [sub.id]);
-    const forUser = await capture(() => settleDueSubscriptions({ now, schoolId: SCHOOL, userId: rows[0]!.userId, planId: rows[0]!.planId }));
+    const forUser = await rowStatementsDuring(() => settleDueSubscriptions({ now, schoolId: SCHOOL, userId: rows[0]!.userId, planId: rows[0]!.planId }));
     expect(idle.length).toBe(1);
     expect(await wastefulPlans([...first, ...idle, ...all, ...forUser])).toEqual([]);
   });
 
   it("subscriptions(email:), the first page, a deep keyset page and state/plan filters", async () => {
     const deep = await generatedSubscription(Math.floor(shape.subscriptions * 0.85));
-    const pages = await capture(async () => {
+    const pages = await rowStatementsDuring(async () => {
       const byEmail = await listSubscriptionRows({ schoolId: SCHOOL, filter: { email: "large-member-42@large.bench.test" }, now });
       expect(byEmail.nodes.length).toBeGreaterThan(0);
       await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50 }, now });
@@ -162,7 +152,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
 
   it("MCP list_subscriptions' query (with plan and user)", async () => {
     const deep = await generatedSubscription(Math.floor(shape.subscriptions * 0.6));
-    const statements = await capture(async () => {
+    const statements = await rowStatementsDuring(async () => {
       await listSubscriptions({ schoolId: SCHOOL, filter: { first: 50 }, now });
       await listSubscriptions({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep) }, now });
       await listSubscriptions({ schoolId: SCHOOL, filter: { email: "large-member-7@large.bench.test", state: "active" }, now });
@@ -173,7 +163,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
   it("updateSubscription and cancelSubscription: their reads and writes", async () => {
     // k % 10 = 7: a live subscription with no cancellation scheduled.
     const [a, b] = [await generatedSubscription(17), await generatedSubscription(27)];
-    const statements = await capture(async () => {
+    const statements = await rowStatementsDuring(async () => {
       const end = Math.floor(now.getTime() / 1000) + 60 * 86_400;
       const updated = await updateSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { id: a.id, currentPeriodEnd: end }, now });
       expect(updated.errors).toEqual([]);
@@ -189,7 +179,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     const member = await generatedSubscription(7);
     const { rows: [owner] } = await pool.query<{ userId: string }>(`SELECT "userId"::text AS "userId" FROM "Subscription" WHERE "id" = $1`, [member.id]);
     const since = Math.floor(now.getTime() / 1000) - 3_600;
-    const statements = await capture(async () => {
+    const statements = await rowStatementsDuring(async () => {
       await listSchoolPayments({ schoolId: SCHOOL, filter: { first: 50 } });
       await listSchoolPayments({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep!) } });
       await listSchoolPayments({ schoolId: SCHOOL, filter: { state: "failed" } });
@@ -213,7 +203,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     await pool.query(`ANALYZE "AuditEvent"`);
     largeTables.add("AuditEvent");
     const [deep] = (await pool.query<{ id: string; createdAt: Date }>(`SELECT "id"::text AS "id", "createdAt" FROM "AuditEvent" WHERE "schoolId" = $1 ORDER BY "createdAt" DESC, "id" DESC OFFSET 12000 LIMIT 1`, [SCHOOL])).rows;
-    const statements = await capture(async () => {
+    const statements = await rowStatementsDuring(async () => {
       await listAuditEvents({ schoolId: SCHOOL, filter: { first: 50 } });
       await listAuditEvents({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep!) } });
       await listAuditEvents({ schoolId: SCHOOL, filter: { actorType: "system", after: cursorOf(deep!) } });
@@ -235,7 +225,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
       data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: client.clientId, scope: grant.scope, expiresAt: new Date(now.getTime() + 3_600_000) },
     });
     let access = "";
-    const statements = await capture(async () => {
+    const statements = await rowStatementsDuring(async () => {
       const body = await exchangeRefreshToken({ client, form: new Map([["refresh_token", token]]), issuer: ISSUER, now });
       access = body.access_token;
       expect(await findActiveAccessToken({ token: access, issuer: ISSUER, now })).not.toBeNull();

@@ -4,7 +4,7 @@
 // whose content changed since is never sold at its old price: the statement's ContentVersion guard
 // refuses to write and the item is read again. PGlite, and Postgres with TEST_DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, dbHandle } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 import { resetEnvCache } from "@/lib/env";
 import { startCheckout } from "@/lib/billing/start-checkout";
 import { versionedCheckoutItem } from "@/lib/billing/checkout-item-cache";
@@ -12,6 +12,7 @@ import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { TEST_NOW, freshEmail } from "../admin-api/helpers";
 import { checkoutClient } from "./helpers";
+import { statementsDuring } from "../../helpers/statements";
 
 const ORIGIN = "http://demo.localhost";
 const PRICED_PLAN = "5c400000-0000-4000-8000-0000000003b1";
@@ -28,16 +29,6 @@ const app = appForSuite({
 });
 const { started } = checkoutClient(app, ORIGIN);
 
-/** Every statement sent while `fn` runs (the test sends one request at a time). */
-async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  const sql: string[] = [];
-  const stop = dbHandle().onStatement((s) => sql.push(s.sql.replace(/\s+/g, " ").trim()));
-  try {
-    return { result: await fn(), sql };
-  } finally {
-    stop();
-  }
-}
 const itemReads = (sql: string[]) => sql.filter((s) => /FROM "public"\."(MembershipPlan|Course|DigitalDownload)"/.test(s));
 /** Prisma's statements name "public"."…"; the content version's read is the one the storefront makes too. */
 const prismaBeyondVersion = (sql: string[]) => sql.filter((s) => s.includes('"public".') && !s.includes('"public"."ContentVersion"'));
@@ -45,7 +36,7 @@ const prismaBeyondVersion = (sql: string[]) => sql.filter((s) => s.includes('"pu
 describe("the checkout's hot requests", () => {
   it("the review page reads no item row once its item is cached", async () => {
     expect((await app.fetch("/checkout/plans/monthly")).status).toBe(200);
-    const { result, sql } = await statements(() => app.fetch("/checkout/plans/monthly"));
+    const { result, sql } = await statementsDuring(() => app.fetch("/checkout/plans/monthly"));
     expect(result.status).toBe(200);
     expect(await result.text()).toContain('action="/api/checkout"');
     expect(itemReads(sql)).toEqual([]);
@@ -55,7 +46,7 @@ describe("the checkout's hot requests", () => {
   it("a visitor's start: one statement checks and writes the checkout, then the provider's row and its id; nothing through Prisma", async () => {
     await started({ plan: DEMO_IDS.plans.monthly, email: freshEmail("warm"), name: "Warm Up" });
     const email = freshEmail("counted");
-    const { result, sql } = await statements(() => started({ plan: DEMO_IDS.plans.monthly, email, name: "Counted Buyer" }));
+    const { result, sql } = await statementsDuring(() => started({ plan: DEMO_IDS.plans.monthly, email, name: "Counted Buyer" }));
     expect(sql.filter((s) => s.includes('INSERT INTO "CheckoutSession"'))).toHaveLength(1);
     expect(sql.filter((s) => s.includes('INSERT INTO "TestProviderCheckout"'))).toHaveLength(1);
     expect(sql.filter((s) => s.startsWith('UPDATE "CheckoutSession"'))).toHaveLength(1);
@@ -84,7 +75,7 @@ describe("a cached item whose price changed", () => {
     await db().membershipPlan.update({ where: { id: PRICED_PLAN }, data: { price: "12.50" } });
     // Still the old price from the cache (its version is trusted), which the start must not use.
     expect((await versionedCheckoutItem({ schoolId: DEMO_IDS.school, key: { kind: "plan", id: PRICED_PLAN }, now: TEST_NOW }))?.item.price?.toFixed(2)).toBe("10.00");
-    const { result, sql } = await statements(() =>
+    const { result, sql } = await statementsDuring(() =>
       startCheckout({ schoolId: DEMO_IDS.school, input: { planId: PRICED_PLAN, email: freshEmail("repriced"), name: "Re Priced" }, member: null, origin: ORIGIN, now: TEST_NOW }),
     );
     expect(result.errors).toEqual([]);

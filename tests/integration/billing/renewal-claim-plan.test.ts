@@ -7,9 +7,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { dueRenewalStatements } from "@/bench/renewal-dataset";
 import { claimDueSubscriptions } from "@/lib/billing/renew-due";
-import { db, dbHandle } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
+import { rowStatementsDuring } from "../../helpers/statements";
 
 // Enough that a plan reading them all is the planner's choice when it misjudges how many qualify
 // (the joined claim did, on both databases); few enough to generate in a second.
@@ -33,17 +34,6 @@ async function planOf(statement: { sql: string; args: unknown[] }): Promise<Plan
   return parsed[0]!.Plan;
 }
 
-/** The statements `fn` sends that read or write rows. */
-async function capture(fn: () => Promise<unknown>): Promise<{ sql: string; args: unknown[] }[]> {
-  const seen: { sql: string; args: unknown[] }[] = [];
-  const stop = dbHandle().onStatement((s) => seen.push({ sql: s.sql, args: s.args }));
-  try {
-    await fn();
-  } finally {
-    stop();
-  }
-  return seen.filter((s) => /^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s.sql));
-}
 
 beforeAll(async () => {
   await seedDemo({ prisma: db() });
@@ -56,7 +46,7 @@ describe("the renewal claim with thousands due", () => {
   it("walks the nextChargeDate index to one batch: no Seq Scan of Subscription, no sort of the due set", async () => {
     const now = new Date();
     for (const schoolId of [undefined, DEMO_IDS.school]) {
-      const [claim, ...rest] = await capture(async () => {
+      const [claim, ...rest] = await rowStatementsDuring(async () => {
         const { ids } = await claimDueSubscriptions({ now, limit: BATCH, schoolId, exclude: ["00000000-0000-4000-8000-000000000000"] });
         expect(ids.length).toBe(BATCH);
       });

@@ -3,13 +3,13 @@
 // refresh grant does), and no hot read goes through Prisma. Counted with the database handle's
 // statement listener, which sees Prisma's statements and the raw driver's alike.
 import { beforeAll, describe, expect, it } from "vitest";
-import { dbHandle } from "@/lib/db/client";
 import { forgetApiKeys } from "@/lib/credentials/api-key-cache";
 import { verifyApiKey } from "@/lib/credentials/verify-api-key";
 import { findActiveAccessToken } from "@/lib/oauth/active-access-token";
 import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { form, signIn, tokensFor, type TokenBody } from "./helpers";
+import { statementsDuring } from "../../helpers/statements";
 
 const app = appForSuite({ host: "demo.localhost" });
 let tokens: TokenBody;
@@ -18,16 +18,6 @@ beforeAll(async () => {
   tokens = await tokensFor(app, await signIn(app, "student@schoolhouse.test"), { scope: "openid profile email" });
 });
 
-/** Every statement sent while `fn` runs, any lane (the test sends one request at a time). */
-async function statements<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  const sql: string[] = [];
-  const stop = dbHandle().onStatement((s) => sql.push(s.sql.replace(/\s+/g, " ").trim()));
-  try {
-    return { result: await fn(), sql };
-  } finally {
-    stop();
-  }
-}
 
 /** Statements that read the tables of an access token or a key, and any Prisma statement (it names "public"."…"). */
 const credentialReads = (sql: string[]) => sql.filter((s) => /"(OAuthAccessToken|OAuthGrant|ApiKey)"/.test(s));
@@ -39,7 +29,7 @@ const userinfo = (token: string) => app.fetch("/api/oauth/userinfo", { headers: 
 describe("one statement per hot read", () => {
   it("introspection: the token, its grant and member in one statement, nothing through Prisma", async () => {
     await introspect(tokens.access_token); // caches warm (school, client)
-    const { result, sql } = await statements(() => introspect(tokens.access_token));
+    const { result, sql } = await statementsDuring(() => introspect(tokens.access_token));
     expect(result.status).toBe(200);
     expect(await result.json()).toMatchObject({ active: true, client_id: "demo-public-app", sub: DEMO_IDS.users.student, school_id: DEMO_IDS.school });
     expect(credentialReads(sql)).toHaveLength(1);
@@ -49,7 +39,7 @@ describe("one statement per hot read", () => {
 
   it("UserInfo: the claims and the member's roles from the same one statement", async () => {
     await userinfo(tokens.access_token);
-    const { result, sql } = await statements(() => userinfo(tokens.access_token));
+    const { result, sql } = await statementsDuring(() => userinfo(tokens.access_token));
     expect(result.status).toBe(200);
     expect(await result.json()).toMatchObject({ sub: DEMO_IDS.users.student, email: "student@schoolhouse.test", roles: ["student"], org_id: DEMO_IDS.school });
     expect(credentialReads(sql)).toHaveLength(1);
@@ -59,11 +49,11 @@ describe("one statement per hot read", () => {
 
   it("an unknown token costs at most the one statement, an oversized one none, and another origin's token is refused after it", async () => {
     for (const token of ["sha_not-a-token", "x".repeat(600)]) {
-      const { result, sql } = await statements(() => findActiveAccessToken({ token, issuer: app.url, now: new Date() }));
+      const { result, sql } = await statementsDuring(() => findActiveAccessToken({ token, issuer: app.url, now: new Date() }));
       expect(result).toBeNull();
       expect(credentialReads(sql).length).toBeLessThanOrEqual(1);
     }
-    const { result, sql } = await statements(() => findActiveAccessToken({ token: tokens.access_token, issuer: "http://elsewhere.test", now: new Date() }));
+    const { result, sql } = await statementsDuring(() => findActiveAccessToken({ token: tokens.access_token, issuer: "http://elsewhere.test", now: new Date() }));
     expect(result).toBeNull();
     expect(credentialReads(sql)).toHaveLength(1);
   });
@@ -71,7 +61,7 @@ describe("one statement per hot read", () => {
   it("an Admin API key: one statement (row, school and version) on a cache miss, none on a hit", async () => {
     forgetApiKeys();
     const now = new Date();
-    const miss = await statements(() => verifyApiKey({ key: DEFAULT_DEMO_API_KEY, now }));
+    const miss = await statementsDuring(() => verifyApiKey({ key: DEFAULT_DEMO_API_KEY, now }));
     expect(miss.result.schoolId).toBe(DEMO_IDS.school);
     const keyReads = miss.sql.filter((s) => s.includes('FROM "ApiKey"'));
     expect(keyReads).toHaveLength(1);
@@ -80,7 +70,7 @@ describe("one statement per hot read", () => {
     expect(prisma(miss.sql)).toEqual([]);
     // The hit (within the revalidation bound the cache trusts its version read) asks nothing of the
     // key's tables; the last-used write, at most once a minute, is a raw statement too.
-    const hit = await statements(() => verifyApiKey({ key: DEFAULT_DEMO_API_KEY, now }));
+    const hit = await statementsDuring(() => verifyApiKey({ key: DEFAULT_DEMO_API_KEY, now }));
     expect(hit.sql.filter((s) => s.includes('FROM "ApiKey"'))).toEqual([]);
     expect(prisma(hit.sql)).toEqual([]);
   });
