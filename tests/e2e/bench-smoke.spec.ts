@@ -10,6 +10,8 @@ import { expect, test } from "@playwright/test";
 const WORKLOAD_IDS = [
   "floor-write",
   "floor-read",
+  // The bare route behind proxy.ts: the reference of the requests that meet the proxy.
+  "baseline-proxied",
   "md-course",
   "llms-full",
   "html-course",
@@ -93,12 +95,21 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
           expect(Number.isFinite(w.ratios.throughput)).toBe(true);
           expect(Number.isFinite(w.measurement.p50Ms)).toBe(true);
           // Every workload is reported against its floor too (the floors run on every backend).
-          if (w.isFloor) expect(w.floor).toBeNull();
+          if (w.isFloor || w.isReference) expect(w.floor).toBeNull();
           else {
             expect(["floor-write", "floor-read"]).toContain(w.floor);
             expect(Number.isFinite(w.floorRatios.throughput)).toBe(true);
             expect(Number.isFinite(w.floorRatios.p99)).toBe(true);
           }
+        }
+      }
+      if (!onMembers) {
+        // Requests that meet the proxy are judged against its bare route, derived like a floor ratio.
+        const html = backend.workloads.find((w: { id: string }) => w.id === "html-course");
+        expect(html.targetAgainst).toBe("baseline-proxied");
+        if (html.status === "ok") {
+          expect(Number.isFinite(html.comparison.throughput)).toBe(true);
+          expect(html.comparisonMethod).toMatch(/^derived: /);
         }
       }
       if (onMembers) {
