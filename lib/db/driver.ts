@@ -18,6 +18,11 @@ export function createPgDriver(url: string, options: { max?: number } = {}): Dri
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: 5_000,
+    // No JIT: every statement here is an indexed OLTP read or write, done in well under a
+    // millisecond, and compiling one costs ~10 ms. Postgres compiles when the planner's cost passes
+    // jit_above_cost, which statistics older than a table's growth (a renewal run before
+    // autovacuum's next ANALYZE) make it do: 15 ms of a 35 ms statement (docs/decisions.md).
+    options: "-c jit=off",
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
