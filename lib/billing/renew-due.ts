@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { vacuumEmbedded } from "../db/embedded-vacuum";
 import { recordEvents } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
 import { presentSubscription } from "../membership/presenter";
@@ -112,6 +113,10 @@ export async function renewDueSubscriptions(options: { now: Date; schoolId?: str
       outcomes[step.outcome] += 1;
       if (step.dueAgain) stillDue.add(step.id);
     }
+    // A long run on the embedded database gets what autovacuum gives it on Postgres meanwhile: its
+    // batches leave two dead versions of each subscription and one of each payment (one statistics
+    // read a batch; a vacuum when a table passes autovacuum's thresholds).
+    await vacuumEmbedded();
   }
   const incompleteExpired = await expireIncomplete({ now, schoolId });
   const endingSoonMailed = await enqueueEndingSoonMails({ now, schoolId });

@@ -6,6 +6,7 @@ import { renewDueSubscriptions } from "../billing/renew-due";
 import { drainWebhooks } from "./deliver";
 import { purgeAuditEvents } from "../db/audit";
 import { db } from "../db/client";
+import { vacuumEmbedded } from "../db/embedded-vacuum";
 
 /** How often the worker runs renewals (lib/billing), when asked to. */
 export const RENEWAL_INTERVAL_MS = 60_000;
@@ -55,6 +56,8 @@ export function startWebhookWorker(
           await renewDueSubscriptions({ now: now() });
           // The audit log's retention (lib/db/audit.ts) on the same schedule as renewals.
           await purgeAuditEvents(db(), { now: now() });
+          // The embedded database's autovacuum (it has none of its own), on the same schedule.
+          await vacuumEmbedded();
         }
         // The mail outbox (lib/mail) shares it too: one loop, one backoff, one log line per outage.
         await drainMail({ now, budgetMs: 10_000, shouldContinue: () => running });
