@@ -24,12 +24,12 @@ const refresh = (token: string) => app.fetch("/api/oauth/token", form({ grant_ty
 const rowStatements = (sql: string[]) => sql.filter((s) => /^(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s) && !s.includes('FROM "CredentialVersion" WHERE'));
 
 /** Two refreshes in a row (the first warms the caches: school, client, key set), the second counted. */
-async function countedRefresh(scope: string): Promise<{ body: TokenBody; sql: string[] }> {
+async function countedRefresh(scope: string): Promise<{ body: TokenBody & { id_token?: string }; sql: string[] }> {
   const first = await tokensFor(app, cookie, { scope });
   const warm = (await (await refresh(first.refresh_token)).json()) as TokenBody;
   const { result, sql } = await statementsDuring(() => refresh(warm.refresh_token));
   expect(result.status).toBe(200);
-  return { body: (await result.json()) as TokenBody, sql };
+  return { body: (await result.json()) as TokenBody & { id_token?: string }, sql };
 }
 
 beforeAll(async () => {
