@@ -72,12 +72,13 @@ const ORIGIN = "http://localhost";
 // Refresh tokens as a completed authorization leaves them (bench/prepare-db.ts), one chain per in-flight request.
 const tokens: string[] = [];
 const isRefresh = which === "refresh" || which === "refresh-no-openid";
-const refreshScope = which === "refresh" ? "openid offline_access" : "offline_access";
+// The bench's scopes (bench/prepare-db.ts): the openid grant's ID token carries profile, email and roles.
+const refreshScope = which === "refresh" ? "openid profile email offline_access courses:read" : "offline_access courses:read";
 if (isRefresh) {
   for (let i = 0; i < concurrency * 2; i++) {
     const token = randomToken();
     const grant = await handle.prisma.oAuthGrant.create({
-      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: refreshScope, issuer: ORIGIN },
+      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: refreshScope, issuer: ORIGIN, authTime: new Date(), sessionId: randomUUID() },
     });
     await handle.prisma.oAuthRefreshToken.create({
       data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: "demo-public-app", scope: refreshScope, expiresAt: new Date(Date.now() + 30 * 86_400_000) },

@@ -7,12 +7,14 @@ import { log } from "./log";
 import type { OtherLoad } from "./machine";
 import type { BenchOptions } from "./options";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
-import { codesPerKind, prepareBackendDatabase, serverEnv, type Backend } from "./scratch-db";
+import { prepareBackendDatabase, serverEnv, type Backend } from "./scratch-db";
 import { MEMBER_SEARCH_ID } from "./workloads";
 import { BenchServer, benchOrigin, freePort, RssMeter } from "./server";
 import { measureAgainstPeer, OUR_WORKLOAD, type PeerReport } from "./peer-measure";
 import { measureRenewals, type RenewalsReport } from "./renewals-measure";
 import { adjacentMean, combineRatios, derivedRatios, meanMeasurement, ratios, round, type Measurement, type Ratios } from "./stats";
+import { alternate, alternatingRatios, codesNeeded, headToHeadPairs, refreshTokensNeeded, sideMeasurement, withCpu, type AlternatingRatios, type SideMeasurement } from "./alternating";
+import { PostgresBackends } from "./proc-cpu";
 import { baseline, LIMITER_QUERY, WORKLOADS, type Workload } from "./workloads";
 
 export interface WorkloadReport {
@@ -35,9 +37,14 @@ export interface WorkloadReport {
   ratios?: Ratios;
   /** Ratios to the floor: (workload ÷ its adjacent baselines) ÷ (floor ÷ its adjacent baselines). */
   floorRatios?: Ratios;
-  /** For targets against another workload: this workload's ratios to that one, measured head to head. */
-  comparison?: Ratios;
+  /**
+   * For targets against another workload: this workload's ratios to that one, derived (a reference
+   * route) or measured head to head (alternating, with CPU per request and each pair's throughput).
+   */
+  comparison?: Ratios | AlternatingRatios;
   comparisonMethod?: string;
+  /** Head to head: both arms' figures over their alternating segments (the other workload's, then this one's). */
+  headToHead?: { against: SideMeasurement; workload: SideMeasurement };
   targetMet?: boolean | null;
   peakRssMb?: number;
 }
@@ -72,12 +79,11 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
   const selected = opts.selected.filter((w) => (onMembers ? w.id === MEMBER_SEARCH_ID || w.id === memberFloor : w.id !== MEMBER_SEARCH_ID));
   const wantFairness = opts.wantFairness && !onMembers;
   const wantPeer = opts.wantPeer && !onMembers;
-  // Refresh tokens rotate: a segment's end may strand one per connection, and token-refresh runs in
-  // its warm-up, its rounds, its head-to-head pairs and the peer comparison's segments.
-  const tokensNeeded = settings.connections * (settings.rounds + 12) + 16;
+  // Refresh tokens rotate and codes are single-use: counted from the run's segments (bench/alternating.ts).
+  const tokensNeeded = refreshTokensNeeded(settings, quick);
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
   const members = onMembers ? opts.members : 0;
-  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port), codesPerKind(quick), members);
+  const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port), codesNeeded(settings, quick), members);
   log(`[${backend.name}] starting next start on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
   try {
@@ -182,47 +188,60 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       report.floorRatios = roundR(derivedRatios(report.ratios, floor.ratios));
     }
 
-    // Targets against another workload (limiter on vs off): a small effect (3%) on a noisy machine,
-    // so besides the baseline sequence the pair runs head to head, other, w, other, w, other, and
-    // each w segment is compared with the two around it. Falls back to the baseline-normalised
-    // ratios when only one round of the pair could run.
-    for (const report of reports.values()) {
-      if (report.target === null || !report.ratios) continue;
-      if (report.targetAgainst === "baseline") {
-        report.targetMet = report.ratios.throughput >= report.target;
-        continue;
+    // Targets against another workload (limiter on vs off, an ID token or none): small effects (3%,
+    // 10%) on a noisy machine, so besides the baseline sequence the pair runs head to head in one
+    // place, after a warm-up of each: other, w, other, w, …, other, each w segment against the two
+    // around it, pairs by geometric mean, with CPU per request from /proc (bench/alternating.ts).
+    // The target is judged on that throughput ratio.
+    const dbBackends = backend.database === "postgres" && backend.env.DATABASE_URL ? await PostgresBackends.open(backend.env.DATABASE_URL).catch(() => null) : null;
+    try {
+      const cpuSegment = (spec: LoadSpec, seconds: number) => withCpu({ pid: server.pid, dbPids: dbBackends ? () => dbBackends.all() : null }, () => segment(spec, seconds));
+      for (const report of reports.values()) {
+        if (report.target === null || !report.ratios) continue;
+        if (report.targetAgainst === "baseline") {
+          report.targetMet = report.ratios.throughput >= report.target;
+          continue;
+        }
+        if (report.targetAgainst === report.floor) {
+          report.targetMet = report.floorRatios ? report.floorRatios.throughput >= report.target : null;
+          continue;
+        }
+        const other = reports.get(report.targetAgainst);
+        if (other?.isReference) {
+          // Like a floor: derived from the baseline-normalised ratios of the same rounds.
+          report.comparison = other.ratios ? roundR(derivedRatios(report.ratios, other.ratios)) : undefined;
+          report.comparisonMethod = `derived: (${report.id} ÷ its adjacent baselines) ÷ (${other.id} ÷ its adjacent baselines)`;
+          report.targetMet = report.comparison ? report.comparison.throughput >= report.target : null;
+          continue;
+        }
+        const mine = ready.find((r) => r.workload.id === report.id)!;
+        const theirs = ready.find((r) => r.workload.id === report.targetAgainst);
+        if (!other?.ratios || !theirs) {
+          report.targetMet = null;
+          continue;
+        }
+        const pairs = headToHeadPairs(quick);
+        log(`[${backend.name}] ${report.id} against ${report.targetAgainst}, head to head (${pairs} pairs)`);
+        if (settings.warmupSeconds > 0) {
+          await segment(mine.spec, settings.warmupSeconds);
+          await segment(theirs.spec, settings.warmupSeconds);
+        }
+        const { a, b } = await alternate({ pairs, a: () => cpuSegment(theirs.spec, settings.segmentSeconds), b: () => cpuSegment(mine.spec, settings.segmentSeconds) });
+        report.comparison = alternatingRatios(a, b);
+        report.headToHead = { against: sideMeasurement(a), workload: sideMeasurement(b) };
+        report.comparisonMethod =
+          `head to head: ${report.targetAgainst}, then ${pairs} × (${report.id}, ${report.targetAgainst}); each ${report.id} segment against the mean of the two around it, ` +
+          `pairs by geometric mean; CPU per request from /proc (the server's process tree${dbBackends ? " and the database's backends" : ""})`;
+        report.targetMet = report.comparison.throughput >= report.target;
+        const failures = report.headToHead.against.failures + report.headToHead.workload.failures;
+        if (failures > 0) {
+          report.status = "errors";
+          const sample = [...a, ...b].find((x) => x.badSample)?.badSample;
+          report.reason = `${report.reason ? `${report.reason}; ` : ""}head to head: ${failures} failed responses${sample ? `; e.g. ${sample}` : ""}`;
+        }
       }
-      if (report.targetAgainst === report.floor) {
-        report.targetMet = report.floorRatios ? report.floorRatios.throughput >= report.target : null;
-        continue;
-      }
-      const other = reports.get(report.targetAgainst);
-      if (other?.isReference) {
-        // Like a floor: derived from the baseline-normalised ratios of the same rounds.
-        report.comparison = other.ratios ? roundR(derivedRatios(report.ratios, other.ratios)) : undefined;
-        report.comparisonMethod = `derived: (${report.id} ÷ its adjacent baselines) ÷ (${other.id} ÷ its adjacent baselines)`;
-        report.targetMet = report.comparison ? report.comparison.throughput >= report.target : null;
-        continue;
-      }
-      const mine = ready.find((r) => r.workload.id === report.id)!;
-      const theirs = ready.find((r) => r.workload.id === report.targetAgainst);
-      if (!other?.ratios || !theirs) {
-        report.targetMet = null;
-        continue;
-      }
-      log(`[${backend.name}] ${report.id} against ${report.targetAgainst}, head to head`);
-      const others: SegmentResult[] = [await segment(theirs.spec, settings.segmentSeconds)];
-      const pairs: Ratios[] = [];
-      // Two pairs swung from 0.89 to 1.07 between runs of the same build: four halve the variance.
-      const pairCount = quick ? 2 : 4;
-      for (let i = 0; i < pairCount; i++) {
-        const w = await segment(mine.spec, settings.segmentSeconds);
-        others.push(await segment(theirs.spec, settings.segmentSeconds));
-        pairs.push(ratios(w, adjacentMean(others[i], others[i + 1])!));
-      }
-      report.comparison = roundR(combineRatios(pairs)!);
-      report.comparisonMethod = `head to head: ${pairs.length} × (${report.targetAgainst}, ${report.id}, ${report.targetAgainst})`;
-      report.targetMet = report.comparison.throughput >= report.target;
+    } finally {
+      await dbBackends?.close().catch(() => undefined);
     }
 
     // Ours against the peer: the specs measured above are reused (a refresh pool's tokens have rotated).

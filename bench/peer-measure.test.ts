@@ -39,7 +39,7 @@ describe("ours against the peer: ratios", () => {
   });
 
   it("refuses a sequence that does not alternate peer, ours, …, peer", () => {
-    expect(() => peerRatios([seg(1, 1, 1, 1, 1)], [seg(1, 1, 1, 1, 1), seg(1, 1, 1, 1, 1)])).toThrow(/n \+ 1 peer segments/);
+    expect(() => peerRatios([seg(1, 1, 1, 1, 1)], [seg(1, 1, 1, 1, 1), seg(1, 1, 1, 1, 1)])).toThrow(/n \+ 1 A segments/);
   });
 
   it("sums a side's CPU over every response and counts its failures", () => {

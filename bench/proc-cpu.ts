@@ -69,6 +69,12 @@ export class PostgresBackends {
     return rows.map((r) => r.pid);
   }
 
+  /** Every backend of the database but this probe's own (one server's, when nothing else uses it). */
+  async all(): Promise<number[]> {
+    const { rows } = await this.client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [this.database]);
+    return rows.map((r) => r.pid);
+  }
+
   close(): Promise<void> {
     return this.client.end();
   }

@@ -27,11 +27,30 @@ function targetText(w: WorkloadReport, md: boolean): string {
   return `≥ ${w.target}${against}${met}`;
 }
 
-/** The throughput ×floor cell; for a head-to-head target, the comparison too. */
+/** The throughput ×floor cell; for a target against another workload, the comparison too (and, head to head, its CPU per request). */
 function floorCell(w: WorkloadReport): string {
   const parts = [w.isFloor ? "floor" : fmt(w.floorRatios?.throughput)];
-  if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst})`);
+  const cpu = w.comparison && "cpuPerRequest" in w.comparison ? `, CPU ×${fmt(w.comparison.cpuPerRequest)}` : "";
+  if (w.comparison) parts.push(`(${fmt(w.comparison.throughput)} vs ${w.targetAgainst}${cpu})`);
   return parts.join(" ");
+}
+
+/** The head-to-head comparisons of a backend, one line each: both arms, the ratios, every pair's throughput. */
+export function headToHeadLines(b: BackendReport, md: boolean): string[] {
+  const lines: string[] = [];
+  for (const w of b.workloads) {
+    const c = w.comparison;
+    if (!w.headToHead || !c || !("cpuPerRequest" in c)) continue;
+    const { against: a, workload: x } = w.headToHead;
+    const db = c.dbCpuPerRequest === null ? "" : `; database ${fmt(x.dbCpuMsPerRequest ?? undefined)} / ${fmt(a.dbCpuMsPerRequest ?? undefined)} ms (×${fmt(c.dbCpuPerRequest)})`;
+    lines.push(
+      `${md ? "- " : "  "}${w.id} vs ${w.targetAgainst}, ${c.pairThroughput.length} pairs: throughput ×${fmt(c.throughput)} (pairs ${c.pairThroughput.map((r) => fmt(r)).join(", ")}; ` +
+        `${fmt(x.requestsPerSec, 0)} / ${fmt(a.requestsPerSec, 0)} req/s), p50 ×${fmt(c.p50)}, p99 ×${fmt(c.p99)}; CPU per request ${fmt(x.cpuMsPerRequest)} / ${fmt(a.cpuMsPerRequest)} ms (×${fmt(c.cpuPerRequest)})${db}; ${targetText(w, md)}`,
+    );
+  }
+  if (!lines.length) return [];
+  const title = "head to head (alternating, each segment against the other arm's either side; this ÷ other: throughput higher is better, latency and CPU lower is better):";
+  return md ? ["", title.replace(/^h/, "H"), "", ...lines] : [title, ...lines];
 }
 
 /** Ours against node-oidc-provider, as a markdown table (the terminal prints the same). */
@@ -96,6 +115,7 @@ export function table(reports: BackendReport[]): string {
     const line = (cells: string[]) => cells.map((c, i) => (i === last ? c : i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
     lines.push(line(header));
     for (const r of rows) lines.push(line(r));
+    lines.push(...headToHeadLines(b, false));
     if (b.fairness) lines.push(fairnessLine(b.fairness));
     if (b.peer) lines.push(...peerTable(b.peer, false));
     if (b.renewals) lines.push(renewalsLine(b.renewals));
@@ -138,6 +158,7 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
         `| ${w.id} | ${floor} | ${fmt(w.measurement!.requestsPerSec, 0)} | ${fmt(r.throughput)}${errs} | ${floorCell(w)} | ${targetText(w, true)} | ${lat(w.measurement!.p50Ms, r.p50, f?.p50)} | ${lat(w.measurement!.p99Ms, r.p99, f?.p99)} | ${fmt(w.peakRssMb, 0)} |`,
       );
     }
+    out.push(...headToHeadLines(b, true));
     if (b.fairness) out.push("", fairnessLine(b.fairness).replace(/^fairness/, "Fairness"));
     if (b.peer) out.push(...peerTable(b.peer, true));
     if (b.renewals) out.push("", renewalsLine(b.renewals));

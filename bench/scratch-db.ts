@@ -131,10 +131,10 @@ export function serverEnv(backend: Backend): Record<string, string> {
   };
 }
 
-// Authorization codes per kind (with and without openid): single-use, one per token-code request,
-// so their number follows the run's length: a full run's 3 s segments on a fast machine need up to
-// 20,000; a quick run's 1 s segments fewer than 6,000 (preparing them costs seconds).
-export const codesPerKind = (quick: boolean): number => (quick ? 6_000 : 20_000);
+// Authorization codes per kind (with and without openid) when the caller does not count them: single-use,
+// one per token-code request, so a run's number follows its length (bench/alternating.ts, codesNeeded:
+// 20,000 for a full run's defaults; preparing them costs seconds).
+const DEFAULT_CODES_PER_KIND = 20_000;
 
 export function prepareDatabase(
   backend: Backend,
@@ -142,7 +142,7 @@ export function prepareDatabase(
   refreshTokens: number,
   origin: string,
   env: Record<string, string> = {},
-  codes = codesPerKind(false),
+  codes = DEFAULT_CODES_PER_KIND,
   /** Members of the member-search dataset (bench/member-dataset.ts); 0: none. */
   members = 0,
 ): PreparedCredentials {
@@ -167,7 +167,7 @@ export function prepareDatabase(
 // another port prepares a new template.
 let pgliteTemplate: { dir: string; creds: PreparedCredentials; origin: string; members: number } | undefined;
 
-export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = codesPerKind(false), members = 0): PreparedCredentials {
+export function prepareBackendDatabase(backend: Backend, keysPerKind: number, refreshTokens: number, origin: string, codes = DEFAULT_CODES_PER_KIND, members = 0): PreparedCredentials {
   if (backend.database !== "pglite") return prepareDatabase(backend, keysPerKind, refreshTokens, origin, {}, codes, members);
   if (pgliteTemplate?.origin !== origin || pgliteTemplate.members !== members) {
     removePgliteTemplate();

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { buildSchema, graphql } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alternate, alternatingRatios, withCpu } from "./alternating";
 import { runSegment } from "./load";
 import { WORKLOADS, type WorkloadContext } from "./workloads";
 
@@ -183,6 +184,24 @@ describe("measuring", () => {
     }
     expect(misuse).toEqual([]);
   }, 20_000);
+
+  it("alternates the two refresh arms in one place (head to head) on their own pools, never replaying or running dry", async () => {
+    // Fresh chains: the pools above have rotated. Enough for 5 segments that each strand one per connection.
+    const fresh = (prefix: string) => Array.from({ length: 4 * 6 }, () => `${prefix}-${tokenSeq++}`);
+    const creds = { ...ctx.creds, refreshTokens: fresh("rt"), plainRefreshTokens: fresh("prt") };
+    [...creds.refreshTokens, ...creds.plainRefreshTokens].forEach((t) => liveTokens.add(t));
+    const arm = async (id: string) => {
+      const p = await workload(id).prepare({ ...ctx, creds });
+      if ("unavailable" in p) throw new Error(p.unavailable);
+      return () => withCpu({ pid: process.pid, dbPids: null }, () => runSegment({ origin: ctx.origin, spec: p.spec, connections: 4, durationSec: 1 }));
+    };
+    const { a, b } = await alternate({ pairs: 2, a: await arm("token-refresh-no-openid"), b: await arm("token-refresh") });
+    for (const s of [...a, ...b]) expect(s.bad + s.non2xx + s.errors, s.badSample).toBe(0);
+    const r = alternatingRatios(a, b);
+    expect(r.pairThroughput).toHaveLength(2);
+    expect(Number.isFinite(r.throughput) && Number.isFinite(r.cpuPerRequest)).toBe(true);
+    expect(misuse).toEqual([]);
+  }, 30_000);
 
   it("redeems each prepared code once, with and without openid (an ID token exactly with openid)", async () => {
     for (const id of ["token-code", "token-code-no-openid"]) {

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { alternate, alternatingRatios, codesNeeded, headToHeadPairs, peerPairs, refreshTokensNeeded, sideMeasurement, withCpu, type Segment } from "./alternating";
+import type { Settings } from "./options";
+
+const seg = (rps: number, requests: number, cpuMs: number, dbCpuMs: number | null = null, latency: [number, number] = [1, 1]): Segment => ({
+  requestsPerSec: rps,
+  p50Ms: latency[0],
+  p99Ms: latency[1],
+  requests,
+  good: requests,
+  bad: 0,
+  non2xx: 0,
+  errors: 0,
+  statusCodes: { 200: requests },
+  durationSec: 1,
+  cpuMs,
+  dbCpuMs,
+});
+
+describe("alternating A, B, …, A: the ratios B ÷ A", () => {
+  it("compares each B segment with the mean of the A segments either side, throughput, latency and CPU per request alike", () => {
+    // A drifts from 300 to 200 req/s while B runs at 225: B ÷ mean(300, 200) = 0.9, not 0.75 or 1.125.
+    // CPU per request: A 2 ms then 3 ms (mean 2.5), B 2.75 ms: × 1.1.
+    const r = alternatingRatios([seg(300, 300, 600, null, [2, 10]), seg(200, 200, 600, null, [4, 30])], [seg(225, 225, 618.75, null, [6, 40])]);
+    expect(r.throughput).toBe(0.9);
+    expect(r.p50).toBe(2);
+    expect(r.p99).toBe(2);
+    expect(r.cpuPerRequest).toBe(1.1);
+    expect(r.pairThroughput).toEqual([0.9]);
+  });
+
+  it("combines the pairs by geometric mean and keeps each pair's throughput, in run order", () => {
+    const a = [seg(100, 100, 100), seg(100, 100, 100), seg(100, 100, 100), seg(100, 100, 100)];
+    // Pairs 0.8, 1.25 and 1: geometric mean 1, though their arithmetic mean is 1.017.
+    const b = [seg(80, 80, 96), seg(125, 125, 125), seg(100, 100, 100)];
+    const r = alternatingRatios(a, b);
+    expect(r.throughput).toBe(1);
+    expect(r.pairThroughput).toEqual([0.8, 1.25, 1]);
+    // CPU per request 1.2, 1 and 1 ms against 1 ms: ∛1.2.
+    expect(r.cpuPerRequest).toBe(1.063);
+  });
+
+  it("reports the database's CPU per request only when every segment of both arms has it", () => {
+    const a = [seg(100, 100, 100, 50), seg(100, 100, 100, 50)];
+    expect(alternatingRatios(a, [seg(100, 100, 100, 60)]).dbCpuPerRequest).toBe(1.2);
+    expect(alternatingRatios([a[0]!, seg(100, 100, 100, null)], [seg(100, 100, 100, 60)]).dbCpuPerRequest).toBeNull();
+  });
+
+  it("gives no CPU ratio (NaN) when an arm answered nothing, rather than 0 or Infinity", () => {
+    const r = alternatingRatios([seg(100, 100, 100), seg(100, 100, 100)], [seg(0, 0, 50)]);
+    expect(r.cpuPerRequest).toBeNaN();
+  });
+
+  it("refuses a sequence that does not begin and end with A", () => {
+    expect(() => alternatingRatios([seg(1, 1, 1)], [seg(1, 1, 1), seg(1, 1, 1)])).toThrow(/n \+ 1 A segments/);
+    expect(() => alternatingRatios([seg(1, 1, 1)], [])).toThrow(/n \+ 1 A segments/);
+  });
+
+  it("runs A first and last, B between every two A's", async () => {
+    const order: string[] = [];
+    const fake = (name: string) => async () => {
+      order.push(name);
+      return seg(1, 1, 1);
+    };
+    const { a, b } = await alternate({ pairs: 3, a: fake("A"), b: fake("B") });
+    expect(order.join("")).toBe("ABABABA");
+    expect([a.length, b.length]).toEqual([4, 3]);
+  });
+
+  it("sums an arm's CPU over every response", () => {
+    const m = sideMeasurement([seg(100, 100, 150, 10), seg(300, 300, 250, 30)]);
+    expect(m).toMatchObject({ requestsPerSec: 200, requests: 400, failures: 0, cpuMsPerRequest: 1, dbCpuMsPerRequest: 0.1 });
+  });
+
+  it("reads the CPU a segment cost from /proc (this process's tree here) and leaves the database out when it has no backends to read", async () => {
+    const s = await withCpu({ pid: process.pid, dbPids: null }, async () => {
+      const until = performance.now() + 60;
+      while (performance.now() < until); // burn CPU for 60 ms
+      return seg(1, 1, 0);
+    });
+    expect(s.cpuMs).toBeGreaterThanOrEqual(40);
+    expect(s.dbCpuMs).toBeNull();
+  });
+});
+
+describe("what a backend's run consumes", () => {
+  const full: Settings = { segmentSeconds: 3, warmupSeconds: 1, rounds: 1, connections: 8 };
+  const quick: Settings = { segmentSeconds: 1, warmupSeconds: 1, rounds: 1, connections: 8 };
+
+  // token-refresh, the busiest refresh arm, in the order measure.ts and peer-measure.ts run it.
+  const refreshSegments = (s: Settings, q: boolean) => {
+    const warm = s.warmupSeconds > 0 ? 1 : 0;
+    return warm + s.rounds + (warm + headToHeadPairs(q) + 1) + (warm + peerPairs(q));
+  };
+
+  it.each([
+    ["a full run", full, false],
+    ["--quick", quick, true],
+    ["--rounds 3 --connections 16 --warmup 0", { ...full, rounds: 3, connections: 16, warmupSeconds: 0 }, false],
+  ] as const)("%s: a refresh pool still has a chain per connection after every segment strands one per connection", (_name, settings, q) => {
+    let pool = refreshTokensNeeded(settings, q);
+    for (let i = 0; i < refreshSegments(settings, q); i++) {
+      expect(pool, `before segment ${i + 1}`).toBeGreaterThanOrEqual(settings.connections);
+      pool -= settings.connections;
+    }
+    expect(pool).toBeGreaterThanOrEqual(settings.connections);
+  });
+
+  it("prepares the codes of a full run's and a quick run's defaults (20,000 and 6,000 per kind), and more for longer segments", () => {
+    expect(codesNeeded(full, false)).toBe(20_000);
+    expect(codesNeeded(quick, true)).toBe(6_000);
+    expect(codesNeeded({ ...full, segmentSeconds: 10, rounds: 3 }, false)).toBeGreaterThan(80 * 250);
+  });
+});
