@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { parseConnectionUrl } from "nodemailer/lib/shared";
 import { env } from "../env";
 import { filedMailName } from "./outbox-folder";
 
@@ -26,8 +27,15 @@ export const mailDestination = (): "smtp" | "folder" => (env().MAIL_URL ? "smtp"
 function smtpTransport(url: string): Transporter {
   if (smtp?.url !== url) {
     smtp?.transporter.close();
-    // Bounded waits: a hung server costs one attempt, retried later, never a stuck worker.
-    smtp = { url, transporter: nodemailer.createTransport(url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }) };
+    // Bounded waits: a hung server costs one attempt, retried later, never a stuck worker. They are
+    // transport options: as createTransport's second argument (beside a URL) they were only message
+    // defaults, and nodemailer's own waits (2 min, 30 s, 10 min) applied. Pooled: one connection
+    // serves the mails of a drain instead of a new connection, greeting and QUIT per mail (two per new
+    // member; docs/benchmarks.md, "createSubscription's cost").
+    smtp = {
+      url,
+      transporter: nodemailer.createTransport({ ...parseConnectionUrl(url), pool: true, maxConnections: 2, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
+    };
   }
   return smtp.transporter;
 }
