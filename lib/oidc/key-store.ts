@@ -8,9 +8,10 @@
 import { createPrivateKey, randomUUID, type JsonWebKey as NodeJwk, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import { authSecret } from "../auth/auth-secret";
-import { db } from "../db/client";
+import { db, dbHandle } from "../db/client";
 import { createCredentialCache, toVersion } from "../db/credential-cache";
 import { rawQuery } from "../db/raw";
+import { securityEvent } from "../security/events";
 import { openPrivateKey, sealPrivateKey } from "./key-seal";
 
 export const SIGNING_ALGS = ["RS256", "ES256"] as const;
@@ -141,29 +142,77 @@ export async function ensureSigningKeys(now: Date): Promise<void> {
 }
 
 /**
- * The active key's private half cannot be opened with this process's AUTH_SECRET (AUTH_SECRET was
- * changed, or a development process generated its own): a new key for that alg signs from now on,
- * made once under the advisory lock. The old public key stays published, so what it signed still
- * verifies until it is retired.
+ * The key that signs in place of `kid` at `now`: a later key of its alg that is active or about to
+ * be (within CLOCK_SKEW_ALLOWANCE_SECONDS: a replacement made by a caller whose `now` was a moment
+ * later), or null when `kid` is still the last one.
  */
-export async function replaceUnreadableKey(options: { alg: SigningAlg; kid: string; now: Date }): Promise<void> {
+export function successorOf(keys: readonly SigningKey[], alg: SigningAlg, kid: string, now: Date): SigningKey | null {
+  const at = keys.findIndex((k) => k.kid === kid);
+  if (at < 0) return null;
+  const horizon = now.getTime() + CLOCK_SKEW_ALLOWANCE_SECONDS * 1000;
+  let next: SigningKey | null = null;
+  for (const k of keys.slice(at + 1)) if (k.alg === alg && k.activatesAt.getTime() <= horizon) next = k;
+  return next;
+}
+
+// Replacements under way in this process, by database handle and kid: concurrent callers that
+// found the same key unreadable await one replacement instead of each making a key pair.
+const replacing = new WeakMap<object, Map<string, Promise<SigningKey | null>>>();
+
+/**
+ * The active key `kid` cannot be opened with this process's AUTH_SECRET (AUTH_SECRET was changed,
+ * or a development process generated its own): resolves to the key that signs in its place.
+ * Within a process the replacement is single-flight; across instances the database decides (under
+ * the advisory lock, the first to find `kid` still last makes the new key; every other caller,
+ * here or on another instance, gets that one). The old public key stays published, so what it
+ * signed still verifies until it is retired. Null when no key of `alg` is live any more (retired
+ * meanwhile): the caller makes the set again (ensureSigningKeys).
+ */
+export function replaceUnreadableKey(options: { alg: SigningAlg; kid: string; now: Date; error?: unknown }): Promise<SigningKey | null> {
+  const handle = dbHandle();
+  let flights = replacing.get(handle);
+  if (!flights) replacing.set(handle, (flights = new Map()));
+  const known = flights.get(options.kid);
+  if (known) return known;
+  const flight = replaceOnce(options).finally(() => flights.delete(options.kid));
+  flights.set(options.kid, flight);
+  return flight;
+}
+
+async function replaceOnce(options: { alg: SigningAlg; kid: string; now: Date; error?: unknown }): Promise<SigningKey | null> {
   const { alg, kid, now } = options;
-  const current = await db().oidcSigningKey.findUnique({ where: { kid }, select: { activatesAt: true, createdAt: true } });
-  if (!current) return;
-  // Ordered after the unreadable key even when both were made at this very `now` (tests; clock skew).
-  const made = await newSigningKey({ alg, now, activatesAt: new Date(Math.max(now.getTime(), current.activatesAt.getTime())) });
-  made.createdAt = new Date(Math.max(now.getTime(), current.createdAt.getTime() + 1));
-  await db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
-    // A replacement another instance made a moment "later" by its clock counts as made.
-    const live = await tx.oidcSigningKey.findMany({
-      where: { alg, retiredAt: null, activatesAt: { lte: new Date(now.getTime() + CLOCK_SKEW_ALLOWANCE_SECONDS * 1000) } },
-      orderBy: [{ activatesAt: "asc" }, { createdAt: "asc" }, { kid: "asc" }],
-      select: { kid: true },
+  // Another caller of this process already read the replacement.
+  const cached = successorOf(await publishedKeys(), alg, kid, now);
+  if (cached) return cached;
+  const error = options.error;
+  securityEvent("oidc.signing_key_unreadable", { kid, alg, ...(error ? { error: error instanceof Error ? error.message : String(error) } : {}) });
+  // A replacement another instance made a moment "later" by its clock counts as made.
+  const lastLive = async (client: Pick<ReturnType<typeof db>, "oidcSigningKey">) =>
+    (
+      await client.oidcSigningKey.findMany({
+        where: { alg, retiredAt: null, activatesAt: { lte: new Date(now.getTime() + CLOCK_SKEW_ALLOWANCE_SECONDS * 1000) } },
+        orderBy: [{ activatesAt: "desc" }, { createdAt: "desc" }, { kid: "desc" }],
+        take: 1,
+        select: { kid: true, activatesAt: true, createdAt: true },
+      })
+    )[0] ?? null;
+  let winner = await lastLive(db());
+  if (winner?.kid === kid) {
+    // Ordered after the unreadable key even when both were made at this very `now` (tests; clock skew).
+    const made = await newSigningKey({ alg, now, activatesAt: new Date(Math.max(now.getTime(), winner.activatesAt.getTime())) });
+    made.createdAt = new Date(Math.max(now.getTime(), winner.createdAt.getTime() + 1));
+    winner = await db().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('oidc-signing-keys'))::text`;
+      const last = await lastLive(tx);
+      if (last?.kid !== kid) return last;
+      await tx.oidcSigningKey.create({ data: made });
+      return made;
     });
-    if (live.at(-1)?.kid === kid) await tx.oidcSigningKey.create({ data: made });
-  });
+  }
   forgetSigningKeys();
+  const keys = await publishedKeys();
+  const winnerKid = winner?.kid;
+  return keys.find((k) => k.kid === winnerKid) ?? activeKey(keys, alg, now);
 }
 
 // Public keys imported for verification, per process, by kid and JWK (a kid never changes its

@@ -3,7 +3,6 @@
 import { sign } from "node:crypto";
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from "jose";
 import { now as clockNow } from "../clock";
-import { securityEvent } from "../security/events";
 import {
   activeKey,
   DEFAULT_SIGNING_ALG,
@@ -46,21 +45,26 @@ export class JwtVerificationError extends Error {
   }
 }
 
+/**
+ * The active key for `alg`, opened. A key this process cannot open is replaced (replaceUnreadableKey:
+ * one replacement, however many callers raced); a caller whose `now` was taken before the
+ * replacement activated signs with the replacement too rather than failing, and a replacement that
+ * cannot be opened either (a rotated-in key sealed under the old secret) is replaced in turn.
+ */
 async function signingKey(alg: SigningAlg, now: Date): Promise<OpenedKey> {
   let key = activeKey(await publishedKeys(), alg, now);
-  if (!key) {
-    await ensureSigningKeys(now);
-    key = activeKey(await publishedKeys(), alg, now);
-    if (!key) throw new Error(`no ${alg} signing key could be made`);
-  }
-  try {
-    return openedKeyOf(key);
-  } catch (error) {
-    securityEvent("oidc.signing_key_unreadable", { kid: key.kid, alg, error: error instanceof Error ? error.message : String(error) });
-    await replaceUnreadableKey({ alg, kid: key.kid, now });
-    const replaced = activeKey(await publishedKeys(), alg, now);
-    if (!replaced || replaced.kid === key.kid) throw error;
-    return openedKeyOf(replaced);
+  for (let attempt = 0; ; attempt++) {
+    if (!key) {
+      await ensureSigningKeys(now);
+      key = activeKey(await publishedKeys(), alg, now);
+      if (!key) throw new Error(`no ${alg} signing key could be made`);
+    }
+    try {
+      return openedKeyOf(key);
+    } catch (error) {
+      if (attempt >= 2) throw error;
+      key = await replaceUnreadableKey({ alg, kid: key.kid, now, error });
+    }
   }
 }
 

@@ -1,11 +1,13 @@
 // Two instances on one Postgres (two database handles, each with its own process caches, as two
 // servers have): they make one key set between them at first start, sign with the same active key,
 // verify each other's tokens, and follow a rotation or retirement made by the other without a restart.
-import { decodeProtectedHeader } from "jose";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advance, now, setNow } from "@/lib/clock";
+import { authSecret } from "@/lib/auth/auth-secret";
 import { closeDbHandle, createDbHandle, dbHandle, setDbHandle, type DbHandle } from "@/lib/db/client";
 import { createPgDriver } from "@/lib/db/driver";
+import { openPrivateKey, sealPrivateKey } from "@/lib/oidc/key-seal";
 import { KEY_PUBLISH_AHEAD_SECONDS, MAX_SIGNED_TOKEN_TTL_SECONDS } from "@/lib/oidc/key-store";
 import { JwtVerificationError, publicJwks, signJwt, verifyOwnJwt } from "@/lib/oidc/keys";
 import { retireSigningKeys } from "@/lib/oidc/retire-signing-keys";
@@ -57,5 +59,38 @@ describe("signing keys across instances", () => {
     advance(MAX_SIGNED_TOKEN_TTL_SECONDS * 1000);
     expect(await on(a, () => retireSigningKeys({ now: now() }))).toEqual([decodeProtectedHeader(before).kid]);
     await expect(on(b, () => verifyOwnJwt(before, { allowExpired: true }))).rejects.toBeInstanceOf(JwtVerificationError);
+  });
+
+  it("an AUTH_SECRET change: both instances replace at once, the database picks one key, every signing succeeds", async () => {
+    setNow(now());
+    const rows = await a.prisma.oidcSigningKey.findMany({ where: { retiredAt: null } });
+    for (const row of rows) {
+      const sealed = sealPrivateKey(openPrivateKey(row.privateKeyCiphertext, authSecret()), "the AUTH_SECRET of before, thirty-two characters or more");
+      await a.prisma.oidcSigningKey.update({ where: { kid: row.kid }, data: { privateKeyCiphertext: sealed } });
+    }
+    const start = now().getTime();
+    const live = (alg: string) => a.prisma.oidcSigningKey.count({ where: { alg, retiredAt: null } });
+    const rsaBefore = await live("RS256");
+    const esBefore = await live("ES256");
+    // Instance a replaces first; b's request began a moment earlier, before the replacement activates.
+    setNow(new Date(start + 50));
+    const fromA = await on(a, () => signJwt({ sub: "a" }));
+    setNow(new Date(start + 10));
+    const fromB = await on(b, () => signJwt({ sub: "b" }));
+    expect(decodeProtectedHeader(fromB).kid).toBe(decodeProtectedHeader(fromA).kid);
+    expect(await live("RS256")).toBe(rsaBefore + 1);
+
+    // Both at once, each with its own process state, calls begun at different moments.
+    const calls: Promise<string>[] = [];
+    for (let i = 0; i < 10; i++) {
+      setNow(new Date(start + 100 - i * 5));
+      calls.push(on(i % 2 ? a : b, () => signJwt({ sub: `m${i}` }, { alg: "ES256" })));
+    }
+    const tokens = await Promise.all(calls);
+    expect(new Set(tokens.map((t) => decodeProtectedHeader(t).kid)).size).toBe(1);
+    expect(await live("ES256")).toBe(esBefore + 1);
+    setNow(new Date(start + 200));
+    const jwks = createLocalJWKSet(await on(b, publicJwks));
+    for (const token of [fromA, fromB, ...tokens]) await expect(jwtVerify(token, jwks, { currentDate: now() })).resolves.toBeTruthy();
   });
 });
