@@ -246,37 +246,43 @@ export async function syncContent(options: { tx: Tx; schoolId: string; folder: C
 }
 
 /**
- * Images are content-addressed: a file whose bytes the school has is already stored; a new one is
- * a new row, never an update, so every /media/ address stays valid for old cached pages. Images no
- * longer in the folder are kept (a page cached before the import may still show them).
+ * Content-addressed blobs (images, download files) the school does not hold yet, each once, recorded
+ * as created: a changed file is a new row under its new hash, never an update, and a row no longer
+ * named is kept.
  */
+async function newBlobs<T extends { sha256: string; name: string }>(options: {
+  kind: "image" | "file";
+  blobs: Map<string, T>;
+  stored: () => Promise<{ sha256: string }[]>;
+  changes: ContentChange[];
+}): Promise<T[]> {
+  if (!options.blobs.size) return [];
+  const have = new Set((await options.stored()).map((r) => r.sha256));
+  const fresh = new Map<string, T>();
+  for (const blob of options.blobs.values()) if (!have.has(blob.sha256) && !fresh.has(blob.sha256)) fresh.set(blob.sha256, blob);
+  for (const blob of fresh.values()) options.changes.push({ kind: options.kind, key: blob.name, action: "create", fields: [] });
+  return [...fresh.values()];
+}
+
+/** Images: a new hash is a new row, so every /media/ address stays valid for pages cached before the import. */
 async function planImages(tx: Tx, schoolId: string, folder: ContentFolder, changes: ContentChange[], writes: (() => Promise<unknown>)[]) {
-  if (!folder.images.size) return;
-  const have = new Set((await tx.contentImage.findMany({ where: { schoolId }, select: { sha256: true } })).map((r) => r.sha256));
-  const fresh = new Map<string, ContentImageFile>();
-  for (const img of folder.images.values()) if (!have.has(img.sha256) && !fresh.has(img.sha256)) fresh.set(img.sha256, img);
-  for (const img of fresh.values()) changes.push({ kind: "image", key: img.name, action: "create", fields: [] });
-  if (fresh.size) {
+  const stored = () => tx.contentImage.findMany({ where: { schoolId }, select: { sha256: true } });
+  const fresh = await newBlobs<ContentImageFile>({ kind: "image", blobs: folder.images, stored, changes });
+  if (fresh.length) {
     writes.push(() =>
       tx.contentImage.createMany({
-        data: [...fresh.values()].map((img) => ({ schoolId, sha256: img.sha256, name: img.name, contentType: img.contentType, bytes: new Uint8Array(img.bytes) })),
+        data: fresh.map((img) => ({ schoolId, sha256: img.sha256, name: img.name, contentType: img.contentType, bytes: new Uint8Array(img.bytes) })),
       }),
     );
   }
 }
 
-/**
- * Download files are kept like images: content-addressed, so a changed file is a new row and its
- * download points at it (buyers get the new version, as on Gumroad); a row no longer named is kept.
- */
+/** Download files are kept like images (newBlobs), so a changed file's download points at its new row: buyers get the new version, as on Gumroad. */
 async function planDownloadFiles(tx: Tx, schoolId: string, folder: ContentFolder, changes: ContentChange[], writes: (() => Promise<unknown>)[]) {
-  if (!folder.files.size) return;
-  const have = new Set((await tx.contentFile.findMany({ where: { schoolId }, select: { sha256: true } })).map((r) => r.sha256));
-  const fresh = new Map<string, ContentDownloadFile>();
-  for (const f of folder.files.values()) if (!have.has(f.sha256) && !fresh.has(f.sha256)) fresh.set(f.sha256, f);
-  for (const f of fresh.values()) changes.push({ kind: "file", key: f.name, action: "create", fields: [] });
+  const stored = () => tx.contentFile.findMany({ where: { schoolId }, select: { sha256: true } });
+  const fresh = await newBlobs<ContentDownloadFile>({ kind: "file", blobs: folder.files, stored, changes });
   // One row per statement: a single multi-row insert of several MiB-sized files is one huge message.
-  for (const f of fresh.values()) {
+  for (const f of fresh) {
     writes.push(() => tx.contentFile.create({ data: { schoolId, sha256: f.sha256, name: f.name, contentType: f.contentType, bytes: new Uint8Array(f.bytes) } }));
   }
 }
