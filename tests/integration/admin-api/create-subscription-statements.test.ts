@@ -5,28 +5,16 @@
 // mail worker then sends the two mails with one claim per batch (mail, school) and, per mail, one
 // transaction (the member as they are now, the link's token) and its outcome. PGlite, and Postgres
 // with TEST_DATABASE_URL.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { resetEnvCache } from "@/lib/env";
 import { drainMail } from "@/lib/mail/deliver";
 import { now } from "@/lib/clock";
 import { FULL_KEY, PLANS, adminAppForSuite, freshEmail } from "./helpers";
 import { statementsDuring } from "../../helpers/statements";
-import { startSmtpInbox, type SmtpInbox } from "../../helpers/smtp-inbox";
+import { smtpInboxForSuite } from "../../helpers/suite-env";
 
 const app = adminAppForSuite();
-let inbox: SmtpInbox;
-
-beforeAll(async () => {
-  inbox = await startSmtpInbox();
-  process.env.MAIL_URL = inbox.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  delete process.env.MAIL_URL;
-  resetEnvCache();
-  await inbox.close();
-});
+const inbox = smtpInboxForSuite();
 beforeEach(async () => {
   await db().mailMessage.deleteMany({});
 });
@@ -68,7 +56,7 @@ describe("createSubscription's statements", () => {
     for (const email of emails) await create(email);
     const { result, sql } = await statementsDuring(() => drainMail({ now, budgetMs: 20_000, log: () => {} }));
     expect(result).toEqual({ attempted: 2 * members, sent: 2 * members });
-    for (const email of emails) expect(inbox.mails.filter((m) => m.to.includes(email))).toHaveLength(2);
+    for (const email of emails) expect(inbox().mails.filter((m) => m.to.includes(email))).toHaveLength(2);
     const rows = sql.filter((s) => /^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s));
     // The claim of the batch and the empty claim that ends the drain.
     expect(rows.filter((s) => s.includes('UPDATE "MailMessage" m SET "lockedUntil"'))).toHaveLength(2);

@@ -3,9 +3,8 @@
 // statement for every check and the insert (lib/billing/start-checkout.ts), and a cached item
 // whose content changed since is never sold at its old price: the statement's ContentVersion guard
 // refuses to write and the item is read again. PGlite, and Postgres with TEST_DATABASE_URL.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { resetEnvCache } from "@/lib/env";
 import { startCheckout } from "@/lib/billing/start-checkout";
 import { versionedCheckoutItem } from "@/lib/billing/checkout-item-cache";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
@@ -13,6 +12,7 @@ import { appForSuite } from "../../helpers/app-for-suite";
 import { TEST_NOW, freshEmail } from "../admin-api/helpers";
 import { checkoutClient } from "./helpers";
 import { statementsDuring } from "../../helpers/statements";
+import { envForSuite } from "../../helpers/suite-env";
 
 const ORIGIN = "http://demo.localhost";
 const PRICED_PLAN = "5c400000-0000-4000-8000-0000000003b1";
@@ -60,14 +60,7 @@ describe("the checkout's hot requests", () => {
 
 describe("a cached item whose price changed", () => {
   // The content version is trusted for a minute here, so the cached plan looks current to the cache.
-  beforeAll(() => {
-    process.env.STOREFRONT_REVALIDATE_MS = "60000";
-    resetEnvCache();
-  });
-  afterAll(() => {
-    process.env.STOREFRONT_REVALIDATE_MS = "0";
-    resetEnvCache();
-  });
+  envForSuite({ STOREFRONT_REVALIDATE_MS: "60000" });
 
   it("is sold at the new price: the guarded statement writes nothing with the old one, and the plan is read again", async () => {
     const cached = await versionedCheckoutItem({ schoolId: DEMO_IDS.school, key: { kind: "plan", id: PRICED_PLAN }, now: TEST_NOW });

@@ -1,4 +1,4 @@
-// The mail outbox end to end against a real SMTP server the test starts (tests/helpers/smtp-inbox.ts):
+// The mail outbox end to end against a real SMTP server the test starts (tests/helpers/smtp-inbox().ts):
 // new members' mails written with the change and sent once, verification and password reset through
 // their links, the school's settings, header injection, retries and the outbox folder without MAIL_URL.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -16,31 +16,22 @@ import { CREATE, PLANS, TEST_NOW, freshEmail, gql } from "../admin-api/helpers";
 import { CARDS, subscribeWithCard } from "../billing/helpers";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { signIn, tokensFor } from "../oauth/helpers";
-import { headersOf, linkIn, partOf, startSmtpInbox, type SmtpInbox } from "../../helpers/smtp-inbox";
+import { headersOf, linkIn, partOf } from "../../helpers/smtp-inbox";
+import { smtpInboxForSuite } from "../../helpers/suite-env";
 import { TEST_ACTOR } from "../../helpers/audit-actor";
 
 const app = appForSuite({ host: "demo.localhost", now: TEST_NOW });
-let inbox: SmtpInbox;
+const inbox = smtpInboxForSuite();
 const drain = () => drainMail({ now, budgetMs: 20_000, log: () => {} });
-const mailsTo = (email: string) => inbox.mails.filter((m) => m.to.includes(email));
+const mailsTo = (email: string) => inbox().mails.filter((m) => m.to.includes(email));
 const header = (raw: string, name: string) => headersOf(raw).filter(([k]) => k === name).map(([, v]) => v);
 const kindOf = (raw: string) => header(raw, "x-schoolhouse-mail")[0];
 
-beforeAll(async () => {
-  inbox = await startSmtpInbox();
-  process.env.MAIL_URL = inbox.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  delete process.env.MAIL_URL;
-  resetEnvCache();
-  await inbox.close();
-});
 beforeEach(async () => {
   // Mails other tests' members left behind are not this test's.
   await db().mailMessage.deleteMany({});
   await db().school.updateMany({ data: { mailDisabled: [] } });
-  inbox.refuseWith = null;
+  inbox().refuseWith = null;
 });
 
 async function newMember(tag: string, headers: Record<string, string> = {}) {
@@ -153,7 +144,7 @@ describe("mail through SMTP", () => {
     const user = await db().user.findUniqueOrThrow({ where: { email } });
     const session = await db().memberSession.create({ data: { userId: user.id, origin: "http://demo.localhost", expiresAt: new Date(TEST_NOW.getTime() + 86_400_000) } });
     await drain();
-    const before = inbox.mails.length;
+    const before = inbox().mails.length;
     const { cookie, token } = await csrf();
     const known = await postForm("/api/account/forgot-password", { csrfToken: token, email: email.toUpperCase() }, cookie);
     const unknown = await postForm("/api/account/forgot-password", { csrfToken: token, email: freshEmail("nobody") }, cookie);
@@ -161,7 +152,7 @@ describe("mail through SMTP", () => {
     expect(known.headers.get("location")).toBe("/login/forgot?sent=1");
     expect(unknown.headers.get("location")).toBe("/login/forgot?sent=1");
     await drain();
-    expect(inbox.mails.length).toBe(before + 1);
+    expect(inbox().mails.length).toBe(before + 1);
     const reset = mailsTo(email).find((m) => kindOf(m.raw) === "password-reset")!;
     const link = linkIn(reset.raw, "/account/set-password");
     const setup = await db().passwordSetupToken.findMany({ where: { userId: user.id }, orderBy: { createdAt: "desc" } });
@@ -238,26 +229,26 @@ describe("mail through SMTP", () => {
         expect(header(m.raw, "from")).toHaveLength(1);
         expect(header(m.raw, "subject")).toHaveLength(1);
       }
-      expect(inbox.mails.some((m) => m.to.includes("victim@evil.test"))).toBe(false);
+      expect(inbox().mails.some((m) => m.to.includes("victim@evil.test"))).toBe(false);
     } finally {
       await db().school.update({ where: { id: DEMO_IDS.school }, data: { name: original.name } });
     }
   });
 
   it("a refused mail is retried later (4xx) or given up (5xx); two workers never send one mail twice", async () => {
-    inbox.refuseWith = 451;
+    inbox().refuseWith = 451;
     const email = await newMember("retry");
     await drain();
     let rows = await db().mailMessage.findMany({ where: { to: email } });
     expect(rows.every((r) => r.status === "pending" && r.attemptCount === 1 && r.nextAttemptAt! > TEST_NOW)).toBe(true);
     await db().mailMessage.updateMany({ where: { to: email }, data: { nextAttemptAt: TEST_NOW } });
-    inbox.refuseWith = null;
+    inbox().refuseWith = null;
     await Promise.all([drain(), drain(), drain()]);
     expect(mailsTo(email)).toHaveLength(2);
     rows = await db().mailMessage.findMany({ where: { to: email } });
     expect(rows.map((r) => r.status)).toEqual(["sent", "sent"]);
 
-    inbox.refuseWith = 550;
+    inbox().refuseWith = 550;
     const refused = await newMember("refused");
     await drain();
     rows = await db().mailMessage.findMany({ where: { to: refused } });
@@ -294,7 +285,7 @@ describe("mail without MAIL_URL", () => {
       expect(listed.map((m) => [m.to, m.kind]).sort()).toEqual([[email, "verify-email"], [email, "welcome"]]);
       expect(listed.find((m) => m.kind === "verify-email")!.text).toContain(link.toString());
     } finally {
-      process.env.MAIL_URL = inbox.url;
+      process.env.MAIL_URL = inbox().url;
       delete process.env.MAIL_OUTBOX_DIR;
       resetEnvCache();
     }

@@ -4,8 +4,7 @@
 // read only when CredentialVersion moves. So a refresh with openid and one without send the same
 // statements, and what the ID token costs is the signature. PGlite, and Postgres with
 // TEST_DATABASE_URL.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/env";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { hashSecret } from "@/lib/credentials/secret";
 import { verifyOwnJwt } from "@/lib/oidc/keys";
@@ -13,6 +12,7 @@ import { accessTokenHash } from "@/lib/oidc/id-token";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { statementsDuring } from "../../helpers/statements";
+import { envForSuite } from "../../helpers/suite-env";
 import { form, signIn, tokensFor, type TokenBody } from "./helpers";
 
 const app = appForSuite({ host: "demo.localhost" });
@@ -39,14 +39,7 @@ beforeAll(async () => {
 describe("a refresh with openid sends what one without sends", () => {
   // The version the caches read is trusted for a minute here, as a production instance trusts it
   // for STOREFRONT_REVALIDATE_MS: the steady state of a server under load.
-  beforeAll(() => {
-    process.env.STOREFRONT_REVALIDATE_MS = "60000";
-    resetEnvCache();
-  });
-  afterAll(() => {
-    process.env.STOREFRONT_REVALIDATE_MS = "0";
-    resetEnvCache();
-  });
+  envForSuite({ STOREFRONT_REVALIDATE_MS: "60000" });
 
   it("one statement each: the grant's lookup, checks, rotation and inserts, with the member for the ID token", async () => {
     const plain = await countedRefresh("offline_access courses:read");
