@@ -1,4 +1,4 @@
-import { dbHandle } from "@/lib/db/client";
+import { db, dbHandle } from "@/lib/db/client";
 
 /** The SQL statements sent for database lane `lane` (a credential key) while `fn` runs. */
 export async function statementsOf<T>(lane: string, fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
@@ -38,4 +38,23 @@ export async function rowStatementsDuring(fn: () => Promise<unknown>): Promise<{
     stop();
   }
   return seen.filter((s) => /^\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b/i.test(s.sql));
+}
+
+/** A node of Postgres's JSON plan, with the fields the plan tests read. */
+export interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Subplan Name"?: string;
+  Plans?: PlanNode[];
+}
+
+/** A plan node and every node below it. */
+export const planNodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(planNodes)];
+
+/** The plan of a statement as sent (its SQL and parameters), without running it. */
+export async function planOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
+  const rows = await db().$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, ...statement.args);
+  const json = rows[0]!["QUERY PLAN"];
+  return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
 }

@@ -13,25 +13,10 @@ import { db } from "@/lib/db/client";
 import { enqueueBillingMails } from "@/lib/mail/billing-mails";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
-import { rowStatementsDuring } from "../../helpers/statements";
+import { planNodes, planOf, rowStatementsDuring } from "../../helpers/statements";
 
 const PAID = 5_000;
 const BATCH = 200;
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
-async function planOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
-  const rows = await db().$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, ...statement.args);
-  const json = rows[0]!["QUERY PLAN"];
-  return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
-}
 
 let paymentIds: string[] = [];
 
@@ -61,7 +46,7 @@ describe("the payment facts of a renewal batch's receipts", () => {
     const sent = await rowStatementsDuring(() => db().$transaction((tx) => enqueueBillingMails(tx, { events, now: new Date() })));
     const facts = sent.find((s) => s.sql.includes(`"collectedBefore"`));
     expect(facts).toBeDefined();
-    const plan = nodes(await planOf(facts!));
+    const plan = planNodes(await planOf(facts!));
     const onPayment = plan.filter((n) => n["Relation Name"] === "Payment" || n["Index Name"]?.startsWith("Payment_"));
     expect(onPayment.map((n) => n["Index Name"]).filter((name) => name && /state/i.test(name))).toEqual([]);
     expect(onPayment.some((n) => n["Index Name"] === "Payment_subscriptionId_idx")).toBe(true);

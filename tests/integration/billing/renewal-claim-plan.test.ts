@@ -10,30 +10,12 @@ import { claimDueSubscriptions } from "@/lib/billing/renew-due";
 import { db } from "@/lib/db/client";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
-import { rowStatementsDuring } from "../../helpers/statements";
+import { planNodes, planOf, rowStatementsDuring } from "../../helpers/statements";
 
 // Enough that a plan reading them all is the planner's choice when it misjudges how many qualify
 // (the joined claim did, on both databases); few enough to generate in a second.
 const DUE = 5_000;
 const BATCH = 200;
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Subplan Name"?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
-/** The plan of a statement as sent (its SQL and parameters), without running it. */
-async function planOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
-  const rows = await db().$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, ...statement.args);
-  const json = rows[0]!["QUERY PLAN"];
-  const parsed = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-  return parsed[0]!.Plan;
-}
-
 
 beforeAll(async () => {
   await seedDemo({ prisma: db() });
@@ -55,9 +37,9 @@ describe("the renewal claim with thousands due", () => {
       // The lease's UPDATE of the ≤ 2 × 200 ids found may read them as the planner likes (a Seq
       // Scan of a table this small is its cheapest way); the two searches may not.
       for (const name of ["CTE due", "CTE unsettled"]) {
-        const cte = nodes(plan).find((n) => n["Subplan Name"] === name);
+        const cte = planNodes(plan).find((n) => n["Subplan Name"] === name);
         expect(cte, name).toBeDefined();
-        const inside = nodes(cte!);
+        const inside = planNodes(cte!);
         expect(inside.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"] === "Subscription"), name).toEqual([]);
         expect(inside.filter((n) => n["Node Type"] === "Sort"), name).toEqual([]);
         expect(inside.some((n) => n["Node Type"].startsWith("Index") && n["Relation Name"] === "Subscription"), name).toBe(true);
