@@ -1,27 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { alternate, alternatingRatios, codesNeeded, headToHeadPairs, peerPairs, refreshTokensNeeded, sideMeasurement, withCpu, type Segment } from "./alternating";
+import { alternate, alternatingRatios, codesNeeded, headToHeadPairs, peerPairs, refreshTokensNeeded, sideMeasurement, withCpu } from "./alternating";
 import type { Settings } from "./options";
+import { segment } from "./segment-fixture";
 
-const seg = (rps: number, requests: number, cpuMs: number, dbCpuMs: number | null = null, latency: [number, number] = [1, 1]): Segment => ({
-  requestsPerSec: rps,
-  p50Ms: latency[0],
-  p99Ms: latency[1],
-  requests,
-  good: requests,
-  bad: 0,
-  non2xx: 0,
-  errors: 0,
-  statusCodes: { 200: requests },
-  durationSec: 1,
-  cpuMs,
-  dbCpuMs,
-});
 
 describe("alternating A, B, …, A: the ratios B ÷ A", () => {
   it("compares each B segment with the mean of the A segments either side, throughput, latency and CPU per request alike", () => {
     // A drifts from 300 to 200 req/s while B runs at 225: B ÷ mean(300, 200) = 0.9, not 0.75 or 1.125.
     // CPU per request: A 2 ms then 3 ms (mean 2.5), B 2.75 ms: × 1.1.
-    const r = alternatingRatios([seg(300, 300, 600, null, [2, 10]), seg(200, 200, 600, null, [4, 30])], [seg(225, 225, 618.75, null, [6, 40])]);
+    const r = alternatingRatios([segment({ rps: 300, cpuMs: 600, p50: 2, p99: 10 }), segment({ rps: 200, cpuMs: 600, p50: 4, p99: 30 })], [segment({ rps: 225, cpuMs: 618.75, p50: 6, p99: 40 })]);
     expect(r.throughput).toBe(0.9);
     expect(r.p50).toBe(2);
     expect(r.p99).toBe(2);
@@ -30,9 +17,9 @@ describe("alternating A, B, …, A: the ratios B ÷ A", () => {
   });
 
   it("combines the pairs by geometric mean and keeps each pair's throughput, in run order", () => {
-    const a = [seg(100, 100, 100), seg(100, 100, 100), seg(100, 100, 100), seg(100, 100, 100)];
+    const a = [segment({ rps: 100, cpuMs: 100 }), segment({ rps: 100, cpuMs: 100 }), segment({ rps: 100, cpuMs: 100 }), segment({ rps: 100, cpuMs: 100 })];
     // Pairs 0.8, 1.25 and 1: geometric mean 1, though their arithmetic mean is 1.017.
-    const b = [seg(80, 80, 96), seg(125, 125, 125), seg(100, 100, 100)];
+    const b = [segment({ rps: 80, cpuMs: 96 }), segment({ rps: 125, cpuMs: 125 }), segment({ rps: 100, cpuMs: 100 })];
     const r = alternatingRatios(a, b);
     expect(r.throughput).toBe(1);
     expect(r.pairThroughput).toEqual([0.8, 1.25, 1]);
@@ -41,26 +28,26 @@ describe("alternating A, B, …, A: the ratios B ÷ A", () => {
   });
 
   it("reports the database's CPU per request only when every segment of both arms has it", () => {
-    const a = [seg(100, 100, 100, 50), seg(100, 100, 100, 50)];
-    expect(alternatingRatios(a, [seg(100, 100, 100, 60)]).dbCpuPerRequest).toBe(1.2);
-    expect(alternatingRatios([a[0]!, seg(100, 100, 100, null)], [seg(100, 100, 100, 60)]).dbCpuPerRequest).toBeNull();
+    const a = [segment({ rps: 100, cpuMs: 100, dbCpuMs: 50 }), segment({ rps: 100, cpuMs: 100, dbCpuMs: 50 })];
+    expect(alternatingRatios(a, [segment({ rps: 100, cpuMs: 100, dbCpuMs: 60 })]).dbCpuPerRequest).toBe(1.2);
+    expect(alternatingRatios([a[0]!, segment({ rps: 100, cpuMs: 100 })], [segment({ rps: 100, cpuMs: 100, dbCpuMs: 60 })]).dbCpuPerRequest).toBeNull();
   });
 
   it("gives no CPU ratio (NaN) when an arm answered nothing, rather than 0 or Infinity", () => {
-    const r = alternatingRatios([seg(100, 100, 100), seg(100, 100, 100)], [seg(0, 0, 50)]);
+    const r = alternatingRatios([segment({ rps: 100, cpuMs: 100 }), segment({ rps: 100, cpuMs: 100 })], [segment({ rps: 0, cpuMs: 50 })]);
     expect(r.cpuPerRequest).toBeNaN();
   });
 
   it("refuses a sequence that does not begin and end with A", () => {
-    expect(() => alternatingRatios([seg(1, 1, 1)], [seg(1, 1, 1), seg(1, 1, 1)])).toThrow(/n \+ 1 A segments/);
-    expect(() => alternatingRatios([seg(1, 1, 1)], [])).toThrow(/n \+ 1 A segments/);
+    expect(() => alternatingRatios([segment({ rps: 1, cpuMs: 1 })], [segment({ rps: 1, cpuMs: 1 }), segment({ rps: 1, cpuMs: 1 })])).toThrow(/n \+ 1 A segments/);
+    expect(() => alternatingRatios([segment({ rps: 1, cpuMs: 1 })], [])).toThrow(/n \+ 1 A segments/);
   });
 
   it("runs A first and last, B between every two A's", async () => {
     const order: string[] = [];
     const fake = (name: string) => async () => {
       order.push(name);
-      return seg(1, 1, 1);
+      return segment({ rps: 1, cpuMs: 1 });
     };
     const { a, b } = await alternate({ pairs: 3, a: fake("A"), b: fake("B") });
     expect(order.join("")).toBe("ABABABA");
@@ -68,7 +55,7 @@ describe("alternating A, B, …, A: the ratios B ÷ A", () => {
   });
 
   it("sums an arm's CPU over every response", () => {
-    const m = sideMeasurement([seg(100, 100, 150, 10), seg(300, 300, 250, 30)]);
+    const m = sideMeasurement([segment({ rps: 100, cpuMs: 150, dbCpuMs: 10 }), segment({ rps: 300, cpuMs: 250, dbCpuMs: 30 })]);
     expect(m).toMatchObject({ requestsPerSec: 200, requests: 400, failures: 0, cpuMsPerRequest: 1, dbCpuMsPerRequest: 0.1 });
   });
 
@@ -76,7 +63,7 @@ describe("alternating A, B, …, A: the ratios B ÷ A", () => {
     const s = await withCpu({ pid: process.pid, dbPids: null }, async () => {
       const until = performance.now() + 60;
       while (performance.now() < until); // burn CPU for 60 ms
-      return seg(1, 1, 0);
+      return segment({ rps: 1, cpuMs: 0 });
     });
     expect(s.cpuMs).toBeGreaterThanOrEqual(40);
     expect(s.dbCpuMs).toBeNull();
