@@ -9,6 +9,7 @@ import type { BenchOptions } from "./options";
 import { measureRoundTrips, type RoundTrips } from "./redis-round-trips";
 import { prepareBackendDatabase, serverEnv, type Backend } from "./scratch-db";
 import { MEMBER_SEARCH_ID } from "./workloads";
+import { PhasePeaks, type BenchPhase } from "./phase-peaks";
 import { BenchServer, benchOrigin, freePort, RssMeter } from "./server";
 import { measureAgainstPeer, OUR_WORKLOAD, type PeerReport } from "./peer-measure";
 import { measureRenewals, type RenewalsReport } from "./renewals-measure";
@@ -53,7 +54,10 @@ export interface BackendReport {
   name: string;
   database: string;
   limiterStore: string;
+  /** The server's peak RSS over every phase (the largest of phasePeakRssMb). */
   peakRssMb: number;
+  /** The server's peak RSS in each phase: the workloads' sequence, head to head, peer, Redis round trips, fairness. */
+  phasePeakRssMb?: Partial<Record<BenchPhase, number>>;
   /** segmentRequestsPerSec: each baseline segment in run order, so drift between them can be seen. */
   baseline: Measurement & { segments: number; segmentRequestsPerSec: number[] };
   workloads: WorkloadReport[];
@@ -121,13 +125,28 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       }
     }
 
+    // The server's peak RSS per phase of the run: every segment resets the kernel's high-water mark
+    // (RssMeter), so the backend's peak is the largest of the phases', never one last reading.
+    const phasePeaks = new PhasePeaks();
+    let phase: BenchPhase = "workloads";
     const segment = async (spec: LoadSpec, seconds: number) => {
       const rss = new RssMeter(server.pid);
       rss.start();
       otherLoad.begin();
       const r = await runSegment({ origin: server.origin, spec, connections: settings.connections, durationSec: seconds });
       otherLoad.end();
-      return { ...r, peakRssMb: rss.stop() };
+      const peakRssMb = rss.stop();
+      phasePeaks.note(phase, peakRssMb);
+      return { ...r, peakRssMb };
+    };
+    const metered = async <T>(name: BenchPhase, run: () => Promise<T>): Promise<T> => {
+      const rss = new RssMeter(server.pid);
+      rss.start();
+      try {
+        return await run();
+      } finally {
+        phasePeaks.note(name, rss.stop());
+      }
     };
 
     if (settings.warmupSeconds > 0) {
@@ -193,6 +212,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
     // place, after a warm-up of each: other, w, other, w, …, other, each w segment against the two
     // around it, pairs by geometric mean, with CPU per request from /proc (bench/alternating.ts).
     // The target is judged on that throughput ratio.
+    phase = "head to head";
     const dbBackends = backend.database === "postgres" && backend.env.DATABASE_URL ? await PostgresBackends.open(backend.env.DATABASE_URL).catch(() => null) : null;
     try {
       const cpuSegment = (spec: LoadSpec, seconds: number) => withCpu({ pid: server.pid, dbPids: dbBackends ? () => dbBackends.all() : null }, () => segment(spec, seconds));
@@ -245,8 +265,9 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
     }
 
     // Ours against the peer: the specs measured above are reused (a refresh pool's tokens have rotated).
+    const peerPort = wantPeer ? await freePort() : 0;
     const peer = wantPeer
-      ? await measureAgainstPeer({
+      ? await metered("peer", () => measureAgainstPeer({
           database: backend.database,
           databaseUrl: backend.database === "postgres" ? backend.env.DATABASE_URL : undefined,
           ours: { origin: server.origin, pid: server.pid },
@@ -259,11 +280,11 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
             const p = await w.prepare(ctx);
             return "unavailable" in p ? p : p.spec;
           },
-          port: await freePort(),
+          port: peerPort,
           settings,
           quick,
           log: (line) => log(`[${backend.name}] peer: ${line}`),
-        })
+        }))
       : null;
 
     let redisRoundTrips: BackendReport["redisRoundTrips"] = null;
@@ -283,8 +304,11 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
         };
         log(`[${backend.name}] counting Redis commands over ${ops} operations per kind…`);
         try {
-          const enforced = await measureRoundTrips({ redisUrl: backend.redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.enforcedKeys[0]!) });
-          const counted = await measureRoundTrips({ redisUrl: backend.redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.countedKeys[0]!) });
+          const redisUrl = backend.redisUrl;
+          const { enforced, counted } = await metered("Redis round trips", async () => ({
+            enforced: await measureRoundTrips({ redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.enforcedKeys[0]!) }),
+            counted: await measureRoundTrips({ redisUrl, serverPid: server.pid, operations: ops, operation: op(creds.countedKeys[0]!) }),
+          }));
           const r3 = (t: RoundTrips): RoundTrips => ({
             ...t,
             commandsPerOperation: round(t.commandsPerOperation, 2),
@@ -300,7 +324,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
 
     // Last: it adds rows and leaves the abuser's budget spent.
     const fairness = wantFairness
-      ? await measureFairness({
+      ? await metered("fairness", () => measureFairness({
           origin: server.origin,
           abuserKey: creds.enforcedKeys[1]!,
           unlimitedAbuserKey: creds.countedKeys[0]!,
@@ -308,7 +332,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
           seconds: settings.segmentSeconds * 2,
           runId: ctx.runId,
           log: (line) => log(`[${backend.name}] ${line}`),
-        }).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
+        })).catch((err: Error): FairnessReport => ({ status: "unavailable", reason: err.message, targetP99Ms: 250 }))
       : null;
 
     // In its own process on its own scratch database; against floor-write as measured above.
@@ -326,7 +350,8 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
       name: backend.name,
       database: backend.database,
       limiterStore: backend.limiterStore,
-      peakRssMb: round(RssMeter.lifetimePeakMb(server.pid), 1),
+      peakRssMb: round(phasePeaks.peak(), 1),
+      phasePeakRssMb: phasePeaks.rounded(),
       baseline: {
         ...roundM(meanOf(baselines)),
         segments: baselines.length,

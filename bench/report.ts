@@ -81,7 +81,7 @@ export function table(reports: BackendReport[]): string {
   const lines: string[] = [];
   for (const b of reports) {
     lines.push(
-      `\n${b.name} (database ${b.database}, limiter store ${b.limiterStore}); baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB`,
+      `\n${b.name} (database ${b.database}, limiter store ${b.limiterStore}); baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB${phasePeaksText(b)}`,
       "×base: ratio to the bare route; ×floor: ratio to the workload's floor (floor-write for writes, floor-read for reads). Throughput: higher is better; latency: lower is better.",
     );
     const header = ["workload", "req/s", "×base", "×floor", "target", "p50 ms", "×base", "×floor", "p99 ms", "×base", "×floor", "RSS MB", "status"];
@@ -139,7 +139,7 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
   for (const b of reports) {
     out.push(
       "",
-      `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB.`,
+      `**${b.name}** (database ${b.database}, limiter store ${b.limiterStore}): baseline ${fmt(b.baseline.requestsPerSec, 0)} req/s, p50 ${fmt(b.baseline.p50Ms)} ms, p99 ${fmt(b.baseline.p99Ms)} ms; server peak RSS ${fmt(b.peakRssMb, 0)} MB${phasePeaksText(b)}.`,
       "",
       "| Workload | Floor | req/s | ×bare | ×floor | Target | p50 ms (×bare, ×floor) | p99 ms (×bare, ×floor) | Peak RSS MB |",
       "|---|---|---:|---:|---:|---|---:|---:|---:|",
@@ -172,4 +172,10 @@ export function markdown(result: { finishedAt: string; mode: string; machine: Re
     }
   }
   return out.join("\n") + "\n";
+}
+
+/** Where the server's peak was reached: " (workloads 391, head to head 380, …)", or nothing for an older report. */
+export function phasePeaksText(b: Pick<BackendReport, "phasePeakRssMb">): string {
+  const entries = Object.entries(b.phasePeakRssMb ?? {});
+  return entries.length ? ` (${entries.map(([phase, mb]) => `${phase} ${fmt(mb, 0)}`).join(", ")})` : "";
 }

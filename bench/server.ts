@@ -237,11 +237,6 @@ export class RssMeter {
     const kb = this.resetSupported ? Math.max(hwmKb, this.sampledPeakKb) : this.sampledPeakKb;
     return kb / 1024;
   }
-
-  /** High-water mark of the whole life of the tree (never reset). */
-  static lifetimePeakMb(rootPid: number): number {
-    return processTree(rootPid).reduce((s, pid) => s + statusKb(pid, "VmHWM"), 0) / 1024;
-  }
 }
 
 /** Local TCP ports of the tree's connections to a remote port (used to recognise its Redis clients). */
