@@ -20,6 +20,10 @@
 // - Access tokens (grants without openid), for the introspect workload: introspection only reads,
 //   so every request may present the same token.
 //
+// - A pool of live subscriptions (bench/subscription-pool.ts) for the workloads that read, update
+//   and cancel existing subscriptions, and a cursor seven eighths into the school's subscriptions
+//   for the deep page (taken after every dataset is written).
+//
 // - The member-search dataset (bench/member-dataset.ts) when <members> is above 0.
 //
 // - With BENCH_LARGE_SCALE (npm run bench -- --large <scale>, Postgres only): the large-school
@@ -40,6 +44,7 @@ import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
 import { generateMemberDataset } from "./member-dataset";
 import { generateLargeDataset } from "./large-dataset";
+import { deepSubscriptionCursor, subscriptionPool, subscriptionPoolStatements, type SubscriptionPool } from "./subscription-pool";
 import { TEST_ACTOR } from "../tests/helpers/audit-actor";
 
 export interface PreparedCredentials {
@@ -59,6 +64,11 @@ export interface PreparedCredentials {
   oauthClientId: string;
   /** Access tokens of grants without openid, for the introspect workload (read-only: reused by every request). */
   accessTokens: string[];
+  /**
+   * Live subscriptions of the demo school for the workloads that read or change existing ones
+   * (bench/subscription-pool.ts), and the cursor of a page seven eighths into the school's list.
+   */
+  subscriptionPool?: SubscriptionPool & { deepCursor: string | null };
 }
 
 export const BENCH_OAUTH_CLIENT = "demo-public-app";
@@ -75,6 +85,9 @@ const keysPerKind = Number(keysArg ?? 8);
 const tokenCount = Number(tokensArg ?? 64);
 const codesPerKind = Number(codesArg ?? 20_000);
 const members = Number(membersArg ?? 0);
+/** The update workload's 1,000 and enough to cancel one per request for minutes. */
+const SUBSCRIPTION_POOL = 10_000;
+
 
 await runCli(async () => {
   const handle = dbHandle();
@@ -168,6 +181,8 @@ await runCli(async () => {
       oauthClientId: BENCH_OAUTH_CLIENT,
       accessTokens: await makeAccessTokens(4),
     };
+    const pool = { schoolId: DEMO_IDS.school, planId: DEMO_IDS.plans.monthly, count: SUBSCRIPTION_POOL, tag: "bench" };
+    for (const sql of subscriptionPoolStatements(pool)) await prisma.$executeRawUnsafe(sql);
     if (members > 0) await generateMemberDataset(prisma, { members });
     const largeScale = Number(process.env.BENCH_LARGE_SCALE || 0);
     if (largeScale > 0) {
@@ -181,6 +196,7 @@ await runCli(async () => {
         client.release();
       }
     }
+    result.subscriptionPool = { ...subscriptionPool(pool), deepCursor: await deepSubscriptionCursor(prisma, DEMO_IDS.school) };
     writeFileSync(out, JSON.stringify(result));
   } finally {
     await closeDbHandle(handle);

@@ -319,7 +319,7 @@ function mcpWorkload(o: {
   id: string;
   title: string;
   tool: string;
-  target: Target;
+  target?: Target;
   floor: FloorId;
   args: (ctx: WorkloadContext, n: number) => Record<string, unknown>;
   ok: (r: ToolResult) => boolean;
@@ -414,6 +414,150 @@ export const proxiedBaseline: Workload = {
 
 /** A target of a request that meets proxy.ts, against the proxied bare route. */
 const proxied = (min: number): Target => both(PROXIED_BASELINE_ID, min);
+
+// ---------------------------------------------------------------- existing subscriptions
+
+/**
+ * The Admin API's reads and changes of existing subscriptions, on the bench's pool of live ones
+ * (bench/subscription-pool.ts): what a school that has grown must not slow down (the large/small
+ * table, docs/benchmarks.md "Flat cost as data grows"). The documents are exported for
+ * tests/integration/bench/subscription-workloads.test.ts, which runs them against the real API.
+ */
+export const SUBSCRIPTION_DOCUMENTS = {
+  page: (after: string | null) =>
+    JSON.stringify({
+      query: "query BenchSubscriptions($after: String) { subscriptions(first: 50, after: $after) { nodes { id state currentPeriodEnd } pageInfo { hasNextPage endCursor } } }",
+      variables: { after },
+    }),
+  byEmail: (email: string) =>
+    JSON.stringify({ query: "query BenchSubscriptionsByEmail($email: String) { subscriptions(first: 50, email: $email) { nodes { id state } } }", variables: { email } }),
+  update: (id: string, currentPeriodEnd: number) =>
+    JSON.stringify({
+      query: "mutation BenchUpdate($input: AdminUpdateSubscriptionInput!) { updateSubscription(input: $input) { errors subscription { id currentPeriodEnd } } }",
+      variables: { input: { id, currentPeriodEnd } },
+    }),
+  cancel: (id: string) =>
+    JSON.stringify({
+      query: "mutation BenchCancel($input: AdminCancelSubscriptionInput!) { cancelSubscription(input: $input) { errors subscription { id state } } }",
+      variables: { input: { id, cancelAtPeriodEnd: false } },
+    }),
+};
+
+type Page = { data?: { subscriptions?: { nodes?: unknown[] } }; errors?: unknown[] };
+type Payload = { errors?: unknown[]; subscription?: { id?: string; state?: string } | null };
+
+/** Checks of the workloads' answers (exported for the integration test). */
+export const SUBSCRIPTION_CHECKS = {
+  /** A page with `min` nodes or more and no errors. */
+  page: (min: number) => (b: unknown) => {
+    const r = b as Page | undefined;
+    return !r?.errors && Array.isArray(r?.data?.subscriptions?.nodes) && r.data.subscriptions.nodes.length >= min;
+  },
+  /** A mutation's payload with no errors and its subscription (`state` when given). */
+  payload: (field: "updateSubscription" | "cancelSubscription", state?: string) => (b: unknown) => {
+    const p = (b as { data?: Record<string, Payload | undefined> } | undefined)?.data?.[field];
+    return !!p && Array.isArray(p.errors) && p.errors.length === 0 && !!p.subscription?.id && (state === undefined || p.subscription.state === state);
+  },
+};
+
+/** Pool subscriptions the update workload changes over and over; the rest are cancelled, each once. */
+export const UPDATED_SUBSCRIPTIONS = 1_000;
+
+function subscriptionWorkload(o: {
+  id: string;
+  title: string;
+  endpoint: string;
+  floor: FloorId;
+  /** Builds the workload's document source from the pool, or says why it cannot run. */
+  documents: (ctx: WorkloadContext) => { next: () => string; check: (b: unknown) => boolean; note: string } | { unavailable: string };
+}): Workload {
+  return {
+    id: o.id,
+    title: o.title,
+    endpoint: `POST ${GRAPHQL} ${o.endpoint}`,
+    floor: o.floor,
+    async prepare(ctx) {
+      const made = o.documents(ctx);
+      if ("unavailable" in made) return made;
+      const key = ctx.creds.countedKeys[0]!;
+      const first = await probe(ctx, GRAPHQL, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": key }, body: made.next() });
+      if (first.status === 404 || first.status === 405) return { unavailable: describe("POST", GRAPHQL, first) };
+      if (first.status !== 200 || !made.check(json(first.body))) return { unavailable: `${o.id} probe failed: ${graphqlError(first)} ${first.body.slice(0, 200)}` };
+      return { spec: adminRequest(ctx.creds.countedKeys, made.next, made.check), note: made.note };
+    },
+  };
+}
+
+const noPool = { unavailable: "no subscription pool was prepared (bench/prepare-db.ts)" };
+
+export const SUBSCRIPTION_WORKLOADS: Workload[] = [
+  subscriptionWorkload({
+    id: "subscriptions-page",
+    title: "Admin query subscriptions(first: 50), the first page",
+    endpoint: "subscriptions(first: 50)",
+    floor: "floor-read",
+    documents: () => ({ next: () => SUBSCRIPTION_DOCUMENTS.page(null), check: SUBSCRIPTION_CHECKS.page(1), note: "the school's oldest 50" }),
+  }),
+  subscriptionWorkload({
+    id: "subscriptions-deep-page",
+    title: "Admin query subscriptions(first: 50, after), a page seven eighths in",
+    endpoint: "subscriptions(first: 50, after)",
+    floor: "floor-read",
+    documents: (ctx) => {
+      const cursor = ctx.creds.subscriptionPool?.deepCursor;
+      if (!cursor) return { unavailable: "no deep cursor was prepared (bench/prepare-db.ts)" };
+      return { next: () => SUBSCRIPTION_DOCUMENTS.page(cursor), check: SUBSCRIPTION_CHECKS.page(1), note: "after the subscription seven eighths into the school's list" };
+    },
+  }),
+  subscriptionWorkload({
+    id: "subscriptions-by-email",
+    title: "Admin query subscriptions(email:) of one member",
+    endpoint: "subscriptions(email:)",
+    floor: "floor-read",
+    documents: (ctx) => {
+      const emails = ctx.creds.subscriptionPool?.emails.slice(0, UPDATED_SUBSCRIPTIONS);
+      if (!emails?.length) return noPool;
+      let n = 0;
+      return { next: () => SUBSCRIPTION_DOCUMENTS.byEmail(emails[n++ % emails.length]!), check: SUBSCRIPTION_CHECKS.page(1), note: `${emails.length} members in turn` };
+    },
+  }),
+  subscriptionWorkload({
+    id: "update-subscription",
+    title: "Admin updateSubscription (a new period end)",
+    endpoint: "updateSubscription",
+    floor: "floor-write",
+    documents: (ctx) => {
+      const ids = ctx.creds.subscriptionPool?.ids.slice(0, UPDATED_SUBSCRIPTIONS);
+      if (!ids?.length) return noPool;
+      // A new end each time (so every request writes), weeks ahead of the pool's periods' starts.
+      const base = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
+      let n = 0;
+      return {
+        next: () => SUBSCRIPTION_DOCUMENTS.update(ids[n % ids.length]!, base + (n++ % 86_400)),
+        check: SUBSCRIPTION_CHECKS.payload("updateSubscription"),
+        note: `${ids.length} subscriptions in turn`,
+      };
+    },
+  }),
+  subscriptionWorkload({
+    id: "cancel-subscription",
+    title: "Admin cancelSubscription (at once, each subscription once)",
+    endpoint: "cancelSubscription",
+    floor: "floor-write",
+    documents: (ctx) => {
+      // Cancelling is once per subscription: each request takes the next; a request cut off at the
+      // end of a segment loses its subscription, never repeats it.
+      const ids = ctx.creds.subscriptionPool?.ids.slice(UPDATED_SUBSCRIPTIONS) ?? [];
+      if (!ids.length) return noPool;
+      const total = ids.length;
+      return {
+        next: () => SUBSCRIPTION_DOCUMENTS.cancel(ids.shift() ?? "00000000-0000-4000-8000-000000000000"),
+        check: SUBSCRIPTION_CHECKS.payload("cancelSubscription", "canceled"),
+        note: `${total} live subscriptions, each cancelled once`,
+      };
+    },
+  }),
+];
 
 export const WORKLOADS: Workload[] = [
   getWorkload({
@@ -581,6 +725,15 @@ export const WORKLOADS: Workload[] = [
     args: (ctx, n) => ({ email: `bench-mcp-${ctx.runId}-${n}@bench.schoolhouse.test`, name: `Bench MCP User ${n}`, planId: MONTHLY_PLAN_ID }),
     ok: (r) => !!(r.structuredContent as { subscription?: { id?: string } } | undefined)?.subscription?.id,
   }),
+  mcpWorkload({
+    id: "mcp-list-subscriptions",
+    title: "MCP tools/call list_subscriptions (first: 50)",
+    tool: "list_subscriptions",
+    floor: "floor-read",
+    args: () => ({ first: 50 }),
+    ok: (r) => Array.isArray((r.structuredContent as { subscriptions?: unknown[] } | undefined)?.subscriptions),
+  }),
+  ...SUBSCRIPTION_WORKLOADS,
   {
     // The staff console's and integrators' member lookup on the generated dataset (--members, default
     // 200,000 members with 400,000 subscriptions; bench/member-dataset.ts). The issue's bar is

@@ -28,7 +28,15 @@ const WORKLOAD_IDS = [
   "limiter-on",
   "mcp-search-catalog",
   "mcp-create-subscription",
+  // Reads and changes of existing subscriptions, on the pool bench/prepare-db.ts writes.
+  "mcp-list-subscriptions",
+  "subscriptions-page",
+  "subscriptions-deep-page",
+  "subscriptions-by-email",
+  "update-subscription",
+  "cancel-subscription",
 ];
+const SUBSCRIPTION_WORKLOAD_IDS = WORKLOAD_IDS.slice(WORKLOAD_IDS.indexOf("mcp-list-subscriptions"));
 // The member search runs on a backend of its own, on the member dataset, beside its floor.
 const MEMBER_WORKLOAD_IDS = ["floor-read", "members-search"];
 
@@ -83,6 +91,9 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
     for (const backend of result.backends) {
       expect(backend.baseline.requestsPerSec).toBeGreaterThan(0);
       expect(backend.peakRssMb).toBeGreaterThan(0);
+      // The peak is the largest of the phases' (each segment resets the kernel's high-water mark).
+      expect(backend.phasePeakRssMb.workloads).toBeGreaterThan(0);
+      expect(backend.peakRssMb).toBe(Math.max(...(Object.values(backend.phasePeakRssMb) as number[])));
       const onMembers = backend.name.startsWith("members-");
       expect(backend.workloads.map((w: { id: string }) => w.id)).toEqual(onMembers ? MEMBER_WORKLOAD_IDS : WORKLOAD_IDS);
       for (const w of backend.workloads) {
@@ -104,6 +115,10 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
         }
       }
       if (!onMembers) {
+        for (const id of SUBSCRIPTION_WORKLOAD_IDS) {
+          const w = backend.workloads.find((x: { id: string }) => x.id === id);
+          expect(w.status, `${backend.name}/${id}: ${w.reason}`).toBe("ok");
+        }
         // Requests that meet the proxy are judged against its bare route, derived like a floor ratio.
         const html = backend.workloads.find((w: { id: string }) => w.id === "html-course");
         expect(html.targetAgainst).toBe("baseline-proxied");
