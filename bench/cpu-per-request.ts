@@ -5,7 +5,7 @@
 // how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, "Profiling a miss").
 //
 //   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
-//   paths: typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
+//   paths: abuse (the fairness scenario's abuser: 4 aliased pages of 100 subscriptions with plan, user and payments), typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
 //          refresh-no-openid (the same grant without openid), floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
@@ -17,13 +17,14 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
 import { TEST_ACTOR } from "../tests/helpers/audit-actor";
+import { PAGE, ROWS } from "./fairness";
 import { statCpuMs } from "./proc-cpu";
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
-const PATHS = ["typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "floor-write", "floor-read", "mcp-search", "mcp-create"];
+const PATHS = ["abuse", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
 if (!PATHS.includes(which)) {
   console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
@@ -87,6 +88,15 @@ if (isRefresh) {
   }
 }
 
+if (which === "abuse") {
+  // The fairness scenario's rows: subscriptions made through the API, 50 aliased mutations a request.
+  for (let made = 0; made < ROWS; made += 50) {
+    const aliases = Array.from({ length: 50 }, (_, i) => `m${i}: createSubscription(input: { email: "fair.${made + i}@example.com", name: "Fairness ${made + i}", planId: "${DEMO_IDS.plans.monthly}" }) { errors }`);
+    const res = await admin(new Request(`${ORIGIN}/admin/graphql`, { method: "POST", headers: { "content-type": "application/json", "x-service-api-key": key, host: "localhost" }, body: JSON.stringify({ query: `mutation { ${aliases.join(" ")} }` }) }));
+    if (res.status !== 200) throw new Error(`creating subscriptions → ${res.status} ${await res.text()}`);
+  }
+}
+
 let n = 0;
 function adminBody(): string {
   n++;
@@ -103,6 +113,8 @@ function adminBody(): string {
       });
     case "courses":
       return JSON.stringify({ query: "{ courses(first: 50) { nodes { id title slug } } }" });
+    case "abuse":
+      return JSON.stringify({ query: `{ ${Array.from({ length: 4 }, (_, i) => `p${i}: ${PAGE}`).join(" ")} }` });
     case "courses-all":
       return JSON.stringify({ query: "query BenchCourses { courses(first: 50) { nodes { id slug title summary status price currency } } }" });
     default:

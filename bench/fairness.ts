@@ -13,9 +13,9 @@ import { percentile, round } from "./stats";
 export const FAIRNESS_TARGET_P99_MS = 250;
 const GRAPHQL = "/admin/graphql";
 const VICTIM_QUERY = "{ membershipPlans { id } }";
-const PAGE = "subscriptions(first: 100) { nodes { id state isCancellable plan { name price } user { email name } payments { id amount state } } }";
+export const PAGE = "subscriptions(first: 100) { nodes { id state isCancellable plan { name price } user { email name } payments { id amount state } } }";
 /** Rows the abuser's pages read: full pages of 100. */
-const ROWS = 400;
+export const ROWS = 400;
 const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
 
 export interface LatencySummary {
