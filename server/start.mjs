@@ -1,0 +1,82 @@
+// The production entry (`npm start`, `npm run serve`): Next's documented custom server, with the
+// OAuth front (./front.mjs) in front of Next's request handler in the same process and on the
+// same port. It takes `next start`'s options: -p/--port (default $PORT, else 3000),
+// -H/--hostname (default: every interface), --keepAliveTimeout <ms>; and shuts down as `next start`
+// does: SIGTERM/SIGINT stop accepting connections, let open requests finish, close Next, exit.
+// Vercel runs no custom server: there Next answers every path (docs/decisions.md, "The OAuth front").
+import http from "node:http";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createFront } from "./front.mjs";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+const { values: args } = parseArgs({
+  options: {
+    port: { type: "string", short: "p" },
+    hostname: { type: "string", short: "H" },
+    keepAliveTimeout: { type: "string" },
+  },
+});
+const port = Number(args.port ?? process.env.PORT ?? 3000);
+const hostname = args.hostname;
+const keepAliveTimeout = args.keepAliveTimeout === undefined ? undefined : Number(args.keepAliveTimeout);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`invalid port: ${args.port ?? process.env.PORT}`);
+if (keepAliveTimeout !== undefined && !(keepAliveTimeout >= 0)) fatal(`invalid --keepAliveTimeout: ${args.keepAliveTimeout}`);
+
+// As `next start`: a production server whatever the shell says (read by Next and by lib/env.ts).
+/** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = "production";
+process.title = "schoolhouse-server";
+
+const { default: next } = await import("next");
+// prepare() runs instrumentation.ts's register() (start-up: env check, migrate, seed, worker) once.
+const app = next({ dev: false, dir: ROOT, hostname, port });
+await app.prepare();
+const nextHandler = app.getRequestHandler();
+
+const front = createFront({
+  distDir: path.join(ROOT, ".next"),
+  hostname,
+  port,
+  next: (req, res) => {
+    // `next start`'s answer when Next's own handler throws.
+    nextHandler(req, res).catch((err) => {
+      console.error(`Failed to handle request for ${req.url}`, err);
+      if (res.headersSent) res.destroy();
+      else {
+        res.statusCode = 500;
+        res.end("Internal Server Error");
+      }
+    });
+  },
+});
+
+const server = http.createServer(front);
+if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+server.on("error", (err) => fatal(`failed to start the server: ${err.message}`));
+server.listen(port, hostname, () => {
+  console.log(`schoolhouse: ready on http://${hostname ?? "localhost"}:${port}`);
+});
+
+let closing = false;
+/** @param {"SIGINT" | "SIGTERM"} signal */
+function shutdown(signal) {
+  if (closing) return;
+  closing = true;
+  // Finish the open requests first: they may still need Next (an after() it runs, a lazy module).
+  server.close(async (err) => {
+    if (err) console.error(err);
+    await app.close().catch(console.error);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  });
+  // Idle keep-alive connections would hold close() open until the client drops them.
+  server.closeIdleConnections();
+}
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+
+/** @param {string} message @returns {never} */
+function fatal(message) {
+  console.error(`schoolhouse: ${message}`);
+  process.exit(1);
+}
