@@ -24,20 +24,32 @@ const keepAliveTimeout = args.keepAliveTimeout === undefined ? undefined : Numbe
 if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`invalid port: ${args.port ?? process.env.PORT}`);
 if (keepAliveTimeout !== undefined && !(keepAliveTimeout >= 0)) fatal(`invalid --keepAliveTimeout: ${args.keepAliveTimeout}`);
 
-// As `next start`: a production server whatever the shell says (read by Next and by lib/env.ts).
-/** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV = "production";
-process.title = "schoolhouse-server";
+// As `next start`: production unless NODE_ENV is set (a spec runs the build with NODE_ENV=test).
+/** @type {Record<string, string | undefined>} */ (process.env).NODE_ENV ||= "production";
+
+// Listening first, as `next start` does: with -p 0 the port is known only then, and Next builds
+// every route's request.url with it. Requests that come before Next is ready wait for it.
+/** @type {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void} */
+let listener = (req, res) => void ready.then(() => listener(req, res));
+/** @type {() => void} */
+let becameReady = () => {};
+const ready = new Promise((resolve) => (becameReady = () => resolve(undefined)));
+const server = http.createServer((req, res) => listener(req, res));
+if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+server.on("error", (err) => fatal(`failed to start the server: ${err.message}`));
+await new Promise((resolve) => server.listen(port, hostname, () => resolve(undefined)));
+const actualPort = /** @type {import("node:net").AddressInfo} */ (server.address()).port;
 
 const { default: next } = await import("next");
 // prepare() runs instrumentation.ts's register() (start-up: env check, migrate, seed, worker) once.
-const app = next({ dev: false, dir: ROOT, hostname, port });
+const app = next({ dev: false, dir: ROOT, hostname, port: actualPort });
 await app.prepare();
 const nextHandler = app.getRequestHandler();
 
-const front = createFront({
+listener = createFront({
   distDir: path.join(ROOT, ".next"),
   hostname,
-  port,
+  port: actualPort,
   next: (req, res) => {
     // `next start`'s answer when Next's own handler throws.
     nextHandler(req, res).catch((err) => {
@@ -50,13 +62,8 @@ const front = createFront({
     });
   },
 });
-
-const server = http.createServer(front);
-if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
-server.on("error", (err) => fatal(`failed to start the server: ${err.message}`));
-server.listen(port, hostname, () => {
-  console.log(`schoolhouse: ready on http://${hostname ?? "localhost"}:${port}`);
-});
+becameReady();
+console.log(`Ready on http://${hostname ?? "localhost"}:${actualPort}`);
 
 let closing = false;
 /** @param {"SIGINT" | "SIGTERM"} signal */
