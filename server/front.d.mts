@@ -13,4 +13,4 @@ export function createFront(options: {
   port: number;
   next: Listener;
   log?: (message: string, err?: unknown) => void;
-}): Listener & { served: () => number };
+}): Listener;

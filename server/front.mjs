@@ -67,7 +67,7 @@ export async function frontHandlers(mod) {
  * else to `next`. A route module is loaded on the first request for its path (as Next loads it;
  * the same file, so the same module instance) and its front handlers are kept.
  * @param {FrontOptions} options
- * @returns {Listener & { served: () => number }}
+ * @returns {Listener}
  */
 export function createFront(options) {
   const routes = fixedRoutes(options.distDir);
@@ -75,7 +75,6 @@ export function createFront(options) {
   const log = options.log ?? ((message, err) => console.error(message, err ?? ""));
   /** @type {Map<string, Promise<Map<string, Function> | null>>} */
   const loaded = new Map();
-  let served = 0;
 
   /** @param {string} pathname */
   const handlersOf = (pathname) => {
@@ -102,7 +101,6 @@ export function createFront(options) {
       (handlers) => {
         const handler = handlers?.get(req.method ?? "");
         if (!handler) return options.next(req, res);
-        served++;
         return answer(req, res, handler);
       },
       (err) => fail(res, err),
@@ -139,5 +137,5 @@ export function createFront(options) {
     }
   }
 
-  return Object.assign(listener, { served: () => served });
+  return listener;
 }

@@ -45,6 +45,14 @@ const { default: next } = await import("next");
 const app = next({ dev: false, dir: ROOT, hostname, port: actualPort });
 await app.prepare();
 const nextHandler = app.getRequestHandler();
+// Upgrades (a rewrite to a WebSocket origin) go to Next, as under `next start`.
+const upgradeHandler = app.getUpgradeHandler();
+server.on("upgrade", (req, socket, head) => {
+  upgradeHandler(req, socket, head).catch((err) => {
+    socket.destroy();
+    console.error(`Failed to handle request for ${req.url}`, err);
+  });
+});
 
 listener = createFront({
   distDir: path.join(ROOT, ".next"),
