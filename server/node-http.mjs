@@ -122,7 +122,7 @@ export async function writeResponse(req, res, response) {
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!res.write(value)) await new Promise((resolve) => (res.once("drain", resolve), res.once("close", resolve)));
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } catch (err) {
@@ -131,4 +131,21 @@ export async function writeResponse(req, res, response) {
   } finally {
     res.off("close", onClose);
   }
+}
+
+/**
+ * Until the socket takes more (or the client is gone), with no listener left behind.
+ * @param {import("node:http").ServerResponse} res
+ * @returns {Promise<void>}
+ */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

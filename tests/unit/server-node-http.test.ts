@@ -177,6 +177,29 @@ describe("the Response the client gets", () => {
     expect(head).not.toContain("hello");
   });
 
+  it("streams a body larger than the socket takes at once, whole and in order (backpressure)", async () => {
+    const chunks = 256;
+    const port = await serve(() => {
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (c) => (i < chunks ? c.enqueue(new Uint8Array(64 * 1024).fill(i++ % 251)) : c.close()),
+      });
+      return new Response(body);
+    });
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      http.get({ host: "127.0.0.1", port, path: "/x" }, (res) => {
+        const parts: Buffer[] = [];
+        res.pause();
+        // A slow reader: the server's writes fill the socket and must wait for it.
+        setTimeout(() => res.resume(), 100);
+        res.on("data", (d: Buffer) => parts.push(d));
+        res.on("end", () => resolve(Buffer.concat(parts)));
+      }).on("error", reject);
+    });
+    expect(received.length).toBe(chunks * 64 * 1024);
+    for (let i = 0; i < chunks; i++) expect(received[i * 64 * 1024 + 1], `chunk ${i}`).toBe(i % 251);
+  });
+
   it("streams the body and cancels it when the client goes away", async () => {
     let cancelled = false;
     const port = await serve(() => {
