@@ -6,3 +6,4 @@ export function requestUrl(req: IncomingMessage, server: { hostname: string | un
 export function signalFromResponse(res: ServerResponse): AbortSignal;
 export function toRequest(req: IncomingMessage, options: { hostname: string | undefined; port: number; signal: AbortSignal }): Request;
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void>;
+export function nextPath(raw: string): string;

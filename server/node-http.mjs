@@ -3,6 +3,7 @@
 // (next/dist/server/web/spec-extension/adapters/next-request.js, next/dist/server/send-response.js),
 // so a handler cannot tell which way its request came in (docs/decisions.md, "The OAuth front").
 // Plain JavaScript: the production entry loads no TypeScript (types: ./node-http.d.mts).
+import querystring from "node:querystring";
 
 /**
  * Headers a client may not send to a route: Next drops them before routing
@@ -46,7 +47,31 @@ export function requestUrl(req, server) {
   const host = server.hostname || "localhost";
   // formatHostname: an IPv6 literal in brackets.
   const formatted = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  return `${proto}://${formatted}:${server.port}${req.url ?? "/"}`;
+  return `${proto}://${formatted}:${server.port}${nextPath(req.url ?? "/")}`;
+}
+
+/**
+ * The path and query as Next hands them to a route: the query parsed as Node's `querystring` parses
+ * it (lenient escapes, at most 1,000 keys), copied into Next's query object (so `__proto__` is
+ * lost) and serialized again as URLSearchParams (repeated keys grouped under their first
+ * appearance), the fragment dropped. So malformed escapes arrive re-encoded (`%zz` as `%25zz`,
+ * invalid UTF-8 as U+FFFD), which the edge guard's callers rely on (docs/decisions.md, "Edge
+ * guard"). The path is left as sent: the front only takes exact fixed paths.
+ * @param {string} raw the request target, `/path?query`
+ */
+export function nextPath(raw) {
+  const hash = raw.indexOf("#");
+  const target = hash < 0 ? raw : raw.slice(0, hash);
+  const q = target.indexOf("?");
+  if (q < 0) return target;
+  const query = Object.assign({}, querystring.parse(target.slice(q + 1)));
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else params.set(key, value);
+  }
+  const search = params.toString();
+  return target.slice(0, q) + (search ? `?${search}` : "");
 }
 
 /**

@@ -6,6 +6,8 @@ import { expect, test } from "@playwright/test";
 import { freePort, startNextServer } from "./next-server";
 
 test("start-up runs once; SIGTERM finishes the open request, then exits 143", async () => {
+  // A fresh server's start-up (migrations, seed) on a loaded two-core machine.
+  test.setTimeout(120_000);
   const port = await freePort();
   const server = startNextServer(port, { NODE_ENV: "production", PGLITE_DATA_DIR: "memory://", DATABASE_URL: "", REDIS_URL: "", PLATFORM_DOMAIN: "localhost", DEFAULT_SCHOOL: "demo", MAIL_URL: "" });
   try {
