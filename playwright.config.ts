@@ -2,7 +2,8 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, chromiumPath } from "./tests/e2e/chromium";
 
 // The suite runs against a production build (`next build` runs first in `npm run test:e2e`)
-// started on a fresh in-memory database, seeded with the demo schools.
+// started with the production entry (server/start.mjs, as `npm run serve`) on a fresh in-memory
+// database, seeded with the demo schools.
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://localhost:${port}`;
 export const E2E_MAIL_OUTBOX_DIR = `.data/e2e-mail-outbox-${port}`;
@@ -22,7 +23,7 @@ export default defineConfig({
     trace: "off",
   },
   webServer: {
-    command: `npx next start -p ${port}`,
+    command: `node server/start.mjs -p ${port}`,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -88,7 +88,7 @@ export async function measureBackend(backend: Backend, port: number, otherLoad: 
   log(`[${backend.name}] preparing a scratch database (migrate, demo seed, bench keys and tokens)…`);
   const members = onMembers ? opts.members : 0;
   const creds = prepareBackendDatabase(backend, settings.connections * 2, tokensNeeded, benchOrigin(port), codesNeeded(settings, quick), members);
-  log(`[${backend.name}] starting next start on port ${port}…`);
+  log(`[${backend.name}] starting the server (server/start.mjs) on port ${port}…`);
   const server = await BenchServer.start({ port, env: serverEnv(backend) });
   try {
     const ctx = { origin: server.origin, creds, runId: Date.now().toString(36), connections: settings.connections };

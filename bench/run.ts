@@ -1,4 +1,4 @@
-// npm run bench: builds the production app once, starts it with `next start` on the embedded
+// npm run bench: builds the production app once, starts it with the production entry (server/start.mjs) on the embedded
 // default (PGlite, in-memory limiter) and, when DATABASE_URL / REDIS_URL are given, on Postgres and
 // Redis too, and measures every hot path against a bare route handler of the same build, interleaved
 // (baseline, workload, baseline, …) so each workload is compared with the baselines either side.

@@ -1,5 +1,5 @@
-// The bench server: a production build started with `next start` on a scratch database, its
-// process tree and memory.
+// The bench server: a production build started with the production entry (server/start.mjs, as
+// `npm run serve`) on a scratch database, its process tree and memory.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -7,6 +7,8 @@ import path from "node:path";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+/** The production entry, `npm start` / `npm run serve`'s script (package.json). */
+export const SERVER_ENTRY = "server/start.mjs";
 
 /** Newest modification time under the folders a production build depends on. */
 function newestSource(): number {
@@ -126,7 +128,7 @@ export class BenchServer {
     // -H localhost (loopback only), not 127.0.0.1: Next 16 builds the proxy's request.url on
     // "localhost" whatever -H says, so with -H 127.0.0.1 every proxy rewrite (the HTML page cache,
     // markdown negotiation) counts as another origin and is proxied over HTTP back into the server.
-    const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(options.port), "-H", "localhost"], {
+    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, SERVER_ENTRY), "-p", String(options.port), "-H", "localhost"], {
       env: { ...process.env, ...options.env, ...SERVER_ENV, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -28,6 +28,14 @@ export interface Endpoint {
    * themselves. Saves Next's whole proxy stage per request (docs/benchmarks.md, "Per-request cost").
    */
   skipsProxy?: true;
+  /**
+   * The methods the OAuth front answers (a subset of `methods`; only with `skipsProxy()`): under the
+   * production entry (server/start.mjs) a request for this exact path and one of these methods is
+   * served by a node:http handler in the same process, before Next's request pipeline, with the
+   * handler of Next's own compiled route module for the path. Everywhere else (Vercel, `next dev`)
+   * the route file answers it with the same handler (docs/decisions.md, "The OAuth front").
+   */
+  front?: readonly Method[];
   /** Route segment config `maxDuration` (seconds), repeated as a literal in the route file (Next reads it there). */
   maxDuration?: number;
 }
@@ -63,6 +71,13 @@ export function proxyPattern(path: string, endpoint: Endpoint): ProxyPattern {
 }
 
 /**
+ * The property the OAuth front reads on a route module's exported handler: the methods that
+ * handler object answers in the front. A symbol from the global registry, so server/front.mjs
+ * (plain JavaScript, outside Next's bundles) and the bundled table name the same key.
+ */
+export const FRONT_METHODS: unique symbol = Symbol.for("schoolhouse.front-methods");
+
+/**
  * An endpoint whose requests never meet proxy.ts (`Endpoint.skipsProxy`): a fixed API path that
  * needs nothing from the proxy but the edge guard (no gate, no rewrite, not answered there). Each
  * handler runs the guard itself first, with the same 400s: a fixed path has no escapes of its
@@ -71,7 +86,7 @@ export function proxyPattern(path: string, endpoint: Endpoint): ProxyPattern {
  */
 export function skipsProxy<E extends Endpoint>(endpoint: E): E & { skipsProxy: true } {
   const methods: Partial<Record<Method, Handler>> = {};
-  const guarded = new Map<Handler, Handler>();
+  const guarded = new Map<Handler, Handler & { [FRONT_METHODS]?: Method[] }>();
   for (const [method, handler] of Object.entries(endpoint.methods) as [Method, Handler][]) {
     // HEAD and GET often share one handler object; they keep sharing one.
     let wrapped = guarded.get(handler);
@@ -79,7 +94,10 @@ export function skipsProxy<E extends Endpoint>(endpoint: E): E & { skipsProxy: t
       wrapped = (request, ctx) => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY }) ?? handler(request, ctx);
       guarded.set(handler, wrapped);
     }
+    // The front runs no proxy either, so only an endpoint that skips it may be served there.
+    if (endpoint.front?.includes(method)) (wrapped[FRONT_METHODS] ??= []).push(method);
     methods[method] = wrapped;
   }
+  for (const m of endpoint.front ?? []) if (!endpoint.methods[m]) throw new Error(`route table: front method ${m} is not a method of the endpoint`);
   return { ...endpoint, methods: methods as E["methods"], skipsProxy: true };
 }

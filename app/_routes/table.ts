@@ -131,14 +131,15 @@ export const ROUTES = {
     return { methods: { GET: handler, POST: handler } } satisfies Endpoint;
   })(),
   // The JSON endpoints of the token side skip proxy.ts (`skipsProxy`: they need only the edge guard).
-  "/api/oauth/token": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight } }),
-  "/api/oauth/revoke": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight } }),
-  "/api/oauth/introspect": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight } }),
+  // The hot ones are answered by the OAuth front under the production entry (`front`, server/front.mjs).
+  "/api/oauth/token": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
+  "/api/oauth/revoke": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
+  "/api/oauth/introspect": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
   "/api/oauth/register": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/register")).handleRegisterRequest), OPTIONS: oauthPreflight } }),
   "/api/oauth/jwks": skipsProxy({ methods: { GET: lazy(async () => (await import("@/lib/oidc/jwks-endpoint")).handleJwksRequest), OPTIONS: oauthPreflight } }),
   "/api/oauth/userinfo": (() => {
     const handler = lazy(async () => (await import("@/lib/oauth/userinfo")).handleUserInfoRequest);
-    return skipsProxy({ methods: { GET: handler, POST: handler, OPTIONS: oauthPreflight } } satisfies Endpoint);
+    return skipsProxy({ methods: { GET: handler, POST: handler, OPTIONS: oauthPreflight }, front: ["GET", "POST"] } satisfies Endpoint);
   })(),
 
   // Member sessions (lib/auth): Auth.js, and the set-password form's target.

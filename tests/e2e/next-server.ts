@@ -1,7 +1,7 @@
-// A `next start` of this build for the specs that need a server of their own (their own database,
+// The production entry (server/start.mjs, as `npm run serve`) on this build for the specs that need a server of their own (their own database,
 // env, a second instance, a kill and a restart), and the production server on Postgres those specs
-// share (a database of their own, migrated; an SMTP inbox for MAIL_URL; teardown). It runs `next` itself, not npx, in its own process
-// group: a signal to an npx wrapper leaves next-server running, and a leftover server would answer
+// share (a database of their own, migrated; an SMTP inbox for MAIL_URL; teardown). It runs node itself, not npx, in its own process
+// group: a signal to an npx wrapper leaves the server running, and a leftover server would answer
 // the next run's requests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -12,7 +12,7 @@ import { closeDriver, createPgDriver } from "../../lib/db/driver";
 import { migrate } from "../../lib/db/migrator";
 import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
 
-const NEXT = path.resolve(import.meta.dirname, "../../node_modules/next/dist/bin/next");
+const ENTRY = path.resolve(import.meta.dirname, "../../server/start.mjs");
 
 export interface NextServer {
   readonly child: ChildProcess;
@@ -27,9 +27,9 @@ export interface NextServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `next start -p <port>` with `env` over this process's environment (port 0: any port). */
+/** Starts the production entry with `-p <port>` and `env` over this process's environment (port 0: any port). */
 export function startNextServer(port: number, env: NodeJS.ProcessEnv): NextServer {
-  const child = spawn(process.execPath, [NEXT, "start", "-p", String(port)], {
+  const child = spawn(process.execPath, [ENTRY, "-p", String(port)], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     detached: true,
     env: { ...process.env, ...env },

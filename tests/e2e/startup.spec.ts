@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 /** Starts the production server with an environment and collects what it prints until it exits. */
 function startServer(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["next", "start", "-p", "0"], {
+    const child = spawn(process.execPath, ["server/start.mjs", "-p", "0"], {
       env: { ...process.env, PGLITE_DATA_DIR: "memory://", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

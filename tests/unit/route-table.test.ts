@@ -2,14 +2,17 @@
 // app/**/route.ts is its one-liner and exports exactly the table's handlers, and proxy.ts answers
 // only what the table marks `proxy`, with the same handler objects. This walks app/ and the table
 // and fails on an endpoint in one but not the other, or on a path and method with two handlers.
+// The OAuth front (server/front.mjs) answers only what the table marks `front`, found on the route
+// module's own handler objects.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { METHODS, type Endpoint, type Method } from "@/app/_routes/endpoint";
+import { FRONT_METHODS, METHODS, type Endpoint, type Method } from "@/app/_routes/endpoint";
 import { proxyMatch, ROUTES, type RoutePath } from "@/app/_routes/table";
 import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/path";
 import { MCP_PATH } from "@/lib/mcp/http";
 import { STOREFRONT_ROUTES } from "@/lib/storefront/routes";
+import { FRONT_METHODS as FRONT_KEY, frontHandlers } from "@/server/front.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const APP = path.join(ROOT, "app");
@@ -147,5 +150,42 @@ describe("what proxy.ts answers", () => {
     expect(source).toContain("answerInProxy(");
     expect(source).not.toMatch(/\bimport\(/);
     expect(source).not.toMatch(/from "@\/app\/(?!_routes\/table")/);
+  });
+});
+
+describe("what the OAuth front answers", () => {
+  const fronted = PATHS.flatMap((p) => (TABLE[p].front ?? []).map((m) => [p, m] as const));
+  const marks = (h: unknown) => (h as { [FRONT_METHODS]?: Method[] } | undefined)?.[FRONT_METHODS];
+
+  it("the hot OAuth JSON endpoints, and only on fixed paths that skip the proxy (the front runs no proxy either)", () => {
+    expect(fronted).toEqual(
+      expect.arrayContaining([
+        ["/api/oauth/token", "POST"],
+        ["/api/oauth/introspect", "POST"],
+      ]),
+    );
+    for (const [p, m] of fronted) {
+      expect(TABLE[p].skipsProxy, p).toBe(true);
+      expect(p, p).not.toContain("[");
+      expect(TABLE[p].methods[m], `${p} ${m}`).toBeTypeOf("function");
+    }
+  });
+
+  it("server/front.mjs reads the key the table sets", () => {
+    expect(FRONT_KEY).toBe(FRONT_METHODS);
+  });
+
+  it.each(PATHS.flatMap((p) => methodsOf(p).map((m) => [m, p] as const)))("%s %s: the handler is marked for the front exactly when the table says", (m, p) => {
+    expect(marks(TABLE[p].methods[m])?.includes(m) ?? false).toBe(TABLE[p].front?.includes(m) ?? false);
+  });
+
+  // The front takes the handlers from the route module Next compiled for the path (its
+  // `routeModule.userland`, the route file's exports): from each route file it finds exactly the
+  // table's front methods, with the table's handler objects.
+  it.each(routeFiles().map((f) => [f.path, f.file] as const))("%s: the front finds the table's front methods in the route module", async (p, file) => {
+    const userland = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+    const found = await frontHandlers({ routeModule: { ensureUserland: async () => {}, userland } });
+    expect([...found!.keys()].sort()).toEqual([...(TABLE[p as RoutePath].front ?? [])].sort());
+    for (const [m, handler] of found!) expect(handler, m).toBe(TABLE[p as RoutePath].methods[m as Method]);
   });
 });

@@ -12,13 +12,13 @@ describe("package.json start scripts", () => {
   // page cache, markdown negotiation) would be proxied over HTTP back into the server and the
   // storefront pages would answer 404 (docs/decisions.md, "No secret anyone else knows").
   it("npm start serves the demo on the loopback address only", () => {
-    const serve = scripts.start!.split("&&").map((s) => s.trim()).find((s) => s.includes("next start"));
+    const serve = scripts.start!.split("&&").map((s) => s.trim()).find((s) => s.includes("server/start.mjs"));
     expect(serve).toBeDefined();
     expect(serve!.split(/\s+/)).toEqual(expect.arrayContaining(["--hostname", "localhost"]));
   });
 
   it("npm run serve, the deployment command, binds as the deployment says (no hostname forced)", () => {
-    expect(scripts.serve).toMatch(/next start$/);
+    expect(scripts.serve).toMatch(/ server\/start\.mjs$/);
     expect(scripts.serve).not.toMatch(/--hostname|\s-H\b/);
   });
 });

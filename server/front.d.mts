@@ -1,0 +1,16 @@
+// Types of ./front.mjs (plain JavaScript: the production entry loads no TypeScript).
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (request: Request, ctx?: unknown) => Response | Promise<Response>;
+
+export const FRONT_METHODS: unique symbol;
+export function fixedRoutes(distDir: string): Map<string, string>;
+export function frontHandlers(mod: unknown): Promise<Map<string, Handler> | null>;
+export function createFront(options: {
+  distDir: string;
+  hostname: string | undefined;
+  port: number;
+  next: Listener;
+  log?: (message: string, err?: unknown) => void;
+}): Listener;

@@ -1,0 +1,141 @@
+// The OAuth front (docs/decisions.md, "The OAuth front"): requests for the route table's `front`
+// paths and methods (the hot OAuth JSON endpoints) are answered here, in front of Next's request
+// pipeline, by the handler of Next's own compiled route module for the path: the very function
+// object Next would call, in the same module instance (the table's handlers, their lazy imports,
+// the globalThis singletons). Everything else, and any path whose module cannot be loaded, is left
+// to Next unchanged.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { signalFromResponse, toRequest, writeResponse } from "./node-http.mjs";
+
+/** The key app/_routes/endpoint.ts (FRONT_METHODS) sets on a handler the front may answer with. */
+export const FRONT_METHODS = Symbol.for("schoolhouse.front-methods");
+
+/** A fixed route's context, as proxy.ts passes it (no dynamic segments). */
+const NO_PARAMS = { params: Promise.resolve({}) };
+
+/**
+ * Fixed-path routes of the build: the app-paths manifest's route modules without dynamic segments,
+ * by the path they serve (route groups dropped). Pages and dynamic routes are never the front's.
+ * @param {string} distDir
+ * @returns {Map<string, string>} path → absolute file of the compiled route module
+ */
+export function fixedRoutes(distDir) {
+  const serverDir = path.join(distDir, "server");
+  /** @type {Record<string, string>} */
+  const manifest = JSON.parse(readFileSync(path.join(serverDir, "app-paths-manifest.json"), "utf8"));
+  const routes = new Map();
+  for (const [appPath, file] of Object.entries(manifest)) {
+    if (!appPath.endsWith("/route") || /[[%]/.test(appPath)) continue;
+    const segments = appPath.slice(0, -"/route".length).split("/").filter((s) => s && !/^\(.*\)$/.test(s));
+    if (segments.some((s) => s.startsWith("_") || s.startsWith("@"))) continue;
+    routes.set(`/${segments.join("/")}`, path.join(serverDir, file));
+  }
+  return routes;
+}
+
+/**
+ * The methods a compiled route module lets the front answer, each with the handler Next would call
+ * for it: an exported method handler carrying FRONT_METHODS with that method. Null when the module
+ * is not a route module as this Next build makes them (then Next keeps the path).
+ * @param {unknown} mod the route module's exports (`routeModule`, an AppRouteRouteModule)
+ * @returns {Promise<Map<string, Function> | null>}
+ */
+export async function frontHandlers(mod) {
+  const routeModule = /** @type {{ routeModule?: { ensureUserland?: () => Promise<void>; userland?: Record<string, unknown> } }} */ (mod)?.routeModule;
+  if (!routeModule || typeof routeModule.ensureUserland !== "function") return null;
+  await routeModule.ensureUserland();
+  const userland = routeModule.userland;
+  if (!userland) return null;
+  const handlers = new Map();
+  for (const [method, handler] of Object.entries(userland)) {
+    if (typeof handler !== "function") continue;
+    const marked = /** @type {{ [FRONT_METHODS]?: unknown }} */ (handler)[FRONT_METHODS];
+    if (Array.isArray(marked) && marked.includes(method)) handlers.set(method, handler);
+  }
+  return handlers;
+}
+
+/**
+ * @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void} Listener
+ * @typedef {{ distDir: string; hostname: string | undefined; port: number; next: Listener; log?: (message: string, err?: unknown) => void }} FrontOptions
+ */
+
+/**
+ * The request listener of the production server: the front's paths and methods here, everything
+ * else to `next`. A route module is loaded on the first request for its path (as Next loads it;
+ * the same file, so the same module instance) and its front handlers are kept.
+ * @param {FrontOptions} options
+ * @returns {Listener}
+ */
+export function createFront(options) {
+  const routes = fixedRoutes(options.distDir);
+  const requireModule = createRequire(import.meta.url);
+  const log = options.log ?? ((message, err) => console.error(message, err ?? ""));
+  /** @type {Map<string, Promise<Map<string, Function> | null>>} */
+  const loaded = new Map();
+
+  /** @param {string} pathname */
+  const handlersOf = (pathname) => {
+    let found = loaded.get(pathname);
+    if (!found) {
+      const file = /** @type {string} */ (routes.get(pathname));
+      found = (async () => frontHandlers(requireModule(file)))().catch((err) => {
+        log(`front: ${pathname} stays with Next: its route module did not load`, err);
+        return null;
+      });
+      loaded.set(pathname, found);
+    }
+    return found;
+  };
+
+  /** @type {Listener} */
+  const listener = (req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    // The raw path, exactly: a trailing slash, an escape or `//` is another path, and Next's.
+    const pathname = q < 0 ? url : url.slice(0, q);
+    if (!routes.has(pathname)) return options.next(req, res);
+    handlersOf(pathname).then(
+      (handlers) => {
+        const handler = handlers?.get(req.method ?? "");
+        if (!handler) return options.next(req, res);
+        return answer(req, res, handler);
+      },
+      (err) => fail(res, err),
+    );
+  };
+
+  /**
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
+   * @param {Function} handler
+   */
+  async function answer(req, res, handler) {
+    try {
+      const request = toRequest(req, { hostname: options.hostname, port: options.port, signal: signalFromResponse(res) });
+      const response = await handler(request, NO_PARAMS);
+      if (!(response instanceof Response)) throw new Error(`the handler for ${req.method} ${req.url} did not return a Response`);
+      await writeResponse(req, res, response);
+    } catch (err) {
+      fail(res, err);
+    }
+  }
+
+  /**
+   * Next's answer to a route handler that throws: logged, 500 with an empty body.
+   * @param {import("node:http").ServerResponse} res
+   * @param {unknown} err
+   */
+  function fail(res, err) {
+    log("front: a route handler failed", err);
+    if (res.headersSent) res.destroy();
+    else {
+      res.statusCode = 500;
+      res.end();
+    }
+  }
+
+  return listener;
+}

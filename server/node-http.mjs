@@ -1,0 +1,176 @@
+// The OAuth front's adapter between node:http and the Fetch API: the Request a route handler gets
+// and the way its Response is written, each as Next 16's own route stage does it
+// (next/dist/server/web/spec-extension/adapters/next-request.js, next/dist/server/send-response.js),
+// so a handler cannot tell which way its request came in (docs/decisions.md, "The OAuth front").
+// Plain JavaScript: the production entry loads no TypeScript (types: ./node-http.d.mts).
+import querystring from "node:querystring";
+
+/**
+ * Headers a client may not send to a route: Next drops them before routing
+ * (next/dist/server/lib/server-ipc/utils.js, INTERNAL_HEADERS). None of our handlers reads them;
+ * dropped here too, so the front's request is Next's request.
+ */
+const INTERNAL_HEADERS = new Set([
+  "x-middleware-rewrite",
+  "x-middleware-redirect",
+  "x-middleware-set-cookie",
+  "x-middleware-skip",
+  "x-middleware-override-headers",
+  "x-middleware-next",
+  "x-now-route-matches",
+  "x-matched-path",
+  "x-nextjs-data",
+  "x-next-resume-state-length",
+  "next-resume",
+]);
+
+/** Response headers Next never copies from a route's Response: it frames the body itself. */
+const FRAMING_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding"]);
+
+/** Response headers Next appends when the handler set them more than once; any other repeated one keeps its first value. */
+const REPEATABLE = new Set(["set-cookie", "www-authenticate", "proxy-authenticate", "vary"]);
+
+/** Why the request's signal aborts: the client went away before the answer was sent (Next's name for it). */
+export class ResponseAborted extends Error {
+  name = "ResponseAborted";
+}
+
+/**
+ * The URL Next gives a route handler: the server's own hostname and port (never the Host header,
+ * which the handlers read themselves through lib/tenancy/request-context.ts), https only when
+ * X-Forwarded-Proto says so (next/dist/server/lib/router-utils/resolve-routes.js, initURL).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {{ hostname: string | undefined; port: number }} server
+ */
+export function requestUrl(req, server) {
+  const proto = req.socket && /** @type {{ encrypted?: boolean }} */ (req.socket).encrypted ? "https" : req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http";
+  const host = server.hostname || "localhost";
+  // formatHostname: an IPv6 literal in brackets.
+  const formatted = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return `${proto}://${formatted}:${server.port}${nextPath(req.url ?? "/")}`;
+}
+
+/**
+ * The path and query as Next hands them to a route: the query parsed as Node's `querystring` parses
+ * it (lenient escapes, at most 1,000 keys), copied into Next's query object (so `__proto__` is
+ * lost) and serialized again as URLSearchParams (repeated keys grouped under their first
+ * appearance), the fragment dropped. So malformed escapes arrive re-encoded (`%zz` as `%25zz`,
+ * invalid UTF-8 as U+FFFD), which the edge guard's callers rely on (docs/decisions.md, "Edge
+ * guard"). The path is left as sent: the front only takes exact fixed paths.
+ * @param {string} raw the request target, `/path?query`
+ */
+export function nextPath(raw) {
+  const hash = raw.indexOf("#");
+  const target = hash < 0 ? raw : raw.slice(0, hash);
+  const q = target.indexOf("?");
+  if (q < 0) return target;
+  const query = Object.assign({}, querystring.parse(target.slice(q + 1)));
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else params.set(key, value);
+  }
+  const search = params.toString();
+  return target.slice(0, q) + (search ? `?${search}` : "");
+}
+
+/**
+ * An AbortSignal that aborts when the client goes away before the response is finished: the
+ * response's 'close' before it has been written out (Next's signalFromNodeResponse).
+ * @param {import("node:http").ServerResponse} res
+ */
+export function signalFromResponse(res) {
+  if (res.errored || res.destroyed) return AbortSignal.abort(res.errored ?? new ResponseAborted());
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort(new ResponseAborted());
+  });
+  return controller.signal;
+}
+
+/**
+ * The Fetch Request of a node:http request, as Next builds it for a route handler: its URL
+ * (`requestUrl`), Node's parsed headers (repeated ones joined as Node joins them, Set-Cookie and
+ * Cookie included; Next's internal headers dropped), the body streamed from the socket (read as the
+ * handler reads it, so lib/http/body.ts's limits stop reading at the limit), and `signal`.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {{ hostname: string | undefined; port: number; signal: AbortSignal }} options
+ * @returns {Request}
+ */
+export function toRequest(req, options) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || INTERNAL_HEADERS.has(name)) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.append(name, value);
+  }
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD" && !options.signal.aborted;
+  return new Request(requestUrl(req, options), {
+    method,
+    headers,
+    signal: options.signal,
+    // An async iterable body streams: undici pulls the socket's chunks as the handler reads.
+    ...(hasBody ? { body: /** @type {any} */ (req), duplex: "half" } : {}),
+  });
+}
+
+/**
+ * Writes a route's Response to node:http as Next's sendResponse does: status and status text;
+ * each header once (the first value), Set-Cookie / WWW-Authenticate / Proxy-Authenticate / Vary
+ * as many times as set; no framing headers of the Response (Node frames the body); the body
+ * streamed with backpressure, none for HEAD. A client that goes away cancels the body.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Response} response
+ * @returns {Promise<void>}
+ */
+export async function writeResponse(req, res, response) {
+  res.statusCode = response.status;
+  res.statusMessage = response.statusText;
+  for (const cookie of response.headers.getSetCookie()) res.appendHeader("set-cookie", cookie);
+  response.headers.forEach((value, name) => {
+    if (name === "set-cookie" || name === "x-middleware-set-cookie" || FRAMING_HEADERS.has(name)) return;
+    if (REPEATABLE.has(name) || res.getHeader(name) === undefined) res.appendHeader(name, value);
+  });
+  if (!response.body || req.method === "HEAD") {
+    // An unread body holds nothing open; cancel it so its source is released.
+    await response.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const onClose = () => void reader.cancel(new ResponseAborted()).catch(() => {});
+  res.once("close", onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) return;
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
+  } catch (err) {
+    // The client went away (the read was cancelled) or the body errored: nothing more can be sent.
+    if (!res.destroyed) res.destroy(/** @type {Error} */ (err));
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/**
+ * Until the socket takes more (or the client is gone), with no listener left behind.
+ * @param {import("node:http").ServerResponse} res
+ * @returns {Promise<void>}
+ */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

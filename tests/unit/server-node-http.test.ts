@@ -1,0 +1,246 @@
+// The OAuth front's node:http ⇄ Fetch adapter (server/node-http.mjs): the Request a table handler
+// gets is the one Next's route stage gives it, and its Response reaches the client as Next writes
+// it. Each case runs a real node:http server with the adapter and a real client on a socket.
+import http from "node:http";
+import { connect, type AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "@/lib/http/body";
+import { nextPath, signalFromResponse, toRequest, writeResponse } from "@/server/node-http.mjs";
+
+type Handler = (request: Request) => Response | Promise<Response>;
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
+});
+
+/** A server that answers every request through the adapter with `handler`, as the front does. */
+async function serve(handler: Handler, hostname?: string): Promise<number> {
+  let port = 0;
+  const server = http.createServer((req, res) => {
+    const request = toRequest(req, { hostname, port, signal: signalFromResponse(res) });
+    Promise.resolve(handler(request)).then((response) => writeResponse(req, res, response));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as AddressInfo).port;
+  return port;
+}
+
+/** Sends raw bytes and reads the whole answer until the server closes or `until` matches. */
+function raw(port: number, request: string | Buffer[], until?: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let out = "";
+    socket.on("data", (d) => {
+      out += d;
+      if (until?.test(out)) {
+        socket.destroy();
+        resolve(out);
+      }
+    });
+    socket.on("end", () => resolve(out));
+    socket.on("close", () => resolve(out));
+    socket.on("error", reject);
+    if (typeof request === "string") socket.write(request);
+    else for (const part of request) socket.write(part);
+  });
+}
+
+describe("the Request a handler gets", () => {
+  it("has Next's URL (the server's hostname and port, the raw path and query) and the client's Host", async () => {
+    let seen: Request | undefined;
+    const port = await serve((r) => ((seen = r), new Response("ok")), "localhost");
+    await raw(port, "GET /api/oauth/userinfo?a=1&b=%zz HTTP/1.1\r\nHost: demo.example.test:8080\r\nConnection: close\r\n\r\n");
+    expect(seen!.url).toBe(`http://localhost:${port}/api/oauth/userinfo?a=1&b=%25zz`);
+    expect(seen!.headers.get("host")).toBe("demo.example.test:8080");
+  });
+
+  // Observed under `next start` of this build (Next 16.4.6): what a route's request.url holds for
+  // each request target. Malformed escapes arrive re-encoded, which the edge guard relies on.
+  it.each([
+    ["/api/oauth/userinfo", "/api/oauth/userinfo"],
+    ["/api/oauth/userinfo?x=%zz", "/api/oauth/userinfo?x=%25zz"],
+    ["/api/oauth/userinfo?x%", "/api/oauth/userinfo?x%25="],
+    ["/api/oauth/userinfo?x=%FF", "/api/oauth/userinfo?x=%EF%BF%BD"],
+    ["/api/oauth/userinfo?x=%E0%A4%A", "/api/oauth/userinfo?x=%EF%BF%BD%25A"],
+    ["/api/oauth/userinfo?x=%00", "/api/oauth/userinfo?x=%00"],
+    ["/api/oauth/userinfo?a=1&b=2&a=3", "/api/oauth/userinfo?a=1&a=3&b=2"],
+    ["/api/oauth/userinfo?b=1&2=x&1=y", "/api/oauth/userinfo?1=y&2=x&b=1"],
+    ["/api/oauth/userinfo?a", "/api/oauth/userinfo?a="],
+    ["/api/oauth/userinfo??", "/api/oauth/userinfo?%3F="],
+    ["/api/oauth/userinfo?a=1&&b", "/api/oauth/userinfo?a=1&b="],
+    ["/api/oauth/userinfo?a+b=c+d", "/api/oauth/userinfo?a+b=c+d"],
+    ["/api/oauth/userinfo?a=%2B+%20", "/api/oauth/userinfo?a=%2B++"],
+    ["/api/oauth/userinfo?x=1;y=2", "/api/oauth/userinfo?x=1%3By%3D2"],
+    ["/api/oauth/userinfo?k[]=1", "/api/oauth/userinfo?k%5B%5D=1"],
+    ["/api/oauth/userinfo?a=1#frag", "/api/oauth/userinfo?a=1"],
+    ["/api/oauth/userinfo?constructor=1", "/api/oauth/userinfo?constructor=1"],
+    ["/api/oauth/userinfo?__proto__=x&a=1", "/api/oauth/userinfo?a=1"],
+    ["/api/oauth/userinfo?q=caf%C3%A9&x=a%2Fb", "/api/oauth/userinfo?q=caf%C3%A9&x=a%2Fb"],
+  ])("takes the query as Next re-serializes it: %s → %s", (raw, next) => {
+    expect(nextPath(raw)).toBe(next);
+  });
+
+  it("is https only when X-Forwarded-Proto says so (the handlers decide whether to trust it), localhost without -H", async () => {
+    let seen: Request | undefined;
+    const port = await serve((r) => ((seen = r), new Response("ok")));
+    await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: b.test\r\nConnection: close\r\n\r\n");
+    expect(seen!.url).toBe(`https://localhost:${port}/x`);
+    expect(seen!.headers.get("x-forwarded-host")).toBe("b.test");
+  });
+
+  it("carries every header, repeated ones as Node joins them (a second Authorization is dropped, as in Next)", async () => {
+    let seen: Request | undefined;
+    const port = await serve((r) => ((seen = r), new Response("ok")));
+    await raw(
+      port,
+      [
+        "POST /x HTTP/1.1\r\nHost: a.test\r\nAccept: text/plain\r\nAccept: application/json\r\n",
+        "Cookie: a=1\r\nCookie: b=2\r\nAuthorization: Basic Zmlyc3Q=\r\nAuthorization: Basic c2Vjb25k\r\n",
+        "X-Middleware-Rewrite: /elsewhere\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+      ].join(""),
+    );
+    expect(seen!.method).toBe("POST");
+    expect(seen!.headers.get("accept")).toBe("text/plain, application/json");
+    expect(seen!.headers.get("cookie")).toBe("a=1; b=2");
+    expect(seen!.headers.get("authorization")).toBe("Basic Zmlyc3Q=");
+    // Next's internal headers never reach a route from outside.
+    expect(seen!.headers.has("x-middleware-rewrite")).toBe(false);
+  });
+
+  it("streams a chunked body to the handler", async () => {
+    const port = await serve(async (r) => new Response(`got ${await r.text()}`));
+    const answer = await raw(port, "POST /x HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain("got hello world");
+  });
+
+  it("lets lib/http/body.ts refuse a body past its limit while it streams: 413, then the connection closes", async () => {
+    const port = await serve(async (r) => {
+      try {
+        await readBodyText(r, 1024);
+        return new Response("read");
+      } catch (err) {
+        if (!(err instanceof BodyTooLargeError)) throw err;
+        return new Response("too large", { status: 413, headers: REFUSED_BODY_HEADERS });
+      }
+    });
+    // Chunked, no Content-Length: only reading tells the size. 64 KiB chunks of a body that never
+    // ends, so the answer comes only if reading stops at the limit.
+    const socket = connect(port, "127.0.0.1");
+    socket.write("POST /x HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 97), Buffer.from("\r\n")]);
+    const writer = setInterval(() => socket.writable && socket.write(chunk), 5);
+    const answer = await new Promise<string>((resolve) => {
+      let out = "";
+      socket.on("data", (d) => (out += d));
+      socket.on("close", () => resolve(out));
+      socket.on("error", () => {});
+    });
+    clearInterval(writer);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    expect(answer).toContain("too large");
+  });
+
+  it("aborts the handler's signal when the client goes away before the answer", async () => {
+    let aborted: unknown;
+    const done = new Promise<void>((resolve) => {
+      void serve(
+        (r) =>
+          new Promise<Response>((answer) => {
+            r.signal.addEventListener("abort", () => {
+              aborted = r.signal.reason;
+              resolve();
+              answer(new Response("late"));
+            });
+          }),
+      ).then((port) => {
+        const socket = connect(port, "127.0.0.1");
+        socket.write("GET /x HTTP/1.1\r\nHost: a.test\r\n\r\n");
+        setTimeout(() => socket.destroy(), 100);
+      });
+    });
+    await done;
+    expect((aborted as Error).name).toBe("ResponseAborted");
+  });
+
+  it("does not abort the signal of a request that was answered", async () => {
+    let request: Request | undefined;
+    const port = await serve((r) => ((request = r), new Response("ok")));
+    await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(request!.signal.aborted).toBe(false);
+  });
+});
+
+describe("the Response the client gets", () => {
+  it("keeps the status, every Set-Cookie apart, and each header", async () => {
+    const port = await serve(() => {
+      const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store" });
+      headers.append("set-cookie", "a=1; Path=/; HttpOnly");
+      headers.append("set-cookie", "b=2; Expires=Thu, 01 Jan 2026 00:00:00 GMT");
+      headers.append("www-authenticate", 'Bearer error="invalid_token"');
+      headers.append("www-authenticate", 'DPoP algs="ES256"');
+      return new Response('{"error":"invalid_token"}', { status: 401, headers });
+    });
+    const answer = await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    const lines = answer.split("\r\n\r\n")[0]!.split("\r\n").map((l) => l.toLowerCase());
+    expect(lines.filter((l) => l.startsWith("set-cookie:"))).toEqual(["set-cookie: a=1; path=/; httponly", "set-cookie: b=2; expires=thu, 01 jan 2026 00:00:00 gmt"]);
+    expect(lines).toContain('www-authenticate: bearer error="invalid_token", dpop algs="es256"');
+    expect(lines).toContain("cache-control: no-store");
+    expect(answer).toContain('{"error":"invalid_token"}');
+  });
+
+  it("frames the body itself (the Response's Content-Length is not copied, as in Next) and sends none for HEAD", async () => {
+    const port = await serve(() => new Response("hello", { headers: { "content-length": "999", "content-type": "text/plain" } }));
+    const get = await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n");
+    expect(get.toLowerCase()).not.toContain("content-length: 999");
+    expect(get).toContain("hello");
+    const head = await raw(port, "HEAD /x HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head).not.toContain("hello");
+  });
+
+  it("streams a body larger than the socket takes at once, whole and in order (backpressure)", async () => {
+    const chunks = 256;
+    const port = await serve(() => {
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (c) => (i < chunks ? c.enqueue(new Uint8Array(64 * 1024).fill(i++ % 251)) : c.close()),
+      });
+      return new Response(body);
+    });
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      http.get({ host: "127.0.0.1", port, path: "/x" }, (res) => {
+        const parts: Buffer[] = [];
+        res.pause();
+        // A slow reader: the server's writes fill the socket and must wait for it.
+        setTimeout(() => res.resume(), 100);
+        res.on("data", (d: Buffer) => parts.push(d));
+        res.on("end", () => resolve(Buffer.concat(parts)));
+      }).on("error", reject);
+    });
+    expect(received.length).toBe(chunks * 64 * 1024);
+    for (let i = 0; i < chunks; i++) expect(received[i * 64 * 1024 + 1], `chunk ${i}`).toBe(i % 251);
+  });
+
+  it("streams the body and cancels it when the client goes away", async () => {
+    let cancelled = false;
+    const port = await serve(() => {
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: async (c) => {
+          await new Promise((r) => setTimeout(r, 10));
+          c.enqueue(new TextEncoder().encode(`part ${i++}\n`));
+        },
+        cancel: () => void (cancelled = true),
+      });
+      return new Response(body);
+    });
+    const answer = await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\n\r\n", /part 2\n/);
+    expect(answer).toContain("part 0\n");
+    await expect.poll(() => cancelled).toBe(true);
+  });
+});
