@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isUuid } from "../core/ids";
 import { timeOfId, timeOrderedId } from "./time-ordered-id";
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("timeOrderedId (UUIDv7, RFC 9562 section 5.7)", () => {
-  it("is a version 7, variant 10 UUID that isUuid accepts, carrying the time it was made", () => {
+  it("is a version 7, variant 10 UUID, carrying the time it was made", () => {
     const before = Date.now();
     const id = timeOrderedId();
     const after = Date.now();
     expect(id).toMatch(V7);
-    expect(isUuid(id)).toBe(true);
     const at = timeOfId(id)!.getTime();
     expect(at).toBeGreaterThanOrEqual(before);
     expect(at).toBeLessThanOrEqual(after + 1);
