@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { db } from "../db/client";
+import { timeOrderedId } from "../db/time-ordered-id";
 import type { MembershipPlan, Payment, Prisma, Subscription } from "../db/generated/client";
 import { recordEvents, type OutboxEvent } from "../db/outbox";
 import { TX_OPTIONS } from "../db/write-transaction";
@@ -254,7 +254,7 @@ async function open(
   const rows = toCharge.map(({ s, period, plan }) => {
     const attempt = (failed.get(periodKey(s.id, period.start)) ?? 0) + 1;
     return {
-      id: randomUUID(),
+      id: timeOrderedId(),
       schoolId: s.schoolId,
       subscriptionId: s.id,
       amount: plan.price,

@@ -4,6 +4,7 @@
 // answer of a key, even from another process.
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
+import { timeOrderedId } from "../db/time-ordered-id";
 import { rawQuery } from "../db/raw";
 import { Prisma } from "../db/generated/client";
 import {
@@ -127,7 +128,9 @@ export const testProvider: PaymentProviderPort = {
     if (timesOut) faults.timeoutsAfterCharge -= 1;
     const card = byMethod.get(request.paymentMethodId);
     const decline = !card ? UNKNOWN_TEST_CARD : request.offSession ? card.offSession : card.onSession;
-    const id = `pi_test_${randomBytes(12).toString("hex")}`;
+    // Time-ordered, as our own payments' ids (docs/decisions.md, "Time-ordered ids"): a renewal run
+    // inserts one per renewal, at the primary key's right edge instead of a random page.
+    const id = `pi_test_${timeOrderedId().replace(/-/g, "")}`;
     // One row per key, whoever inserts first; the others read the first answer (the no-op update
     // returns the row that holds the key): one prepared statement either way, a renewal run sends
     // one per renewal.

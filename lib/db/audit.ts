@@ -3,9 +3,9 @@
 // compile) and, on the path where it changes something, calls recordAudit(tx, …) in the same
 // transaction as the change, next to recordEvent. A rolled-back change (a refusal after a write, a
 // dry run, an error) leaves no row; a committed one exactly its rows.
-import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import type { Prisma } from "./generated/client";
+import { timeOrderedId } from "./time-ordered-id";
 
 type Tx = Prisma.TransactionClient;
 
@@ -81,7 +81,7 @@ export function changedFields<T extends object>(before: T, after: T, fields: rea
 /** The rows of entries, as recordAudit's statement and the one-statement writers (auditInsert) take them. */
 export function auditRows(actor: AuditActor, entries: AuditEntry[], now: Date) {
   return entries.map((e) => ({
-    id: randomUUID(),
+    id: timeOrderedId(),
     schoolId: e.schoolId,
     actorType: actor.type,
     actorId: actor.id,

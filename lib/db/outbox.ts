@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { toUnixSeconds } from "../clock";
 import type { Prisma } from "./generated/client";
 import { outboxFanOut } from "./outbox-fan-out";
+import { timeOrderedId } from "./time-ordered-id";
 
 type Tx = Prisma.TransactionClient;
 
@@ -62,7 +62,7 @@ export async function recordEvents(tx: Tx, options: { events: OutboxEvent[]; now
 /** The outbox rows of events (ids and payloads), as recordEvents' statement and createSubscription's new-member statement take them. */
 export function outboxRows(events: OutboxEvent[], now: Date) {
   return events.map((e) => {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const payload = JSON.stringify({ type: e.type, id, timestamp: toUnixSeconds(now), data: e.data });
     return { id, schoolId: e.schoolId, type: e.type, subjectId: e.subjectId, payload };
   });

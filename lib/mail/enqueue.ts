@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { timeOrderedId } from "../db/time-ordered-id";
 import type { Prisma } from "../db/generated/client";
 
 type Tx = Pick<Prisma.TransactionClient, "school" | "mailMessage">;
@@ -26,7 +26,7 @@ export interface MailRequest {
 export async function enqueueMail(tx: Tx, mail: MailRequest): Promise<string | null> {
   const school = await tx.school.findUnique({ where: { id: mail.schoolId }, select: { mailDisabled: true } });
   if (!school || school.mailDisabled.includes(mail.kind)) return null;
-  const id = randomUUID();
+  const id = timeOrderedId();
   await tx.mailMessage.create({ data: mailRow(id, mail) });
   return id;
 }
@@ -46,7 +46,7 @@ SELECT x."id", x."schoolId", x."userId", x."kind", x."to", x."params", 'pending'
  */
 export async function enqueueMails(tx: Pick<Prisma.TransactionClient, "$executeRawUnsafe">, mails: MailRequest[]): Promise<void> {
   if (!mails.length) return;
-  await tx.$executeRawUnsafe(ENQUEUE_MAILS_SQL, JSON.stringify(mails.map((mail) => mailRow(randomUUID(), mail))));
+  await tx.$executeRawUnsafe(ENQUEUE_MAILS_SQL, JSON.stringify(mails.map((mail) => mailRow(timeOrderedId(), mail))));
 }
 
 function mailRow(id: string, mail: MailRequest) {
