@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { expect, test, type APIResponse } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
+import { endlessChunkedPost } from "../helpers/partial-post";
 
 const { hostname, port } = new URL(baseURL);
 const byNext = (res: APIResponse) => /\brsc\b/.test(res.headers()["vary"] ?? "");
@@ -42,18 +43,13 @@ test.describe("the OAuth front", () => {
   });
 
   test("refuses a chunked body past the limit with 413 and closes the connection", async () => {
-    const socket = connect(Number(port), hostname);
-    socket.write(`POST /api/oauth/token HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    const chunk = `4000\r\n${"a".repeat(0x4000)}\r\n`;
     // A body that never ends: the answer can only come from reading stopping at the limit.
-    const writer = setInterval(() => socket.writable && socket.write(chunk), 5);
-    const answer = await new Promise<string>((resolve) => {
-      let out = "";
-      socket.on("data", (d) => (out += d));
-      socket.on("close", () => resolve(out));
-      socket.on("error", () => {});
-    });
-    clearInterval(writer);
+    const answer = await endlessChunkedPost(
+      Number(port),
+      hostname,
+      `POST /api/oauth/token HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      0x4000,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer.toLowerCase()).toContain("connection: close");
   });

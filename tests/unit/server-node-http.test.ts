@@ -6,6 +6,7 @@ import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "@/lib/http/body";
 import { nextPath, signalFromResponse, toRequest, writeResponse } from "@/server/node-http.mjs";
+import { endlessChunkedPost } from "../helpers/partial-post";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 const servers: http.Server[] = [];
@@ -127,17 +128,7 @@ describe("the Request a handler gets", () => {
     });
     // Chunked, no Content-Length: only reading tells the size. 64 KiB chunks of a body that never
     // ends, so the answer comes only if reading stops at the limit.
-    const socket = connect(port, "127.0.0.1");
-    socket.write("POST /x HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\n\r\n");
-    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 97), Buffer.from("\r\n")]);
-    const writer = setInterval(() => socket.writable && socket.write(chunk), 5);
-    const answer = await new Promise<string>((resolve) => {
-      let out = "";
-      socket.on("data", (d) => (out += d));
-      socket.on("close", () => resolve(out));
-      socket.on("error", () => {});
-    });
-    clearInterval(writer);
+    const answer = await endlessChunkedPost(port, "127.0.0.1", "POST /x HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\n\r\n", 0x10000);
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer.toLowerCase()).toContain("connection: close");
     expect(answer).toContain("too large");
