@@ -4,6 +4,8 @@
 // set-based INSERT … SELECT generate_series statements (bench/large-dataset.ts's style: seconds, not
 // minutes). Ids are md5-derived from `tag`, so sets of one run never collide.
 
+import { memberStatements } from "./dataset-members";
+
 export interface DueRenewalsOptions {
   schoolId: string;
   /** A recurring plan of the school (the demo's Monthly). */
@@ -23,12 +25,7 @@ export function dueRenewalStatements(o: DueRenewalsOptions): string[] {
   const n = o.count - 1;
   const user = `md5('renew-${o.tag}-user-' || i)::uuid`;
   return [
-    `INSERT INTO "User" ("id", "email", "name", "emailVerified", "createdAt", "updatedAt")
-     SELECT ${user}, 'renew-${o.tag}-' || i || '@renewals.bench.test', 'Renewal Member ' || i, true, now(), now()
-       FROM generate_series(0, ${n}) AS i`,
-    `INSERT INTO "SchoolMembership" ("id", "schoolId", "userId", "roles", "createdAt", "updatedAt")
-     SELECT gen_random_uuid(), '${o.schoolId}'::uuid, ${user}, ARRAY['student'], now(), now()
-       FROM generate_series(0, ${n}) AS i`,
+    ...memberStatements({ schoolId: o.schoolId, last: n, userId: user, email: `'renew-${o.tag}-' || i || '@renewals.bench.test'`, name: "'Renewal Member ' || i" }),
     `INSERT INTO "Subscription" ("id", "schoolId", "userId", "planId", "state", "startAt", "currentPeriodStart", "currentPeriodEnd",
                                  "nextChargeDate", "collectionMethod", "paymentMethodId", "createdAt", "updatedAt")
      SELECT md5('renew-${o.tag}-sub-' || i)::uuid, '${o.schoolId}'::uuid, ${user}, '${o.planId}'::uuid, 'active',

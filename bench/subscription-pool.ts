@@ -6,6 +6,7 @@
 // `tag` and the row number, so the workloads know them without reading them back.
 import { createHash } from "node:crypto";
 import { encodeTimeCursor } from "../lib/core/time-cursor";
+import { memberStatements } from "./dataset-members";
 
 export interface SubscriptionPoolOptions {
   schoolId: string;
@@ -50,12 +51,7 @@ export function subscriptionPoolStatements(o: SubscriptionPoolOptions): string[]
   const n = o.count - 1;
   const user = `md5('subpool-${o.tag}-user-' || i)::uuid`;
   return [
-    `INSERT INTO "User" ("id", "email", "name", "emailVerified", "createdAt", "updatedAt")
-     SELECT ${user}, 'pool-${o.tag}-' || i || '@bench.schoolhouse.test', 'Pool Member ' || i, true, now(), now()
-       FROM generate_series(0, ${n}) AS i`,
-    `INSERT INTO "SchoolMembership" ("id", "schoolId", "userId", "roles", "createdAt", "updatedAt")
-     SELECT gen_random_uuid(), '${o.schoolId}'::uuid, ${user}, ARRAY['student'], now(), now()
-       FROM generate_series(0, ${n}) AS i`,
+    ...memberStatements({ schoolId: o.schoolId, last: n, userId: user, email: `'pool-${o.tag}-' || i || '@bench.schoolhouse.test'`, name: "'Pool Member ' || i" }),
     `INSERT INTO "Subscription" ("id", "schoolId", "userId", "planId", "state", "startAt", "currentPeriodStart", "currentPeriodEnd",
                                  "nextChargeDate", "collectionMethod", "createdAt", "updatedAt")
      SELECT md5('subpool-${o.tag}-sub-' || i)::uuid, '${o.schoolId}'::uuid, ${user}, '${o.planId}'::uuid, 'active',
