@@ -1,8 +1,8 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { requireCurrentSchema, startupFailureLine, StartupError } from "../lib/startup/bootstrap";
 import { closeDbHandle, dbHandle, type DbHandle } from "../lib/db/client";
 import { DataDirLockedError } from "../lib/db/driver";
 import { migrate } from "../lib/db/migrator";
+import { parseCommandLine, type CommandLine, type Flags } from "./command-line";
 
 /** Runs a CLI body; a failure prints one line and exits 1. */
 export async function runCli(body: () => Promise<void>): Promise<void> {
@@ -14,12 +14,7 @@ export async function runCli(body: () => Promise<void>): Promise<void> {
   }
 }
 
-type Flags = NonNullable<ParseArgsConfig["options"]>;
-
-/** `<command> [positionals] [--flags]` as parsed from the process's arguments. */
-export type CommandLine<F extends Flags> = { command: string | undefined } & ReturnType<
-  typeof parseArgs<{ args: string[]; allowPositionals: true; options: F }>
->;
+export type { CommandLine } from "./command-line";
 
 /** `--help`, `-h` or `help` anywhere before a `--`: the usage, without opening the database. */
 function asksForHelp(args: string[]): boolean {
@@ -53,7 +48,7 @@ export async function runDbCommand<const F extends Flags>(options: {
   }
   let handle: DbHandle | undefined;
   try {
-    const line = { command, ...parseArgs({ args, allowPositionals: true, options: options.flags }) };
+    const line = parseCommandLine(command, args, options.flags);
     handle = dbHandle();
     if (handle.driver.kind === "pglite") await migrate({ driver: handle.driver });
     else await requireCurrentSchema(handle);
