@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from "graphql";
 import { createSchema } from "graphql-yoga";
 import { now as clockNow } from "../clock";
 import { UNAUTHORIZED } from "../credentials/permissions";
@@ -13,16 +14,15 @@ import { enrollStudentToCourse, type EnrollStudentInput } from "../membership/en
 import { findSubscription } from "../membership/find-subscription";
 import { listCourses } from "../membership/list-courses";
 import { listMembershipPlans } from "../membership/list-membership-plans";
-import { listSubscriptionRows, type SubscriptionFilter } from "../membership/list-subscriptions";
+import { listSubscriptionWireRows, type SubscriptionFilter } from "../membership/list-subscriptions";
 import {
   presentCourse,
   presentEnrollment,
   presentPayment,
   presentPlan,
   presentSubscription,
-  presentSubscriptionRow,
-  presentUser,
   type PlanWire,
+  type UserWire,
   type SubscriptionRowWire,
 } from "../membership/presenter";
 import { isCancellable } from "../membership/states";
@@ -41,7 +41,8 @@ import type { AdminContext } from "./context";
 import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
 import { memberQueriesResolvers, memberQueriesTypeDefs } from "./member-queries";
 import { allowed, inputError, requireQueryPermission } from "./query-guards";
-import { adminLoaders } from "./loaders";
+import { adminLoaders, prefetchForRows } from "./loaders";
+import { nodeFieldNames } from "./node-selection";
 import { adminActor } from "./audit-actor";
 import { auditQueriesResolvers, auditQueriesTypeDefs } from "./audit-queries";
 
@@ -689,11 +690,22 @@ const subscriptionPayload = (p: Payload<SubscriptionRecord>) => ({
 type SubscriptionParent = SubscriptionRowWire &
   Partial<Pick<ReturnType<typeof presentSubscription>, "plan" | "user" | "isCancellable">> & { userId?: string };
 
-async function planOf(s: SubscriptionParent, ctx: AdminContext): Promise<PlanWire> {
+// A page's rows get their plan from the per-request loader: the plan itself once it has arrived (no
+// promise per row), else a promise of it.
+function planOf(s: SubscriptionParent, ctx: AdminContext): PlanWire | Promise<PlanWire> {
   if (s.plan) return s.plan;
-  const plan = await adminLoaders(ctx).plan.load(s.planId);
+  const plan = adminLoaders(ctx).plan.load(s.planId);
+  return plan instanceof Promise ? plan.then((p) => foundPlan(s, p)) : foundPlan(s, plan);
+}
+
+function foundPlan(s: SubscriptionParent, plan: PlanWire | null): PlanWire {
   if (!plan) throw new Error(`subscription ${s.id} has no plan ${s.planId}`);
-  return presentPlan(plan);
+  return plan;
+}
+
+function foundUser(s: SubscriptionParent, user: UserWire | null): UserWire {
+  if (!user) throw new Error(`subscription ${s.id} has no user ${s.userId}`);
+  return user;
 }
 
 // listCourses hands every request of one content version the content cache's same array of rows:
@@ -717,12 +729,15 @@ export const resolvers = {
       const s = await findSubscription({ schoolId: ctx.credential.schoolId, id: args.id, now: clockNow() });
       return s && presentSubscription(s);
     },
-    subscriptions: (_: unknown, args: SubscriptionFilter, ctx: AdminContext) => {
+    subscriptions: (_: unknown, args: SubscriptionFilter, ctx: AdminContext, info: GraphQLResolveInfo) => {
       requireQueryPermission(ctx, "subscriptions");
       return inputError(async () => {
-        // Rows only: plan, user and payments are loaded in batches when selected (Subscription below).
-        const page = await listSubscriptionRows({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow() });
-        return { nodes: page.nodes.map((s) => ({ ...presentSubscriptionRow(s), userId: s.userId })), pageInfo: page.pageInfo };
+        // Rows only, already in the wire shape: plan, user and payments are loaded in batches when
+        // selected (Subscription below), and the request settles once for all its pages.
+        const loaders = adminLoaders(ctx);
+        const page = await listSubscriptionWireRows({ schoolId: ctx.credential.schoolId, filter: args, now: clockNow(), settle: loaders.settle });
+        await prefetchForRows(loaders, page.nodes, nodeFieldNames(info));
+        return page;
       });
     },
     courses: (_: unknown, args: { first?: number | null; after?: string | null }, ctx: AdminContext) => {
@@ -811,16 +826,20 @@ export const resolvers = {
   // A subscription comes whole from a mutation or `subscription(id)`, or as a row from a page
   // (`subscriptions`), whose plan and user are loaded per request in batches (lib/admin-api/loaders.ts).
   Subscription: {
-    plan: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => s.plan ?? planOf(s, ctx),
-    user: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
+    plan: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => planOf(s, ctx),
+    user: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
       if (s.user) return s.user;
-      const user = await adminLoaders(ctx).user.load(s.userId!);
-      if (!user) throw new Error(`subscription ${s.id} has no user ${s.userId}`);
-      return presentUser(user);
+      const user = adminLoaders(ctx).user.load(s.userId!);
+      return user instanceof Promise ? user.then((u) => foundUser(s, u)) : foundUser(s, user);
     },
-    isCancellable: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) =>
-      s.isCancellable ?? isCancellable({ state: s.state, plan: await planOf(s, ctx) }),
-    payments: async (s: SubscriptionParent, _: unknown, ctx: AdminContext) => (await adminLoaders(ctx).payments.load(s.id)).map(presentPayment),
+    isCancellable: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
+      if (s.isCancellable !== undefined) return s.isCancellable;
+      const plan = planOf(s, ctx);
+      return plan instanceof Promise ? plan.then((p) => isCancellable({ state: s.state, plan: p })) : isCancellable({ state: s.state, plan });
+    },
+    // Whole subscriptions (mutations, subscription(id)) and page rows alike: the per-request
+    // loader, whose lists are already in presentPayment's shape.
+    payments: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => adminLoaders(ctx).payments.load(s.id),
   },
 };
 

@@ -1,12 +1,15 @@
 import { db } from "../db/client";
-import type { Prisma, Subscription } from "../db/generated/client";
+import type { Prisma } from "../db/generated/client";
+import { rawQuery } from "../db/raw";
 import { isUuid } from "../core/ids";
 import { afterTimeCursor, decodeTimeCursor, encodeTimeCursor } from "../core/time-cursor";
 import { QueryInputError, pageSize } from "../core/page";
+import type { SubscriptionRowWire } from "./presenter";
 import { subscriptionInclude, type SubscriptionRecord } from "./record-types";
 import { settleDueSubscriptions } from "./settle";
 import { SUBSCRIPTION_STATES, isSubscriptionState } from "./states";
 import { normalizeEmail } from "./users";
+import { unixSeconds } from "./wire-sql";
 
 export interface SubscriptionFilter {
   first?: number | null;
@@ -32,44 +35,131 @@ export function listSubscriptions(options: ListOptions): Promise<SubscriptionPag
   return page(options, (args) => db().subscription.findMany({ ...args, include: subscriptionInclude }));
 }
 
-/**
- * The same page without plan and user: for callers that load those per request in batches (the
- * Admin API's loaders), so a field nobody selected costs nothing and aliases share one lookup.
- */
-export function listSubscriptionRows(options: ListOptions): Promise<SubscriptionPage<Subscription>> {
-  return page(options, (args) => db().subscription.findMany(args));
+type FindArgs = Pick<Prisma.SubscriptionFindManyArgs, "where" | "orderBy" | "take">;
+
+/** A filter's arguments checked, in the order their errors are reported; null: no row can match. */
+interface CheckedFilter {
+  take: number;
+  state?: (typeof SUBSCRIPTION_STATES)[number];
+  planId?: string;
+  email?: string;
+  after?: { createdAt: Date; id: string };
 }
 
-type FindArgs = Pick<Prisma.SubscriptionFindManyArgs, "where" | "orderBy" | "take">;
+function checkFilter(filter: SubscriptionFilter): CheckedFilter | null {
+  const checked: CheckedFilter = { take: pageSize(filter.first) };
+  if (filter.state) {
+    if (!isSubscriptionState(filter.state)) {
+      throw new QueryInputError(`state must be one of: ${SUBSCRIPTION_STATES.join(", ")}`);
+    }
+    checked.state = filter.state;
+  }
+  if (filter.planId) {
+    if (!isUuid(filter.planId)) return null;
+    checked.planId = filter.planId;
+  }
+  if (filter.email) {
+    const email = normalizeEmail(filter.email);
+    if (!email) throw new QueryInputError("email is not a valid email address");
+    checked.email = email;
+  }
+  if (filter.after) checked.after = decodeTimeCursor(filter.after);
+  return checked;
+}
+
+const EMPTY_PAGE = { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
 
 async function page<T extends { createdAt: Date; id: string }>(
   options: ListOptions,
   find: (args: FindArgs) => Promise<T[]>,
 ): Promise<SubscriptionPage<T>> {
-  const { schoolId, filter, now } = options;
-  const take = pageSize(filter.first);
+  const { schoolId, now } = options;
+  const filter = checkFilter(options.filter);
+  if (!filter) return EMPTY_PAGE;
+  const { take } = filter;
   const where: Prisma.SubscriptionWhereInput = { schoolId };
-  if (filter.state) {
-    if (!isSubscriptionState(filter.state)) {
-      throw new QueryInputError(`state must be one of: ${SUBSCRIPTION_STATES.join(", ")}`);
-    }
-    where.state = filter.state;
-  }
-  if (filter.planId) {
-    if (!isUuid(filter.planId)) return { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
-    where.planId = filter.planId;
-  }
-  if (filter.email) {
-    const email = normalizeEmail(filter.email);
-    if (!email) throw new QueryInputError("email is not a valid email address");
-    where.user = { email };
-  }
-  if (filter.after) {
-    Object.assign(where, afterTimeCursor(decodeTimeCursor(filter.after)));
-  }
+  if (filter.state) where.state = filter.state;
+  if (filter.planId) where.planId = filter.planId;
+  if (filter.email) where.user = { email: filter.email };
+  if (filter.after) Object.assign(where, afterTimeCursor(filter.after));
   await settleDueSubscriptions({ schoolId, now });
   const rows = await find({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });
   const nodes = rows.slice(0, take);
   const last = nodes[nodes.length - 1];
   return { nodes, pageInfo: { hasNextPage: rows.length > take, endCursor: last ? encodeTimeCursor(last) : null } };
+}
+
+/**
+ * A page row as presentSubscriptionRow shows it, with the owner's id (for the per-request user
+ * loader) and createdAt in milliseconds (for cursors; GraphQL shows neither).
+ */
+export type SubscriptionRowWithUser = SubscriptionRowWire & { userId: string; createdAtMs: number };
+
+// The page's row columns in presentSubscriptionRow's shape (lib/membership/wire-sql.ts); isCanceling
+// and isPaused are states.ts's isCanceling and presentSubscriptionRow's pausedAt !== null.
+// "createdAtMs" is for the cursor of the page's last row only.
+const ROW_COLUMNS = `
+       s."id"::text AS "id", s."cancelReason", s."cancelType",
+       ${unixSeconds('s."createdAt"')} AS "createdAt", ${unixSeconds('s."updatedAt"')} AS "updatedAt",
+       ${unixSeconds('s."currentPeriodStart"')} AS "currentPeriodStart", ${unixSeconds('s."currentPeriodEnd"')} AS "currentPeriodEnd",
+       ${unixSeconds('s."startAt"')} AS "startAt", ${unixSeconds('s."endAt"')} AS "endAt",
+       ${unixSeconds('s."nextChargeDate"')} AS "nextChargeDate", ${unixSeconds('s."cancelAt"')} AS "cancelAt",
+       ${unixSeconds('s."canceledAt"')} AS "canceledAt",
+       (s."cancelAt" IS NOT NULL AND s."state" <> 'canceled') AS "isCanceling",
+       s."planId"::text AS "planId", s."state"::text AS "state", s."collectionMethod"::text AS "collectionMethod",
+       ${unixSeconds('s."pausedAt"')} AS "pausedAt", (s."pausedAt" IS NOT NULL) AS "isPaused",
+       s."scheduledPlanId"::text AS "scheduledPlanId", s."userId"::text AS "userId",
+       (extract(epoch from s."createdAt") * 1000)::float8 AS "createdAtMs"`;
+
+/**
+ * The statement for one combination of filters, named by it (at most 16 texts, each prepared once
+ * per connection): the conditions Prisma wrote for listSubscriptions, so the same indexes serve it
+ * (tests/pg/hot-plans.test.ts), including the cursor's redundant lower bound (afterTimeCursor).
+ */
+function pageStatement(filter: CheckedFilter): { name: string; sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  const conditions: string[] = [];
+  const school = param(null, "uuid"); // filled by the caller
+  conditions.push(`s."schoolId" = ${school}`);
+  if (filter.state) conditions.push(`s."state" = ${param(filter.state, '"SubscriptionState"')}`);
+  if (filter.planId) conditions.push(`s."planId" = ${param(filter.planId, "uuid")}`);
+  if (filter.email) conditions.push(`s."userId" IN (SELECT u."id" FROM "User" u WHERE u."email" = ${param(filter.email, "text")})`);
+  if (filter.after) {
+    const at = param(filter.after.createdAt, "timestamptz");
+    const id = param(filter.after.id, "uuid");
+    conditions.push(`s."createdAt" >= ${at} AND (s."createdAt" > ${at} OR (s."createdAt" = ${at} AND s."id" > ${id}))`);
+  }
+  const limit = param(filter.take + 1, "int4");
+  const name = `admin-subscription-page-${filter.state ? "s" : ""}${filter.planId ? "p" : ""}${filter.email ? "e" : ""}${filter.after ? "a" : ""}`;
+  const sql = `SELECT ${ROW_COLUMNS}
+  FROM "Subscription" s
+ WHERE ${conditions.join("\n   AND ")}
+ ORDER BY s."createdAt", s."id"
+ LIMIT ${limit}`;
+  return { name, sql, params };
+}
+
+/**
+ * listSubscriptions' page without plan and user, its rows already in the wire shape, in one named
+ * statement: for the Admin API, whose per-request loaders read plan, user and payments in batches
+ * when selected, so a field nobody selected costs nothing and aliases share one lookup.
+ * `settle` (by default settleDueSubscriptions) runs before the read: the Admin API settles once per
+ * request however many pages it reads.
+ */
+export async function listSubscriptionWireRows(
+  options: ListOptions & { settle?: (o: { schoolId: string; now: Date }) => Promise<unknown> },
+): Promise<SubscriptionPage<SubscriptionRowWithUser>> {
+  const { schoolId, now } = options;
+  const filter = checkFilter(options.filter);
+  if (!filter) return EMPTY_PAGE;
+  await (options.settle ?? settleDueSubscriptions)({ schoolId, now });
+  const { name, sql, params } = pageStatement(filter);
+  params[0] = schoolId;
+  // The rows go out as they came (no copy per row); createdAtMs stays on them, unseen by GraphQL.
+  const rows = await rawQuery<SubscriptionRowWithUser>(sql, params, { name });
+  const nodes = rows.length > filter.take ? rows.slice(0, filter.take) : rows;
+  const last = nodes[nodes.length - 1];
+  const endCursor = last ? encodeTimeCursor({ createdAt: new Date(last.createdAtMs), id: last.id }) : null;
+  return { nodes, pageInfo: { hasNextPage: rows.length > filter.take, endCursor } };
 }

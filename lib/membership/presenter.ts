@@ -113,5 +113,6 @@ export function presentEnrollment(e: EnrollmentRecord) {
 export type SubscriptionWire = ReturnType<typeof presentSubscription>;
 export type SubscriptionRowWire = ReturnType<typeof presentSubscriptionRow>;
 export type PlanWire = ReturnType<typeof presentPlan>;
+export type UserWire = ReturnType<typeof presentUser>;
 export type PaymentWire = ReturnType<typeof presentPayment>;
 export type EnrollmentWire = ReturnType<typeof presentEnrollment>;

@@ -13,9 +13,12 @@ export async function statementsOf<T>(lane: string, fn: () => Promise<T>): Promi
   }
 }
 
-/** SELECTs that read from `table` (as Prisma writes them: `FROM "public"."Table"`). */
+/**
+ * SELECTs that read from `table`, as Prisma writes them (`FROM "public"."Table"`) or as the raw
+ * statements do (`FROM "Table"`, lib/db/raw.ts; the lazy settle's due check is one of them).
+ */
 export const selectsFrom = (sql: string[], table: string) =>
-  sql.filter((s) => /^\s*SELECT\b/i.test(s) && s.includes(`FROM "public"."${table}"`));
+  sql.filter((s) => /^\s*SELECT\b/i.test(s) && (s.includes(`FROM "public"."${table}"`) || new RegExp(`\\bFROM "${table}"(?:\\s|$)`).test(s)));
 
 /** Every statement sent while `fn` runs, any lane, whitespace collapsed (for tests that send one request at a time). */
 export async function statementsDuring<T>(fn: () => Promise<T>): Promise<{ result: T; sql: string[] }> {

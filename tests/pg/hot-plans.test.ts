@@ -9,7 +9,7 @@ import { generateLargeDataset, shapeAt } from "@/bench/large-dataset";
 import { hashSecret, randomToken } from "@/lib/credentials/secret";
 import { db, dbHandle } from "@/lib/db/client";
 import { cancelSubscription } from "@/lib/membership/cancel-subscription";
-import { listSubscriptionRows, listSubscriptions } from "@/lib/membership/list-subscriptions";
+import { listSubscriptionWireRows, listSubscriptions } from "@/lib/membership/list-subscriptions";
 import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { updateSubscription } from "@/lib/membership/update-subscription";
 import { findClient } from "@/lib/oauth/clients";
@@ -139,12 +139,12 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
   it("subscriptions(email:), the first page, a deep keyset page and state/plan filters", async () => {
     const deep = await generatedSubscription(Math.floor(shape.subscriptions * 0.85));
     const pages = await rowStatementsDuring(async () => {
-      const byEmail = await listSubscriptionRows({ schoolId: SCHOOL, filter: { email: "large-member-42@large.bench.test" }, now });
+      const byEmail = await listSubscriptionWireRows({ schoolId: SCHOOL, filter: { email: "large-member-42@large.bench.test" }, now });
       expect(byEmail.nodes.length).toBeGreaterThan(0);
-      await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50 }, now });
-      const page = await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep) }, now });
-      expect(page.nodes[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(deep.createdAt.getTime());
-      await listSubscriptionRows({ schoolId: SCHOOL, filter: { first: 50, state: "trialing", after: cursorOf(deep) }, now });
+      await listSubscriptionWireRows({ schoolId: SCHOOL, filter: { first: 50 }, now });
+      const page = await listSubscriptionWireRows({ schoolId: SCHOOL, filter: { first: 50, after: cursorOf(deep) }, now });
+      expect(page.nodes[0]!.createdAtMs).toBeGreaterThanOrEqual(deep.createdAt.getTime());
+      await listSubscriptionWireRows({ schoolId: SCHOOL, filter: { first: 50, state: "trialing", after: cursorOf(deep) }, now });
     });
     expect(pages.length).toBeGreaterThanOrEqual(8);
     expect(await wastefulPlans(pages)).toEqual([]);
