@@ -132,11 +132,15 @@ function pageStatement(filter: CheckedFilter): { name: string; sql: string; para
   }
   const limit = param(filter.take + 1, "int4");
   const name = `admin-subscription-page-${filter.state ? "s" : ""}${filter.planId ? "p" : ""}${filter.email ? "e" : ""}${filter.after ? "a" : ""}`;
+  // The page's rows are chosen in a subquery and only they are projected: when the planner sorts the
+  // school's rows (a seq scan and a top-N sort, as PGlite plans a school of 10,000), the wire columns
+  // would otherwise be computed for every row before the sort, 4× the statement's time there.
   const sql = `SELECT ${ROW_COLUMNS}
-  FROM "Subscription" s
- WHERE ${conditions.join("\n   AND ")}
- ORDER BY s."createdAt", s."id"
- LIMIT ${limit}`;
+  FROM (SELECT * FROM "Subscription" s
+         WHERE ${conditions.join("\n           AND ")}
+         ORDER BY s."createdAt", s."id"
+         LIMIT ${limit}) s
+ ORDER BY s."createdAt", s."id"`;
   return { name, sql, params };
 }
 

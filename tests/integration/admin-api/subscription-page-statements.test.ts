@@ -12,7 +12,7 @@ import { listPaymentWiresOfSubscriptions } from "@/lib/membership/list-payments"
 import { listSubscriptionWireRows, listSubscriptions, type SubscriptionFilter } from "@/lib/membership/list-subscriptions";
 import { presentPayment, presentPlan, presentSubscriptionRow, presentUser } from "@/lib/membership/presenter";
 import { addSubscriptionRows } from "./bulk-rows";
-import { statementsOf } from "../../helpers/statements";
+import { planNodes, rowStatementsDuring, statementsOf, type PlanNode } from "../../helpers/statements";
 import { adminAppForSuite, DEMO_IDS, PLANS, TEST_NOW, gql } from "./helpers";
 
 const app = adminAppForSuite();
@@ -87,6 +87,22 @@ describe("a page of subscriptions' statements", () => {
     expect(reads.filter((s) => /FROM "Payment"\s/.test(s))).toHaveLength(1);
     expect(reads).toHaveLength(1 + 4 + 3);
     expect(reads.filter((s) => s.includes('"public".'))).toEqual([]);
+  });
+
+  it("a page computes its wire columns for its own rows only, never for every row the planner sorts", async () => {
+    // A school's rows may be sorted whole (a seq scan and a top-N sort: PGlite's plan for a school of
+    // 10,000); computed below the LIMIT, the epoch columns cost 4× the statement's time there.
+    const statements = await rowStatementsDuring(() => gql(app, `{ ${PAGE} }`));
+    const page = statements.find((s) => s.sql.includes('"createdAtMs"'))!;
+    expect(page).toBeDefined();
+    const rows = await db().$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON, VERBOSE) ${page.sql}`, ...page.args);
+    const json = rows[0]!["QUERY PLAN"];
+    type VerboseNode = PlanNode & { Output?: string[]; Plans?: VerboseNode[] };
+    const plan = ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: VerboseNode }[])[0]!.Plan;
+    const limit = (planNodes(plan) as VerboseNode[]).find((n) => n["Node Type"] === "Limit")!;
+    expect(limit).toBeDefined();
+    const computedBelow = (planNodes(limit) as VerboseNode[]).flatMap((n) => (n.Output ?? []).filter((o) => /extract|floor/i.test(o)));
+    expect(computedBelow).toEqual([]);
   });
 
   it("rows selected through fragments get the same values, with the same statements", async () => {
