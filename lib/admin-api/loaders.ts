@@ -35,6 +35,11 @@ export interface AdminLoaders {
   settle(options: { schoolId: string; now: Date }): Promise<unknown>;
 }
 
+/** `f` of a loaded value: at once when it is known, after it arrives when it is a promise. */
+export function whenLoaded<V, R>(value: V | Promise<V>, f: (v: V) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
 /** Largest IN list per statement: pages hold at most 100 rows, aliases may ask for more. */
 const MAX_BATCH = 500;
 

@@ -41,7 +41,7 @@ import type { AdminContext } from "./context";
 import { eventTypesResolvers, eventTypesTypeDefs } from "./event-types";
 import { memberQueriesResolvers, memberQueriesTypeDefs } from "./member-queries";
 import { allowed, inputError, requireQueryPermission } from "./query-guards";
-import { adminLoaders, prefetchForRows } from "./loaders";
+import { adminLoaders, prefetchForRows, whenLoaded } from "./loaders";
 import { nodeFieldNames } from "./node-selection";
 import { adminActor } from "./audit-actor";
 import { auditQueriesResolvers, auditQueriesTypeDefs } from "./audit-queries";
@@ -694,8 +694,7 @@ type SubscriptionParent = SubscriptionRowWire &
 // promise per row), else a promise of it.
 function planOf(s: SubscriptionParent, ctx: AdminContext): PlanWire | Promise<PlanWire> {
   if (s.plan) return s.plan;
-  const plan = adminLoaders(ctx).plan.load(s.planId);
-  return plan instanceof Promise ? plan.then((p) => foundPlan(s, p)) : foundPlan(s, plan);
+  return whenLoaded(adminLoaders(ctx).plan.load(s.planId), (p) => foundPlan(s, p));
 }
 
 function foundPlan(s: SubscriptionParent, plan: PlanWire | null): PlanWire {
@@ -829,13 +828,11 @@ export const resolvers = {
     plan: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => planOf(s, ctx),
     user: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
       if (s.user) return s.user;
-      const user = adminLoaders(ctx).user.load(s.userId!);
-      return user instanceof Promise ? user.then((u) => foundUser(s, u)) : foundUser(s, user);
+      return whenLoaded(adminLoaders(ctx).user.load(s.userId!), (u) => foundUser(s, u));
     },
     isCancellable: (s: SubscriptionParent, _: unknown, ctx: AdminContext) => {
       if (s.isCancellable !== undefined) return s.isCancellable;
-      const plan = planOf(s, ctx);
-      return plan instanceof Promise ? plan.then((p) => isCancellable({ state: s.state, plan: p })) : isCancellable({ state: s.state, plan });
+      return whenLoaded(planOf(s, ctx), (plan) => isCancellable({ state: s.state, plan }));
     },
     // Whole subscriptions (mutations, subscription(id)) and page rows alike: the per-request
     // loader, whose lists are already in presentPayment's shape.
