@@ -30,12 +30,6 @@ interface ListOptions {
   now: Date;
 }
 
-/** The school's subscriptions, oldest first, by (createdAt, id) cursor, with their plan and user. */
-export function listSubscriptions(options: ListOptions): Promise<SubscriptionPage<SubscriptionRecord>> {
-  return page(options, (args) => db().subscription.findMany({ ...args, include: subscriptionInclude }));
-}
-
-type FindArgs = Pick<Prisma.SubscriptionFindManyArgs, "where" | "orderBy" | "take">;
 
 /** A filter's arguments checked, in the order their errors are reported; null: no row can match. */
 interface CheckedFilter {
@@ -69,10 +63,8 @@ function checkFilter(filter: SubscriptionFilter): CheckedFilter | null {
 
 const EMPTY_PAGE = { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } };
 
-async function page<T extends { createdAt: Date; id: string }>(
-  options: ListOptions,
-  find: (args: FindArgs) => Promise<T[]>,
-): Promise<SubscriptionPage<T>> {
+/** The school's subscriptions, oldest first, by (createdAt, id) cursor, with their plan and user. */
+export async function listSubscriptions(options: ListOptions): Promise<SubscriptionPage<SubscriptionRecord>> {
   const { schoolId, now } = options;
   const filter = checkFilter(options.filter);
   if (!filter) return EMPTY_PAGE;
@@ -83,7 +75,7 @@ async function page<T extends { createdAt: Date; id: string }>(
   if (filter.email) where.user = { email: filter.email };
   if (filter.after) Object.assign(where, afterTimeCursor(filter.after));
   await settleDueSubscriptions({ schoolId, now });
-  const rows = await find({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1 });
+  const rows = await db().subscription.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: take + 1, include: subscriptionInclude });
   const nodes = rows.slice(0, take);
   const last = nodes[nodes.length - 1];
   return { nodes, pageInfo: { hasNextPage: rows.length > take, endCursor: last ? encodeTimeCursor(last) : null } };
@@ -116,12 +108,10 @@ const ROW_COLUMNS = `
  * per connection): the conditions Prisma wrote for listSubscriptions, so the same indexes serve it
  * (tests/pg/hot-plans.test.ts), including the cursor's redundant lower bound (afterTimeCursor).
  */
-function pageStatement(filter: CheckedFilter): { name: string; sql: string; params: unknown[] } {
+function pageStatement(schoolId: string, filter: CheckedFilter): { name: string; sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
-  const conditions: string[] = [];
-  const school = param(null, "uuid"); // filled by the caller
-  conditions.push(`s."schoolId" = ${school}`);
+  const conditions = [`s."schoolId" = ${param(schoolId, "uuid")}`];
   if (filter.state) conditions.push(`s."state" = ${param(filter.state, '"SubscriptionState"')}`);
   if (filter.planId) conditions.push(`s."planId" = ${param(filter.planId, "uuid")}`);
   if (filter.email) conditions.push(`s."userId" IN (SELECT u."id" FROM "User" u WHERE u."email" = ${param(filter.email, "text")})`);
@@ -158,8 +148,7 @@ export async function listSubscriptionWireRows(
   const filter = checkFilter(options.filter);
   if (!filter) return EMPTY_PAGE;
   await (options.settle ?? settleDueSubscriptions)({ schoolId, now });
-  const { name, sql, params } = pageStatement(filter);
-  params[0] = schoolId;
+  const { name, sql, params } = pageStatement(schoolId, filter);
   // The rows go out as they came (no copy per row); createdAtMs stays on them, unseen by GraphQL.
   const rows = await rawQuery<SubscriptionRowWithUser>(sql, params, { name });
   const nodes = rows.length > filter.take ? rows.slice(0, filter.take) : rows;
