@@ -21,3 +21,6 @@ export async function rawQuery<T>(sql: string, params: unknown[], options: { nam
     return result.rows as T[];
   });
 }
+
+/** A timestamp column of a raw row as a Date: pg parses timestamptz already, PGlite may give text. */
+export const rowDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));

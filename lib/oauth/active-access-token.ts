@@ -1,6 +1,6 @@
 import { hashSecret } from "../credentials/secret";
 import type { User } from "../db/generated/client";
-import { rawQuery } from "../db/raw";
+import { rawQuery, rowDate } from "../db/raw";
 import { securityEvent } from "../security/events";
 import { issuedBy } from "./tokens";
 
@@ -55,8 +55,6 @@ interface Row {
   roles: string[] | null;
 }
 
-const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-
 /**
  * An access token that is live right now (not expired, not revoked, its grant not revoked) and was
  * issued by `issuer` (the origin the request came to), or null. A token of another origin is
@@ -67,7 +65,7 @@ export async function findActiveAccessToken(options: { token: string; issuer: st
   if (!token || token.length > 512) return null;
   const [r] = await rawQuery<Row>(ACTIVE_ACCESS_TOKEN, [hashSecret(token)], { name: "active-access-token" });
   if (!r) return null;
-  const expiresAt = asDate(r.expiresAt)!;
+  const expiresAt = rowDate(r.expiresAt)!;
   if (r.revokedAt !== null || r.grantRevokedAt !== null || expiresAt <= now) return null;
   if (!issuedBy(r, issuer)) {
     securityEvent("oauth.issuer_mismatch", { kind: "access_token", client_id: r.clientId, grant_id: r.grantId });
@@ -80,7 +78,7 @@ export async function findActiveAccessToken(options: { token: string; issuer: st
     scope: r.scope,
     audience: r.audience ?? null,
     expiresAt,
-    createdAt: asDate(r.createdAt)!,
+    createdAt: rowDate(r.createdAt)!,
     grant: {
       id: r.grantId,
       userId: r.userId,

@@ -10,7 +10,7 @@
 // client commands call forgetOAuthClients()). Every request still compares the presented secret
 // with the stored hashes in constant time and checks revocation and the overlap's end.
 import { createCredentialCache, toVersion } from "../db/credential-cache";
-import { rawQuery } from "../db/raw";
+import { rawQuery, rowDate } from "../db/raw";
 
 /** The OAuthClient columns the endpoints read. */
 export interface OAuthClientRow {
@@ -46,8 +46,6 @@ SELECT c."clientId", c."name", c."clientSecretHash", c."previousClientSecretHash
   FROM "OAuthClient" c
  WHERE c."clientId" = $1`;
 
-const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-
 async function loadClient(clientId: string): Promise<{ row: OAuthClientRow | null; version: bigint | null }> {
   const [r] = await rawQuery<Record<string, unknown>>(LOAD_CLIENT, [clientId], { name: "load-oauth-client" });
   if (!r) return { row: null, version: null };
@@ -58,8 +56,8 @@ async function loadClient(clientId: string): Promise<{ row: OAuthClientRow | nul
       name: r.name as string,
       clientSecretHash: (r.clientSecretHash as string | null) ?? null,
       previousClientSecretHash: (r.previousClientSecretHash as string | null) ?? null,
-      previousClientSecretExpiresAt: asDate(r.previousClientSecretExpiresAt),
-      revokedAt: asDate(r.revokedAt),
+      previousClientSecretExpiresAt: rowDate(r.previousClientSecretExpiresAt),
+      revokedAt: rowDate(r.revokedAt),
       redirectUris: r.redirectUris as string[],
       grantTypes: r.grantTypes as string[],
       responseTypes: r.responseTypes as string[],

@@ -40,18 +40,6 @@ export function newTokenPair(now: Date): {
   };
 }
 
-/** Creates an access token and a refresh token for a grant. Call inside the caller's transaction. */
-export async function issueTokens(
-  tx: Tx,
-  options: { grantId: string; clientId: string; scope: string; audience: string | null; now: Date },
-): Promise<IssuedTokens> {
-  const { grantId, clientId, scope, audience, now } = options;
-  const { issued, access, refresh } = newTokenPair(now);
-  await tx.oAuthAccessToken.create({ data: { ...access, grantId, clientId, scope, audience, createdAt: now } });
-  await tx.oAuthRefreshToken.create({ data: { ...refresh, grantId, clientId, scope, createdAt: now } });
-  return issued;
-}
-
 /** Ends a grant and everything issued from it. */
 export async function revokeGrant(tx: Tx, grantId: string, now: Date): Promise<void> {
   await tx.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now } });

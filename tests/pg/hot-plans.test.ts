@@ -13,7 +13,9 @@ import { listSubscriptionWireRows, listSubscriptions } from "@/lib/membership/li
 import { settleDueSubscriptions } from "@/lib/membership/settle";
 import { updateSubscription } from "@/lib/membership/update-subscription";
 import { findClient } from "@/lib/oauth/clients";
+import { exchangeAuthorizationCode } from "@/lib/oauth/grants/authorization-code";
 import { exchangeRefreshToken } from "@/lib/oauth/grants/refresh-token";
+import { s256 } from "@/lib/oauth/pkce";
 import { findActiveAccessToken } from "@/lib/oauth/active-access-token";
 import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { seedDemo } from "@/lib/startup/seed/seed";
@@ -29,6 +31,8 @@ const SCALE = 0.05;
 // A table with at least this many rows must not be read by a sequential scan on a hot path.
 const LARGE_TABLE_ROWS = 5_000;
 const ISSUER = "http://demo.localhost";
+const REDIRECT_URI = "http://localhost:3000/oauth/callback";
+const VERIFIER = "hot-plans-code-verifier-0123456789-abcdefghijklmnop";
 const SCHOOL = DEMO_IDS.school;
 const shape = shapeAt(SCALE);
 
@@ -231,6 +235,33 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
       expect(await findActiveAccessToken({ token: access, issuer: ISSUER, now })).not.toBeNull();
     });
     expect(statements.length).toBeGreaterThanOrEqual(2);
+    expect(await wastefulPlans(statements)).toEqual([]);
+  });
+
+  it("the authorization code exchange: the code with its grant and member, then its consumption", async () => {
+    const client = (await findClient("demo-public-app"))!;
+    const code = `shc_${randomToken(32)}`;
+    const grant = await db().oAuthGrant.create({
+      data: { clientId: client.clientId, userId: DEMO_IDS.users.student, schoolId: SCHOOL, scope: "openid offline_access", issuer: ISSUER },
+    });
+    await db().oAuthAuthorizationCode.create({
+      data: {
+        codeHash: hashSecret(code),
+        grantId: grant.id,
+        clientId: client.clientId,
+        redirectUri: REDIRECT_URI,
+        scope: grant.scope,
+        codeChallenge: s256(VERIFIER),
+        codeChallengeMethod: "S256",
+        expiresAt: new Date(now.getTime() + 60_000),
+      },
+    });
+    const form = new Map([["code", code], ["redirect_uri", REDIRECT_URI], ["code_verifier", VERIFIER]]);
+    const statements = await rowStatementsDuring(async () => {
+      const body = await exchangeAuthorizationCode({ client, form, issuer: ISSUER, now });
+      expect(body.id_token).toEqual(expect.any(String));
+    });
+    expect(statements.filter((st) => st.sql.includes('"OAuthAuthorizationCode"'))).toHaveLength(2);
     expect(await wastefulPlans(statements)).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
-import { rawQuery } from "../../db/raw";
+import { rawQuery, rowDate } from "../../db/raw";
+import { grantWithMember, type GrantWithMember } from "./grant-member";
 import type { GrantRequest } from "./grant-request";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
 import { securityEvent } from "../../security/events";
-import { issueIdToken, type IdTokenGrant, type IdTokenMember } from "../../oidc/id-token";
+import { issueIdToken } from "../../oidc/id-token";
 import { newTokenPair, revokeGrant, tokenResponseBody, type TokenResponseBody } from "../tokens";
 
 /**
@@ -19,14 +20,11 @@ export const REFRESH_REPLAY_GRACE_SECONDS = 10;
 /** Why the statement did not rotate a token it found (null: every check held). */
 type Refusal = "client" | "issuer" | "rotated" | "revoked" | "expired" | "scope" | null;
 
-interface RefreshTokenRow {
+interface RefreshTokenRow extends GrantWithMember {
   grantId: string;
   scope: string;
   rotatedAt: Date | null;
-  grant: IdTokenGrant & { school: { id: string; subdomain: string } };
   refusal: Refusal;
-  /** The member, for the ID token's claims (read in the same statement). */
-  member: IdTokenMember;
   /** Whether the statement rotated the token (and inserted the new ones). */
   rotated: boolean;
 }
@@ -77,33 +75,15 @@ SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."schoolId"::t
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
-const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-
 async function findAndRotate(params: unknown[]): Promise<RefreshTokenRow | null> {
   const [r] = await rawQuery<Record<string, unknown>>(REFRESH_TOKEN_GRANT, params, { name: "refresh-token-grant" });
   if (!r) return null;
   return {
+    ...grantWithMember(r),
     grantId: r.grantId as string,
     scope: r.scope as string,
-    rotatedAt: asDate(r.rotatedAt),
-    grant: {
-      issuer: r.issuer as string,
-      school: { id: r.schoolId as string, subdomain: r.subdomain as string },
-      schoolId: r.schoolId as string,
-      userId: r.userId as string,
-      authTime: asDate(r.authTime),
-      sessionId: (r.sessionId as string | null) ?? null,
-      createdAt: asDate(r.grantCreatedAt)!,
-    },
+    rotatedAt: rowDate(r.rotatedAt),
     refusal: (r.refusal as Refusal) ?? null,
-    member: {
-      id: r.userId as string,
-      name: r.userName as string,
-      avatarUrl: (r.avatarUrl as string | null) ?? null,
-      email: r.email as string,
-      emailVerified: Boolean(r.emailVerified),
-      roles: (r.roles as string[] | null) ?? [],
-    },
     rotated: Number(r.rotated) === 1,
   };
 }
