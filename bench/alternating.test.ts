@@ -93,9 +93,9 @@ describe("what a backend's run consumes", () => {
     expect(pool).toBeGreaterThanOrEqual(settings.connections);
   });
 
-  it("prepares the codes of a full run's and a quick run's defaults (20,000 and 6,000 per kind), and more for longer segments", () => {
-    expect(codesNeeded(full, false)).toBe(20_000);
-    expect(codesNeeded(quick, true)).toBe(6_000);
-    expect(codesNeeded({ ...full, segmentSeconds: 10, rounds: 3 }, false)).toBeGreaterThan(80 * 250);
+  it("prepares the codes of a full run's and a quick run's defaults (80,000 and 24,000 per kind), and more for longer segments", () => {
+    expect(codesNeeded(full, false)).toBe(80_000);
+    expect(codesNeeded(quick, true)).toBe(24_000);
+    expect(codesNeeded({ ...full, segmentSeconds: 10, rounds: 3 }, false)).toBeGreaterThan(80 * 2_000);
   });
 });

@@ -31,7 +31,7 @@
 //   ANALYZE sees every row.
 //
 // Usage: tsx bench/prepare-db.ts <out.json> <keysPerKind> <refreshTokens> <issuer origin> [<codesPerKind>] [<members>]
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { closeDbHandle, dbHandle } from "../lib/db/client";
 import { migrate } from "../lib/db/migrator";
@@ -42,6 +42,7 @@ import { createApiKey } from "../lib/admin-api/api-keys";
 import { ALL_PERMISSIONS } from "../lib/credentials/permissions";
 import { hashSecret, randomToken } from "../lib/credentials/secret";
 import { runCli } from "../scripts/cli";
+import { codePoolCodes, codePoolStatements, type CodePool } from "./code-pool";
 import { generateMemberDataset } from "./member-dataset";
 import { generateLargeDataset } from "./large-dataset";
 import { deepSubscriptionCursor, subscriptionPool, subscriptionPoolStatements, type SubscriptionPool } from "./subscription-pool";
@@ -151,22 +152,22 @@ await runCli(async () => {
     const codeVerifier = randomToken();
     const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
     const makeCodes = async (scope: string) => {
-      const rows = await grants(codesPerKind, scope);
-      const codes = rows.map(() => `shc_${randomToken()}`);
-      await prisma.oAuthAuthorizationCode.createMany({
-        data: codes.map((code, i) => ({
-          codeHash: hashSecret(code),
-          grantId: rows[i]!.id,
-          clientId: BENCH_OAUTH_CLIENT,
-          redirectUri: BENCH_REDIRECT_URI,
-          scope,
-          codeChallenge,
-          codeChallengeMethod: "S256",
-          nonce: scope.includes("openid") ? randomToken() : null,
-          expiresAt: new Date(now.getTime() + 24 * 3600 * 1000),
-        })),
-      });
-      return codes;
+      const pool: CodePool = {
+        seed: randomBytes(16).toString("hex"),
+        count: codesPerKind,
+        clientId: BENCH_OAUTH_CLIENT,
+        userId: DEMO_IDS.users.student,
+        schoolId: DEMO_IDS.school,
+        scope,
+        issuer,
+        redirectUri: BENCH_REDIRECT_URI,
+        codeChallenge,
+        withNonce: scope.includes("openid"),
+        authTime: now,
+        expiresAt: new Date(now.getTime() + 24 * 3600 * 1000),
+      };
+      for (const { sql, params } of codePoolStatements(pool)) await prisma.$executeRawUnsafe(sql, ...params);
+      return codePoolCodes(pool);
     };
 
     const result: PreparedCredentials = {
