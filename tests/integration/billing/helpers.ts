@@ -39,15 +39,17 @@ export async function readBilled(app: AppServer, id: string): Promise<Subscripti
 }
 
 /** The types of the events written about a subject, oldest first. */
+// Suites run on a frozen clock, so createdAt ties; the ids are time-ordered (lib/db/time-ordered-id.ts)
+// at the real time, which keeps the order of writing.
 export const eventTypesOf = async (subjectId: string) =>
-  (await db().webhookEvent.findMany({ where: { subjectId }, orderBy: [{ createdAt: "asc" }] })).map((e) => (JSON.parse(e.payload) as { type: string }).type);
+  (await db().webhookEvent.findMany({ where: { subjectId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((e) => (JSON.parse(e.payload) as { type: string }).type);
 
 /** Events of the subscription and of its payments, in the order written. */
 export async function billingEventsOf(subscriptionId: string): Promise<string[]> {
   const payments = await db().payment.findMany({ where: { subscriptionId }, select: { id: true } });
   const rows = await db().webhookEvent.findMany({
     where: { subjectId: { in: [subscriptionId, ...payments.map((p) => p.id)] } },
-    orderBy: [{ createdAt: "asc" }],
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   // Events of one time share createdAt and have no sequence: within a time, the order they are
   // written in (the subscription's creation, then a payment, then the transition it caused, then the
