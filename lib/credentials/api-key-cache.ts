@@ -4,7 +4,7 @@
 // secret, permissions, limits, expiry or revocation, a key deleted, its school disabled. revokeApiKey
 // and school changes call forgetApiKeys().
 import { createCredentialCache, toVersion } from "../db/credential-cache";
-import { rawQuery } from "../db/raw";
+import { rawQuery, rowDate } from "../db/raw";
 import { grantedOperations } from "./permissions";
 
 /** What verifying a key needs: the row and its school's disabledAt. */
@@ -37,8 +37,6 @@ SELECT k."id"::text AS "id", k."schoolId"::text AS "schoolId", k."name", k."pref
   JOIN "School" s ON s."id" = k."schoolId"
  WHERE k."prefix" = $1`;
 
-const asDate = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
-
 async function loadApiKey(prefix: string): Promise<{ row: CachedApiKey | null; version?: bigint | null }> {
   const [r] = await rawQuery<Record<string, unknown>>(LOAD_API_KEY, [prefix], { name: "load-api-key" });
   if (!r) return { row: null };
@@ -52,10 +50,10 @@ async function loadApiKey(prefix: string): Promise<{ row: CachedApiKey | null; v
       secretHash: r.secretHash as string,
       permissions: grantedOperations((r.permissions as string[] | null) ?? []),
       enforceLimits: Boolean(r.enforceLimits),
-      lastUsedAt: asDate(r.lastUsedAt),
-      expiresAt: asDate(r.expiresAt),
-      revokedAt: asDate(r.revokedAt),
-      schoolDisabledAt: asDate(r.schoolDisabledAt),
+      lastUsedAt: rowDate(r.lastUsedAt),
+      expiresAt: rowDate(r.expiresAt),
+      revokedAt: rowDate(r.revokedAt),
+      schoolDisabledAt: rowDate(r.schoolDisabledAt),
     },
   };
 }

@@ -30,7 +30,6 @@ interface ListOptions {
   now: Date;
 }
 
-
 /** A filter's arguments checked, in the order their errors are reported; null: no row can match. */
 interface CheckedFilter {
   take: number;
