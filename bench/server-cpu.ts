@@ -15,7 +15,9 @@
 // A path `graphql:<document>` is an Admin API request as the bench sends it: POST /admin/graphql
 // with {"query": <document>}, one of `--api-keys` (comma-separated) per connection. `create` and
 // `mcp-create` are the bench's create-subscription and mcp-create-subscription requests (a new
-// email each), `post:<path>` a POST without a body (the floors: post:/api/bench/floor-write).
+// email each), `post:<path>` a POST without a body (the floors: post:/api/bench/floor-write),
+// `form:<path>?<query>` a POST of the query as an application/x-www-form-urlencoded body (the
+// bench's introspection: form:/api/oauth/introspect?token=…&client_id=demo-public-app).
 //
 // --database-url: also the CPU of the database's Postgres backends per request (when Postgres runs
 // on this machine). --settle-outbox (with it): each round waits until the mail outbox has nothing
@@ -68,6 +70,7 @@ let rpcId = 0;
 const apiKeys = opts["api-keys"]?.split(",").filter(Boolean) ?? [];
 const GRAPHQL = "graphql:";
 const POST = "post:";
+const FORM = "form:";
 const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 
@@ -85,6 +88,10 @@ function requestFor(path: string, connection: number): { method: string; path: s
     return { method: "POST", path: "/admin/graphql", headers: { accept: "application/json", "content-type": "application/json", "x-service-api-key": key }, body };
   }
   if (path.startsWith(POST)) return { method: "POST", path: path.slice(POST.length), headers: { accept: opts.accept! }, body: "" };
+  if (path.startsWith(FORM)) {
+    const [target, body = ""] = path.slice(FORM.length).split("?", 2) as [string, string?];
+    return { method: "POST", path: target, headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body };
+  }
   if (path === "create") {
     const email = `cpu-${randomUUID()}@bench.schoolhouse.test`;
     const query = `mutation BenchCreate { createSubscription(input: { email: ${JSON.stringify(email)}, name: "Bench User", planId: "${MONTHLY_PLAN_ID}" }) { errors subscription { id state } } }`;

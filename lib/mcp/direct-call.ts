@@ -96,7 +96,13 @@ export async function answerToolCall(server: McpServer, call: DirectToolCall, au
   await server.connect(transport);
   try {
     transport.onmessage!(call.message, { authInfo });
-    return JSON.stringify(await transport.answer);
+    const answer = await transport.answer;
+    // Protocol forgets the request's AbortController in a .finally a few microtasks after it sent
+    // the answer. Closing before that aborts it (Protocol aborts what is still in flight on close),
+    // which cost a DOMException with its stack trace on every call; one macrotask turn lets the
+    // chain finish first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return JSON.stringify(answer);
   } finally {
     await server.close();
   }
