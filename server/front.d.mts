@@ -6,6 +6,7 @@ type Handler = (request: Request, ctx?: unknown) => Response | Promise<Response>
 
 export const FRONT_METHODS: unique symbol;
 export function fixedRoutes(distDir: string): Map<string, string>;
+export function configHeaders(distDir: string, paths: Iterable<string>): Map<string, Array<[string, string]>>;
 export function frontHandlers(mod: unknown): Promise<Map<string, Handler> | null>;
 export function createFront(options: {
   distDir: string;

@@ -1,9 +1,9 @@
-// The OAuth front (docs/decisions.md, "The OAuth front"): requests for the route table's `front`
-// paths and methods (the hot OAuth JSON endpoints) are answered here, in front of Next's request
-// pipeline, by the handler of Next's own compiled route module for the path: the very function
-// object Next would call, in the same module instance (the table's handlers, their lazy imports,
-// the globalThis singletons). Everything else, and any path whose module cannot be loaded, is left
-// to Next unchanged.
+// The front (docs/decisions.md, "The OAuth front"): requests for the route table's `front` paths
+// and methods (the hot OAuth JSON endpoints, POST of the Admin API and of MCP) are answered here,
+// in front of Next's request pipeline, by the handler of Next's own compiled route module for the
+// path: the very function object Next would call, in the same module instance (the table's
+// handlers, their lazy imports, the globalThis singletons). Everything else, and any path whose
+// module cannot be loaded, is left to Next unchanged.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -33,6 +33,34 @@ export function fixedRoutes(distDir) {
     routes.set(`/${segments.join("/")}`, path.join(serverDir, file));
   }
   return routes;
+}
+
+/**
+ * next.config.mjs's `headers()` for each of `paths`, as the build compiled them
+ * (routes-manifest.json): Next sets them on every response for a matching path, whoever answers.
+ * A path that a rule with conditions (`has`, `missing`) or with a parameter in a value matches is
+ * left out of the map: the front does not evaluate those, so such a path stays Next's.
+ * @param {string} distDir
+ * @param {Iterable<string>} paths
+ * @returns {Map<string, Array<[string, string]>>} path → headers (in the config's order; a later rule's value replaces an earlier one's)
+ */
+export function configHeaders(distDir, paths) {
+  /** @type {{ headers?: Array<{ regex: string; headers: Array<{ key: string; value: string }>; has?: unknown; missing?: unknown }> }} */
+  const manifest = JSON.parse(readFileSync(path.join(distDir, "routes-manifest.json"), "utf8"));
+  const rules = (manifest.headers ?? []).map((rule) => ({ ...rule, pattern: new RegExp(rule.regex) }));
+  const out = new Map();
+  for (const p of paths) {
+    /** @type {Map<string, [string, string]>} */
+    const found = new Map();
+    let plain = true;
+    for (const rule of rules) {
+      if (!rule.pattern.test(p)) continue;
+      if (rule.has || rule.missing || rule.headers.some((h) => /:\w/.test(h.key) || /(?:^|[^\w]):[A-Za-z_]/.test(h.value))) plain = false;
+      for (const h of rule.headers) found.set(h.key.toLowerCase(), [h.key, h.value]);
+    }
+    if (plain) out.set(p, [...found.values()]);
+  }
+  return out;
 }
 
 /**
@@ -71,6 +99,8 @@ export async function frontHandlers(mod) {
  */
 export function createFront(options) {
   const routes = fixedRoutes(options.distDir);
+  const headersOf = configHeaders(options.distDir, routes.keys());
+  for (const p of routes.keys()) if (!headersOf.has(p)) routes.delete(p);
   const requireModule = createRequire(import.meta.url);
   const log = options.log ?? ((message, err) => console.error(message, err ?? ""));
   /** @type {Map<string, Promise<Map<string, Function> | null>>} */
@@ -101,7 +131,7 @@ export function createFront(options) {
       (handlers) => {
         const handler = handlers?.get(req.method ?? "");
         if (!handler) return options.next(req, res);
-        return answer(req, res, handler);
+        return answer(req, res, handler, headersOf.get(pathname) ?? []);
       },
       (err) => fail(res, err),
     );
@@ -111,13 +141,14 @@ export function createFront(options) {
    * @param {import("node:http").IncomingMessage} req
    * @param {import("node:http").ServerResponse} res
    * @param {Function} handler
+   * @param {ReadonlyArray<readonly [string, string]>} headers next.config.mjs's headers for the path
    */
-  async function answer(req, res, handler) {
+  async function answer(req, res, handler, headers) {
     try {
       const request = toRequest(req, { hostname: options.hostname, port: options.port, signal: signalFromResponse(res) });
       const response = await handler(request, NO_PARAMS);
       if (!(response instanceof Response)) throw new Error(`the handler for ${req.method} ${req.url} did not return a Response`);
-      await writeResponse(req, res, response);
+      await writeResponse(req, res, response, { configHeaders: headers });
     } catch (err) {
       fail(res, err);
     }

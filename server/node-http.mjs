@@ -4,6 +4,8 @@
 // so a handler cannot tell which way its request came in (docs/decisions.md, "The OAuth front").
 // Plain JavaScript: the production entry loads no TypeScript (types: ./node-http.d.mts).
 import querystring from "node:querystring";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 
 /**
  * Headers a client may not send to a route: Next drops them before routing
@@ -118,14 +120,17 @@ export function toRequest(req, options) {
 /**
  * Writes a route's Response to node:http as Next's sendResponse does: status and status text;
  * each header once (the first value), Set-Cookie / WWW-Authenticate / Proxy-Authenticate / Vary
- * as many times as set; no framing headers of the Response (Node frames the body); the body
- * streamed with backpressure, none for HEAD. A client that goes away cancels the body.
+ * as many times as set; `configHeaders` (next.config.mjs's `headers()` for the path) where the
+ * Response did not set them; no framing headers of the Response (Node frames the body); the body
+ * compressed as Next's `compress` does (`compression`), else streamed with backpressure; none for
+ * HEAD. A client that goes away cancels the body.
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {Response} response
+ * @param {{ configHeaders?: ReadonlyArray<readonly [string, string]> }} [options]
  * @returns {Promise<void>}
  */
-export async function writeResponse(req, res, response) {
+export async function writeResponse(req, res, response, options = {}) {
   res.statusCode = response.status;
   res.statusMessage = response.statusText;
   for (const cookie of response.headers.getSetCookie()) res.appendHeader("set-cookie", cookie);
@@ -133,16 +138,33 @@ export async function writeResponse(req, res, response) {
     if (name === "set-cookie" || name === "x-middleware-set-cookie" || FRAMING_HEADERS.has(name)) return;
     if (REPEATABLE.has(name) || res.getHeader(name) === undefined) res.appendHeader(name, value);
   });
+  for (const [name, value] of options.configHeaders ?? []) if (res.getHeader(name) === undefined) res.setHeader(name, value);
   if (!response.body || req.method === "HEAD") {
     // An unread body holds nothing open; cancel it so its source is released.
     await response.body?.cancel().catch(() => {});
     res.end();
     return;
   }
+  const compressible = isCompressible(response.headers);
+  if (compressible) varyOnAcceptEncoding(res);
+  const coding = compressible ? contentCoding(req.headers["accept-encoding"]) : null;
   const reader = response.body.getReader();
   const onClose = () => void reader.cancel(new ResponseAborted()).catch(() => {});
   res.once("close", onClose);
   try {
+    if (coding) {
+      // The front's answers are JSON of bounded size: read whole, then sent in one piece.
+      const chunks = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+      if (res.destroyed) return;
+      const body = Buffer.concat(chunks);
+      if (body.length < COMPRESSION_THRESHOLD) return void res.end(body);
+      const compressed = await COMPRESS[coding](body);
+      if (res.destroyed) return;
+      res.setHeader("content-encoding", coding);
+      res.end(compressed);
+      return;
+    }
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -156,6 +178,58 @@ export async function writeResponse(req, res, response) {
   } finally {
     res.off("close", onClose);
   }
+}
+
+/** Smaller bodies are sent as they are: `compression`'s default threshold, which Next keeps. */
+export const COMPRESSION_THRESHOLD = 1024;
+
+const COMPRESS = { gzip: promisify(zlib.gzip), deflate: promisify(zlib.deflate) };
+
+/**
+ * Whether `compression` (Next's `compress`) would compress a response with these headers: a
+ * compressible media type (text, JSON, XML, JavaScript; not an event stream, which is sent as it
+ * is written), not already encoded, and no `Cache-Control: no-transform`.
+ * @param {Headers} headers
+ */
+export function isCompressible(headers) {
+  const type = headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!type || type === "text/event-stream") return false;
+  if (!/^text\/|^application\/(?:json|javascript|xml|graphql-response\+json|[\w.-]+\+(?:json|xml))$/.test(type)) return false;
+  if (headers.has("content-encoding")) return false;
+  return !/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers.get("cache-control") ?? "");
+}
+
+/**
+ * The coding `compression` picks from Accept-Encoding: gzip or deflate, whichever the client
+ * weighs higher (gzip on a tie; `*` stands for any not named), none when neither is acceptable.
+ * @param {string | undefined} header
+ * @returns {"gzip" | "deflate" | null}
+ */
+export function contentCoding(header) {
+  if (!header) return null;
+  /** @type {Map<string, number>} */
+  const q = new Map();
+  for (const part of header.split(",")) {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (!coding) continue;
+    const weight = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)).find(Boolean);
+    const value = weight ? Number(weight[1]) : 1;
+    if (!q.has(coding) || value > /** @type {number} */ (q.get(coding))) q.set(coding, value);
+  }
+  const weightOf = (/** @type {string} */ c) => q.get(c) ?? q.get("*") ?? 0;
+  const gzip = weightOf("gzip");
+  const deflate = weightOf("deflate");
+  if (gzip <= 0 && deflate <= 0) return null;
+  return gzip >= deflate ? "gzip" : "deflate";
+}
+
+/** Adds Accept-Encoding to Vary, as `compression` does for every compressible response. */
+function varyOnAcceptEncoding(/** @type {import("node:http").ServerResponse} */ res) {
+  const current = res.getHeader("vary");
+  const joined = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);
+  const values = joined.split(",").map((v) => v.trim().toLowerCase());
+  if (values.includes("*") || values.includes("accept-encoding")) return;
+  res.setHeader("vary", joined ? `${joined}, Accept-Encoding` : "Accept-Encoding");
 }
 
 /**

@@ -2,10 +2,11 @@
 // gets is the one Next's route stage gives it, and its Response reaches the client as Next writes
 // it. Each case runs a real node:http server with the adapter and a real client on a socket.
 import http from "node:http";
+import zlib from "node:zlib";
 import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "@/lib/http/body";
-import { nextPath, signalFromResponse, toRequest, writeResponse } from "@/server/node-http.mjs";
+import { COMPRESSION_THRESHOLD, contentCoding, isCompressible, nextPath, signalFromResponse, toRequest, writeResponse } from "@/server/node-http.mjs";
 import { endlessChunkedPost } from "../helpers/partial-post";
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -15,11 +16,11 @@ afterEach(async () => {
 });
 
 /** A server that answers every request through the adapter with `handler`, as the front does. */
-async function serve(handler: Handler, hostname?: string): Promise<number> {
+async function serve(handler: Handler, hostname?: string, configHeaders: Array<[string, string]> = []): Promise<number> {
   let port = 0;
   const server = http.createServer((req, res) => {
     const request = toRequest(req, { hostname, port, signal: signalFromResponse(res) });
-    Promise.resolve(handler(request)).then((response) => writeResponse(req, res, response));
+    Promise.resolve(handler(request)).then((response) => writeResponse(req, res, response, { configHeaders }));
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -233,5 +234,89 @@ describe("the Response the client gets", () => {
     const answer = await raw(port, "GET /x HTTP/1.1\r\nHost: a.test\r\n\r\n", /part 2\n/);
     expect(answer).toContain("part 0\n");
     await expect.poll(() => cancelled).toBe(true);
+  });
+});
+
+// Next's `compress` (the `compression` package) as the front reproduces it.
+describe("compression", () => {
+  const big = JSON.stringify({ data: { nodes: Array.from({ length: 100 }, (_, i) => ({ id: i, title: `Course ${i}` })) } });
+  const get = (port: number, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http.get({ host: "127.0.0.1", port, path: "/x", headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (d: Buffer) => parts.push(d));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
+      }).on("error", reject);
+    });
+
+  it("picks gzip or deflate from Accept-Encoding as compression does, or none", () => {
+    expect(contentCoding(undefined)).toBeNull();
+    expect(contentCoding("gzip")).toBe("gzip");
+    expect(contentCoding("br, gzip, deflate")).toBe("gzip");
+    expect(contentCoding("deflate")).toBe("deflate");
+    expect(contentCoding("gzip;q=0, deflate")).toBe("deflate");
+    expect(contentCoding("gzip;q=0.5, deflate;q=0.8")).toBe("deflate");
+    expect(contentCoding("*")).toBe("gzip");
+    expect(contentCoding("*;q=0")).toBeNull();
+    expect(contentCoding("br")).toBeNull();
+    expect(contentCoding("identity")).toBeNull();
+    expect(contentCoding("GZIP;Q=1")).toBe("gzip");
+  });
+
+  it("compresses text, JSON and XML, never an event stream, an encoded body or no-transform", () => {
+    const h = (init: Record<string, string>) => new Headers(init);
+    for (const type of ["application/json; charset=utf-8", "application/graphql-response+json", "text/plain", "text/markdown", "application/problem+json", "application/xml"]) {
+      expect(isCompressible(h({ "content-type": type })), type).toBe(true);
+    }
+    for (const type of ["text/event-stream", "image/png", "application/octet-stream", ""]) expect(isCompressible(h({ "content-type": type })), type).toBe(false);
+    expect(isCompressible(h({ "content-type": "application/json", "content-encoding": "gzip" }))).toBe(false);
+    expect(isCompressible(h({ "content-type": "application/json", "cache-control": "private, no-transform" }))).toBe(false);
+  });
+
+  it("sends a compressible body of at least 1 KB compressed in the client's coding, with Vary: Accept-Encoding", async () => {
+    const port = await serve(() => new Response(big, { headers: { "content-type": "application/json", vary: "Origin" } }));
+    expect(Buffer.byteLength(big)).toBeGreaterThan(COMPRESSION_THRESHOLD);
+    const gz = await get(port, { "accept-encoding": "gzip, deflate" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.headers.vary).toBe("Origin, Accept-Encoding");
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(big);
+    expect(Number(gz.headers["content-length"])).toBe(gz.body.length);
+    const df = await get(port, { "accept-encoding": "deflate" });
+    expect(df.headers["content-encoding"]).toBe("deflate");
+    expect(zlib.inflateSync(df.body).toString()).toBe(big);
+    const plain = await get(port, {});
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("Origin, Accept-Encoding");
+    expect(plain.body.toString()).toBe(big);
+  });
+
+  it("sends a small or incompressible body as it is", async () => {
+    const port = await serve((r) =>
+      r.url.endsWith("/x") && r.headers.get("x-kind") === "png"
+        ? new Response(new Uint8Array(4096), { headers: { "content-type": "image/png" } })
+        : new Response('{"ok":true}', { headers: { "content-type": "application/json" } }),
+    );
+    const small = await get(port, { "accept-encoding": "gzip" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers.vary).toBe("Accept-Encoding");
+    expect(small.body.toString()).toBe('{"ok":true}');
+    const png = await get(port, { "accept-encoding": "gzip", "x-kind": "png" });
+    expect(png.headers["content-encoding"]).toBeUndefined();
+    expect(png.headers.vary).toBeUndefined();
+    expect(png.body.length).toBe(4096);
+  });
+
+  it("adds the config's headers for the path where the Response did not set them", async () => {
+    const port = await serve(
+      () => new Response("{}", { headers: { "content-type": "application/json", "referrer-policy": "origin" } }),
+      undefined,
+      [
+        ["X-Frame-Options", "DENY"],
+        ["Referrer-Policy", "no-referrer"],
+      ],
+    );
+    const res = await get(port, {});
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+    expect(res.headers["referrer-policy"]).toBe("origin");
   });
 });
