@@ -29,11 +29,13 @@ export interface Endpoint {
    */
   skipsProxy?: true;
   /**
-   * The methods the OAuth front answers (a subset of `methods`; only with `skipsProxy()`): under the
-   * production entry (server/start.mjs) a request for this exact path and one of these methods is
-   * served by a node:http handler in the same process, before Next's request pipeline, with the
-   * handler of Next's own compiled route module for the path. Everywhere else (Vercel, `next dev`)
-   * the route file answers it with the same handler (docs/decisions.md, "The OAuth front").
+   * The methods the front answers (a subset of `methods`; set with `skipsProxy()` or, on an
+   * endpoint the proxy answers, `alsoInFront()`, which make those handlers run the edge guard):
+   * under the production entry (server/start.mjs) a request for this exact path and one of these
+   * methods is served by a node:http handler in the same process, before Next's request pipeline,
+   * with the handler of Next's own compiled route module for the path. Everywhere else (Vercel,
+   * `next dev`) the proxy or the route file answers it with the same handler (docs/decisions.md,
+   * "The OAuth front").
    */
   front?: readonly Method[];
   /** Route segment config `maxDuration` (seconds), repeated as a literal in the route file (Next reads it there). */
@@ -85,19 +87,43 @@ export const FRONT_METHODS: unique symbol = Symbol.for("schoolhouse.front-method
  * refuse here is the Host and a NUL in the query.
  */
 export function skipsProxy<E extends Endpoint>(endpoint: E): E & { skipsProxy: true } {
-  const methods: Partial<Record<Method, Handler>> = {};
+  if (endpoint.proxy) throw new Error("route table: an endpoint the proxy answers cannot skip it");
+  return { ...withGuardedMethods(endpoint, Object.keys(endpoint.methods) as Method[]), skipsProxy: true };
+}
+
+/**
+ * An endpoint the proxy answers (`proxy.methods`) whose `front` methods the OAuth front answers
+ * too, under the production entry (server/start.mjs), where the request never meets the proxy:
+ * those handlers run the edge guard themselves first. Under Next the proxy has run it already;
+ * a second run finds nothing more (the guard only refuses). Every other method stays as it was.
+ */
+export function alsoInFront<E extends Endpoint & { front: readonly Method[] }>(endpoint: E): E {
+  for (const m of endpoint.front) {
+    if (!endpoint.proxy?.methods.includes(m)) throw new Error(`route table: front method ${m} is not answered in the proxy (use skipsProxy)`);
+  }
+  return withGuardedMethods(endpoint, endpoint.front);
+}
+
+/** The endpoint with `methods` wrapped in the edge guard, and its `front` methods marked for the front. */
+function withGuardedMethods<E extends Endpoint>(endpoint: E, guardedMethods: readonly Method[]): E {
+  const methods: Partial<Record<Method, Handler>> = { ...endpoint.methods };
   const guarded = new Map<Handler, Handler & { [FRONT_METHODS]?: Method[] }>();
-  for (const [method, handler] of Object.entries(endpoint.methods) as [Method, Handler][]) {
+  for (const method of guardedMethods) {
+    const handler = endpoint.methods[method];
+    if (!handler) throw new Error(`route table: method ${method} is not a method of the endpoint`);
     // HEAD and GET often share one handler object; they keep sharing one.
     let wrapped = guarded.get(handler);
     if (!wrapped) {
       wrapped = (request, ctx) => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY }) ?? handler(request, ctx);
       guarded.set(handler, wrapped);
     }
-    // The front runs no proxy either, so only an endpoint that skips it may be served there.
+    // The front runs no proxy, so it may only take a handler that runs the guard itself.
     if (endpoint.front?.includes(method)) (wrapped[FRONT_METHODS] ??= []).push(method);
     methods[method] = wrapped;
   }
-  for (const m of endpoint.front ?? []) if (!endpoint.methods[m]) throw new Error(`route table: front method ${m} is not a method of the endpoint`);
-  return { ...endpoint, methods: methods as E["methods"], skipsProxy: true };
+  for (const m of endpoint.front ?? []) {
+    if (!endpoint.methods[m]) throw new Error(`route table: front method ${m} is not a method of the endpoint`);
+    if (!guardedMethods.includes(m)) throw new Error(`route table: front method ${m} must run the edge guard`);
+  }
+  return { ...endpoint, methods: methods as E["methods"] };
 }

@@ -8,7 +8,7 @@
 // its own code. To add an endpoint: add its entry here, then its route.ts one-liner (the test names
 // what is missing).
 import { isValidSlug, type DocumentKind } from "@/lib/storefront/routes";
-import { lazy, param, proxyPattern, skipsProxy, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
+import { alsoInFront, lazy, param, proxyPattern, skipsProxy, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
 
 /** A storefront markdown twin (lib/storefront/markdown-route.ts): GET/HEAD serve it, OPTIONS names them, the rest are a markdown 405. */
 function markdownTwin(kind: DocumentKind) {
@@ -85,14 +85,15 @@ export const ROUTES = {
 
   // Admin GraphQL API (lib/admin-api; the Vercel delivery hook: ./admin-graphql.ts). GET, POST and
   // OPTIONS in the proxy; HEAD is Next's GET at the route.
-  "/admin/graphql": {
+  "/admin/graphql": alsoInFront({
     methods: {
       GET: lazy(async () => (await import("./admin-graphql")).GET),
       POST: lazy(async () => (await import("./admin-graphql")).POST),
       OPTIONS: lazy(async () => (await import("./admin-graphql")).OPTIONS),
     },
     proxy: { methods: ["GET", "POST", "OPTIONS"] },
-  },
+    front: ["POST"],
+  }),
   "/admin/graphql/schema.graphql": (() => {
     const GET = lazy(async () => (await import("@/lib/admin-api/sdl")).serveAdminSdl);
     return { methods: { GET, HEAD: GET } } satisfies Endpoint;
@@ -106,7 +107,7 @@ export const ROUTES = {
   })(),
 
   // MCP (lib/mcp, Streamable HTTP, stateless). POST in the proxy.
-  "/mcp": { methods: { POST: mcp, GET: mcp, DELETE: mcp, OPTIONS: mcp }, proxy: { methods: ["POST"] } },
+  "/mcp": alsoInFront({ methods: { POST: mcp, GET: mcp, DELETE: mcp, OPTIONS: mcp }, proxy: { methods: ["POST"] }, front: ["POST"] }),
   "/.well-known/mcp/server-card.json": (() => {
     const GET = lazy(async () => (await import("@/lib/mcp/server-card")).handleServerCardRequest);
     return { methods: { GET, OPTIONS: GET } } satisfies Endpoint;

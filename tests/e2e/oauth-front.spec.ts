@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { expect, test, type APIResponse } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
+import { DEFAULT_DEMO_API_KEY } from "../../lib/startup/seed/demo-credentials";
 import { endlessChunkedPost } from "../helpers/partial-post";
 
 const { hostname, port } = new URL(baseURL);
@@ -32,6 +33,31 @@ test.describe("the OAuth front", () => {
       expect(userinfo.status(), method).toBe(401);
       expect(userinfo.headers()["www-authenticate"], method).toContain("invalid_token");
       expect(byNext(userinfo), method).toBe(false);
+    }
+  });
+
+  test("answers POST of the Admin API and MCP itself: no wait for the body of a request it refuses, next.config's headers, Next's compression", async () => {
+    // Through Next's proxy, Next read the whole body of a request before any answer (proxy.ts); the
+    // front's handlers refuse a request without credentials before its body has arrived.
+    for (const path of ["/admin/graphql", "/mcp"]) {
+      const answer = await rawRequest(
+        `POST ${path} HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"x":`,
+        /\r\n\r\n/,
+      );
+      expect(answer, path).toMatch(/^HTTP\/1\.1 401/);
+      expect(answer.toLowerCase(), path).not.toMatch(/^vary:.*\brsc\b/m);
+      // next.config.mjs's headers for /admin/:path*, as Next sets them.
+      if (path === "/admin/graphql") expect(answer, path).toMatch(/^x-frame-options: DENY\r$/im);
+    }
+    // A response of 1 KB or more goes out compressed in the coding the client prefers.
+    const key = { "x-service-api-key": DEFAULT_DEMO_API_KEY };
+    const query = JSON.stringify({ query: "{ courses(first: 50) { nodes { id slug title summary status price currency } } }" });
+    for (const coding of ["gzip", "deflate"]) {
+      const res = await fetch(`${baseURL}/admin/graphql`, { method: "POST", headers: { ...key, "content-type": "application/json", "accept-encoding": coding }, body: query });
+      expect(res.status, coding).toBe(200);
+      expect(res.headers.get("content-encoding"), coding).toBe(coding);
+      expect(res.headers.get("vary") ?? "", coding).toContain("Accept-Encoding");
+      expect(((await res.json()) as { data: { courses: { nodes: unknown[] } } }).data.courses.nodes.length, coding).toBeGreaterThan(0);
     }
   });
 
@@ -79,11 +105,19 @@ test.describe("the OAuth front", () => {
   });
 });
 
-function rawRequest(text: string): Promise<string> {
+/** Sends raw bytes; the answer when the server closes, or as soon as it matches `until` (what came within 5 s otherwise). */
+function rawRequest(text: string, until?: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let out = "";
-    socket.on("data", (d) => (out += d));
+    if (until) setTimeout(() => (socket.destroy(), resolve(out)), 5_000);
+    socket.on("data", (d) => {
+      out += d;
+      if (until?.test(out)) {
+        socket.destroy();
+        resolve(out);
+      }
+    });
     socket.on("close", () => resolve(out));
     socket.on("error", reject);
     socket.write(text);

@@ -157,18 +157,27 @@ describe("what the OAuth front answers", () => {
   const fronted = PATHS.flatMap((p) => (TABLE[p].front ?? []).map((m) => [p, m] as const));
   const marks = (h: unknown) => (h as { [FRONT_METHODS]?: Method[] } | undefined)?.[FRONT_METHODS];
 
-  it("the hot OAuth JSON endpoints, and only on fixed paths that skip the proxy (the front runs no proxy either)", () => {
+  it("the hot OAuth JSON endpoints and POST of the Admin API and MCP, only on fixed paths that skip the proxy or that the proxy answers", () => {
     expect(fronted).toEqual(
       expect.arrayContaining([
         ["/api/oauth/token", "POST"],
         ["/api/oauth/introspect", "POST"],
+        ["/admin/graphql", "POST"],
+        ["/mcp", "POST"],
       ]),
     );
     for (const [p, m] of fronted) {
-      expect(TABLE[p].skipsProxy, p).toBe(true);
+      expect(TABLE[p].skipsProxy === true || TABLE[p].proxy?.methods.includes(m) === true, `${p} ${m}`).toBe(true);
       expect(p, p).not.toContain("[");
       expect(TABLE[p].methods[m], `${p} ${m}`).toBeTypeOf("function");
     }
+  });
+
+  // The front runs no proxy: each handler it takes runs the edge guard itself, before its own code.
+  it.each(PATHS.flatMap((p) => (TABLE[p].front ?? []).map((m) => [m, p] as const)))("%s %s: the front's handler refuses a malformed Host itself (the edge guard)", async (m, p) => {
+    const res = await TABLE[p].methods[m]!(new Request(`http://localhost${p}`, { method: m, headers: { host: "a b" } }));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Host");
   });
 
   it("server/front.mjs reads the key the table sets", () => {
