@@ -7,13 +7,13 @@ import { isToolName, type ToolName } from "./access";
 // The common /mcp request, one tools/call in a plain JSON POST, answered without the SDK's HTTP
 // transport (docs/benchmarks.md, 15mcp3). The HTTP transport's round trip (a Request/Response
 // pair, its zod parses of the JSON-RPC envelope, reading the answer back) cost more CPU than the
-// tool. The message still goes through the SDK's Protocol, by a minimal transport of the SDK's own
-// Transport interface, so every check after the envelope runs unchanged: the tools/call request
-// schema, the tool's input schema, our role and permission check, the output schema, the result
-// schema. Everything the transport could refuse or treat
-// differently (headers it checks, batches, notifications, _meta, tasks, unknown tools, odd ids)
-// is not taken here and goes to the transport. tests/integration/mcp/direct-path.test.ts sends the
-// same generated requests both ways and compares status, headers and body.
+// tool. The message still goes through the SDK's Protocol, by a transport of the SDK's own
+// Transport interface (DirectTransport, which stays connected to its server), so every check after
+// the envelope runs unchanged: the tools/call request schema, the tool's input schema, our role and
+// permission check, the output schema, the result schema. Everything the transport could refuse or
+// treat differently (headers it checks, batches, notifications, _meta, tasks, unknown tools, odd
+// ids) is not taken here and goes to the transport. tests/integration/mcp/direct-path.test.ts sends
+// the same generated requests both ways and compares status, headers and body.
 
 export interface DirectToolCall {
   /** The message exactly as the transport's envelope schema would pass it on (it is strict: no other keys). */
@@ -57,53 +57,64 @@ export function directToolCall(headers: Headers, parsed: unknown): DirectToolCal
 }
 
 /**
- * The SDK's Transport interface (its documented way to carry messages to a server) for one
- * request: the message goes in through `onmessage` as the HTTP transport would hand it over (with
- * the request's authInfo), and the response the server's Protocol sends back is the answer.
- * Notifications the tool sends go nowhere, as in the HTTP transport's JSON response mode.
+ * The SDK's Transport interface (its documented way to carry messages to a server), carrying any
+ * number of calls at once for a server that stays connected to it: each message goes in through
+ * `onmessage` as the HTTP transport would hand it over (with its request's authInfo), under an id
+ * of the transport's own, so calls of different clients that chose the same JSON-RPC id never meet
+ * in Protocol's per-request state; the response Protocol sends back is that call's answer, with
+ * the caller's id put back in its place. Notifications a tool sends go nowhere, as in the HTTP
+ * transport's JSON response mode. No tool reads the JSON-RPC id (the audit's request id is the HTTP
+ * request's, lib/mcp/context.ts).
+ *
+ * Connecting and closing a server per call cost about 5% of a call: Protocol's close builds a
+ * "Connection closed" McpError (with its stack trace) every time, and aborted the call's
+ * AbortController when the close came before the SDK's own clean-up.
  */
-class OneCallTransport implements Transport {
+export class DirectTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport["onmessage"];
-  readonly answer: Promise<JSONRPCMessage>;
-  private settle!: (message: JSONRPCMessage) => void;
-
-  constructor(private readonly id: RequestId) {
-    this.answer = new Promise((resolve) => (this.settle = resolve));
-  }
+  private lastId = 0;
+  private readonly waiting = new Map<number, { id: RequestId; settle: (message: JSONRPCMessage) => void }>();
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    // Protocol sends only responses and notifications here; a response carries the request's id.
-    if ("id" in message && message.id === this.id && ("result" in message || "error" in message)) this.settle(message);
+    // Protocol sends only responses and notifications here; a response carries its request's id.
+    if (!("id" in message) || typeof message.id !== "number" || !("result" in message || "error" in message)) return;
+    const call = this.waiting.get(message.id);
+    if (!call) return;
+    this.waiting.delete(message.id);
+    call.settle({ ...message, id: call.id });
   }
 
   async close(): Promise<void> {
     this.onclose?.();
   }
+
+  /** Calls in flight (tests: none is left behind). */
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Runs the call through the server (its Protocol: request schema, McpServer's lookup, input
+   * schema, tool, output schema, result schema) and returns the JSON-RPC response body the HTTP
+   * transport would send: `{ result, jsonrpc, id }`, or the error object Protocol builds from a
+   * thrown error.
+   */
+  async call(call: DirectToolCall, authInfo: AuthInfo): Promise<string> {
+    if (!this.onmessage) throw new Error("DirectTransport: no server is connected");
+    const id = ++this.lastId;
+    const answer = new Promise<JSONRPCMessage>((settle) => this.waiting.set(id, { id: call.message.id, settle }));
+    this.onmessage({ ...call.message, id }, { authInfo });
+    return JSON.stringify(await answer);
+  }
 }
 
-/**
- * Runs the call through the server (its Protocol: request schema, McpServer's lookup, input schema,
- * tool, output schema, result schema) and returns the JSON-RPC response body the HTTP transport
- * would send: `{ result, jsonrpc, id }`, or the error object Protocol builds from a thrown error.
- * The server is closed again before this returns, so it can go back to the pool.
- */
-export async function answerToolCall(server: McpServer, call: DirectToolCall, authInfo: AuthInfo): Promise<string> {
-  const transport = new OneCallTransport(call.message.id);
+/** A server connected for good to a DirectTransport of its own: the direct path's caller. */
+export async function connectDirect(server: McpServer): Promise<DirectTransport> {
+  const transport = new DirectTransport();
   await server.connect(transport);
-  try {
-    transport.onmessage!(call.message, { authInfo });
-    const answer = await transport.answer;
-    // Protocol forgets the request's AbortController in a .finally a few microtasks after it sent
-    // the answer. Closing before that aborts it (Protocol aborts what is still in flight on close),
-    // which cost a DOMException with its stack trace on every call; one macrotask turn lets the
-    // chain finish first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return JSON.stringify(answer);
-  } finally {
-    await server.close();
-  }
+  return transport;
 }

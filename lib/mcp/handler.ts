@@ -10,9 +10,9 @@ import { isToolName, MCP_SCOPES, TOOL_ACCESS } from "./access";
 import { authenticateMcp, McpAuthError, type McpCaller } from "./authenticate";
 import { bearerChallenge, CORS_HEADERS, JSONRPC, jsonRpcError, mcpResource, preflight } from "./http";
 import { authInfoOf, type McpContext } from "./context";
-import { answerToolCall, directToolCall } from "./direct-call";
+import { directToolCall } from "./direct-call";
 import { refuseUnknownTools } from "./unknown-tools";
-import { acquireMcpServer, releaseMcpServer } from "./server-pool";
+import { acquireMcpServer, directMcpTransport, releaseMcpServer } from "./server-pool";
 import { requestAuditFacts, requestContext } from "../tenancy/request-context";
 
 /** Largest JSON-RPC message accepted (tool arguments are small; catalog text goes out, not in). */
@@ -120,14 +120,8 @@ async function answer(request: Request, directPath: boolean): Promise<Response> 
     const shape = { origin, schoolName: school.name };
 
     const executeDirectly = async (): Promise<Answer> => {
-      const server = acquireMcpServer(shape);
-      try {
-        const body = await answerToolCall(server, direct!, authInfoOf(ctx));
-        return { status: 200, headers: DIRECT_HEADERS, body, outage: ctx.outage === true };
-      } finally {
-        // Closed again once its handler answered: it goes back.
-        releaseMcpServer(shape, server);
-      }
+      const body = await (await directMcpTransport(shape)).call(direct!, authInfoOf(ctx));
+      return { status: 200, headers: DIRECT_HEADERS, body, outage: ctx.outage === true };
     };
 
     // The SDK's transport. The body was parsed once above; unparsable JSON goes to the SDK as

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { acquireMcpServer, MAX_IDLE_SERVERS, mcpServerPoolStats, releaseMcpServer } from "./server-pool";
+import { acquireMcpServer, directMcpTransport, MAX_DIRECT_SERVERS, MAX_IDLE_SERVERS, mcpServerPoolStats, releaseMcpServer } from "./server-pool";
 
 const demo = { origin: "https://demo.example", schoolName: "Demo" };
 
@@ -31,5 +31,18 @@ describe("McpServer pool", () => {
     expect(mcpServerPoolStats().idle).toBe(MAX_IDLE_SERVERS);
     expect(acquireMcpServer(shapes[0]!)).not.toBe(servers[0]);
     expect(acquireMcpServer(shapes.at(-1)!)).toBe(servers.at(-1));
+  });
+});
+
+describe("the direct path's servers", () => {
+  it("keep one connected server per shape, and let the least recently used go beyond MAX_DIRECT_SERVERS", async () => {
+    const a = await directMcpTransport(demo);
+    expect(await directMcpTransport(demo)).toBe(a);
+    expect(await directMcpTransport({ ...demo, schoolName: "Renamed" })).not.toBe(a);
+    const others = Array.from({ length: MAX_DIRECT_SERVERS - 1 }, (_, i) => ({ origin: `https://d${i}.example`, schoolName: `D${i}` }));
+    for (const s of others) await directMcpTransport(s);
+    // demo was used before "Renamed" and the others: it is the one let go.
+    expect(await directMcpTransport({ ...demo, schoolName: "Renamed" })).toBe(await directMcpTransport({ ...demo, schoolName: "Renamed" }));
+    expect(await directMcpTransport(demo)).not.toBe(a);
   });
 });

@@ -1,11 +1,14 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { connectDirect, type DirectTransport } from "./direct-call";
 import { buildMcpServer, type McpServerShape } from "./server";
 
 // Building an McpServer (18 tools, their zod schemas, the SDK's handlers) cost more CPU than the
 // rest of a search_catalog call together (docs/benchmarks.md, "MCP"). Servers hold no caller
 // (each message brings its request's context, lib/mcp/context.ts), so they are built once per
 // origin and school name and reused. An SDK server takes one transport at a time (connect refuses
-// a second), so each request borrows a server of its own and gives it back once closed.
+// a second), so each request the SDK's HTTP transport answers borrows a server of its own and
+// gives it back once closed. The direct path (lib/mcp/direct-call.ts) needs no borrowing: one
+// server per shape stays connected to a transport that carries any number of calls at once.
 
 /** Idle servers kept in all (each about a few hundred kB); beyond it the least recently used go. */
 export const MAX_IDLE_SERVERS = 16;
@@ -45,6 +48,30 @@ export function releaseMcpServer(shape: McpServerShape, server: McpServer): void
     idleCount--;
     if (oldest.length === 0) idle.delete(oldestKey);
   }
+}
+
+/** Shapes whose direct-path server is kept; beyond it the least recently used is let go. */
+export const MAX_DIRECT_SERVERS = 16;
+
+const direct = new Map<string, Promise<DirectTransport>>();
+
+/**
+ * The transport of this shape's direct-path server, connected once. A server let go is not
+ * closed: closing aborts the calls still in flight, which would then never answer; it is dropped
+ * once they have.
+ */
+export function directMcpTransport(shape: McpServerShape): Promise<DirectTransport> {
+  const key = keyOf(shape);
+  let transport = direct.get(key);
+  if (transport) direct.delete(key); // re-inserted last: least recently used first
+  else {
+    built++;
+    transport = connectDirect(buildMcpServer(shape));
+    transport.catch(() => direct.get(key) === transport && direct.delete(key));
+  }
+  direct.set(key, transport);
+  while (direct.size > MAX_DIRECT_SERVERS) direct.delete(direct.keys().next().value!);
+  return transport;
 }
 
 /** Idle servers now, and servers built since the process started (tests: reuse must not regress to one per request). */
