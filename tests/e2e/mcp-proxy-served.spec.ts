@@ -1,7 +1,8 @@
-// proxy.ts answers POST /mcp itself with the route's own handler (lib/mcp/handler.ts), after the
-// edge guard: the answer must be the MCP handler's, with nothing of Next's route stage (its
-// `Vary: rsc, …`) and nothing lost (CORS, budget headers, challenges, body limits). Other methods
-// still reach app/mcp/route.ts.
+// POST /mcp is answered with the route's own handler (lib/mcp/handler.ts) after the edge guard,
+// without Next's route stage: by the front under the production entry (server/start.mjs, this
+// suite's server), by proxy.ts under Next alone. The answer must be the MCP handler's, with nothing
+// of Next's route stage (its `Vary: rsc, …`) and nothing lost (CORS, budget headers, challenges,
+// body limits). Other methods still reach app/mcp/route.ts.
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { DEFAULT_DEMO_API_KEY } from "@/lib/startup/seed/demo-data";
