@@ -3,7 +3,7 @@ import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
 import { rawQuery, rowDate } from "../../db/raw";
 import type { GrantRequest } from "./grant-request";
-import { grantWithMember, type GrantWithMember } from "./grant-member";
+import { GRANT_MEMBER_COLUMNS, GRANT_MEMBER_JOINS, grantWithMember, insertTokenPair, type GrantWithMember } from "./grant-member";
 import { InvalidGrantError, InvalidRequestError, InvalidTargetError } from "../errors";
 import { isValidCodeVerifier, verifyPkce } from "../pkce";
 import { parseScope } from "../scopes";
@@ -19,14 +19,10 @@ import { issuedBy, newTokenPair, revokeGrant, tokenResponseBody, type TokenRespo
 const FIND_CODE = `
 SELECT c."id"::text AS "id", c."grantId"::text AS "grantId", c."clientId", c."redirectUri", c."scope", c."codeChallenge",
        c."resource", c."nonce", c."expiresAt", c."consumedAt", g."revokedAt" AS "grantRevokedAt",
-       s."id"::text AS "schoolId", s."subdomain", g."issuer", g."userId"::text AS "userId", g."authTime",
-       g."sessionId"::text AS "sessionId", g."createdAt" AS "grantCreatedAt",
-       u."name" AS "userName", u."avatarUrl", u."email", u."emailVerified", m."roles"
+       ${GRANT_MEMBER_COLUMNS}
   FROM "OAuthAuthorizationCode" c
   JOIN "OAuthGrant" g ON g."id" = c."grantId"
-  JOIN "School" s ON s."id" = g."schoolId"
-  JOIN "User" u ON u."id" = g."userId"
-  LEFT JOIN "SchoolMembership" m ON m."schoolId" = g."schoolId" AND m."userId" = g."userId"
+  ${GRANT_MEMBER_JOINS}
  WHERE c."codeHash" = $1`;
 
 const CONSUME_CODE = `
@@ -34,13 +30,13 @@ WITH consumed AS (
   UPDATE "OAuthAuthorizationCode" SET "consumedAt" = $2
    WHERE "id" = $1::uuid AND "consumedAt" IS NULL
   RETURNING "grantId", "clientId", "scope", "resource"
-), access AS (
-  INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
-  SELECT $3::uuid, $4, c."grantId", c."clientId", c."scope", c."resource", $2, $5 FROM consumed c
-), refresh AS (
-  INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
-  SELECT $6::uuid, $7, c."grantId", c."clientId", c."scope", $2, $8 FROM consumed c
-)
+), ${insertTokenPair("consumed c", {
+  grantId: 'c."grantId"',
+  clientId: 'c."clientId"',
+  now: "$2",
+  access: { id: "$3::uuid", hash: "$4", scope: 'c."scope"', audience: 'c."resource"', expiresAt: "$5" },
+  refresh: { id: "$6::uuid", hash: "$7", scope: 'c."scope"', expiresAt: "$8" },
+})}
 SELECT count(*)::int AS "consumed" FROM consumed`;
 
 interface CodeRow extends GrantWithMember {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashSecret } from "../../credentials/secret";
 import { db } from "../../db/client";
 import { rawQuery, rowDate } from "../../db/raw";
-import { grantWithMember, type GrantWithMember } from "./grant-member";
+import { GRANT_MEMBER_COLUMNS, GRANT_MEMBER_JOINS, grantMemberColumnsOf, grantWithMember, insertTokenPair, type GrantWithMember } from "./grant-member";
 import type { GrantRequest } from "./grant-request";
 import { InvalidGrantError, InvalidRequestError, InvalidScopeError } from "../errors";
 import { formatScope, parseScope } from "../scopes";
@@ -39,9 +39,8 @@ interface RefreshTokenRow extends GrantWithMember {
 // rotations exactly one matches (the others wait, re-check the committed row and find it rotated).
 const REFRESH_TOKEN_GRANT = `
 WITH t AS (
-  SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource", s."id" AS "schoolId", s."subdomain",
-         g."issuer", g."userId", g."authTime", g."sessionId", g."createdAt" AS "grantCreatedAt",
-         u."name" AS "userName", u."avatarUrl", u."email", u."emailVerified", m."roles",
+  SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource",
+         ${GRANT_MEMBER_COLUMNS},
          CASE
            WHEN r."clientId" <> $3 THEN 'client'
            WHEN g."issuer" = '' OR g."issuer" <> $4 THEN 'issuer'
@@ -53,25 +52,21 @@ WITH t AS (
          END AS "refusal"
     FROM "OAuthRefreshToken" r
     JOIN "OAuthGrant" g ON g."id" = r."grantId"
-    JOIN "School" s ON s."id" = g."schoolId"
-    JOIN "User" u ON u."id" = g."userId"
-    LEFT JOIN "SchoolMembership" m ON m."schoolId" = g."schoolId" AND m."userId" = g."userId"
+    ${GRANT_MEMBER_JOINS}
    WHERE r."tokenHash" = $1
 ), rotated AS (
   UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
     FROM t
    WHERE r."id" = t."id" AND t."refusal" IS NULL AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
   RETURNING r."id"
-), access AS (
-  INSERT INTO "OAuthAccessToken" ("id", "tokenHash", "grantId", "clientId", "scope", "audience", "createdAt", "expiresAt")
-  SELECT $6::uuid, $7, t."grantId", $3, coalesce($8::text, t."scope"), t."resource", $2, $9 FROM rotated, t
-), refresh AS (
-  INSERT INTO "OAuthRefreshToken" ("id", "tokenHash", "grantId", "clientId", "scope", "createdAt", "expiresAt")
-  SELECT $10::uuid, $11, t."grantId", $3, t."scope", $2, $12 FROM rotated, t
-)
-SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."schoolId"::text AS "schoolId", t."subdomain", t."refusal",
-       t."issuer", t."userId"::text AS "userId", t."authTime", t."sessionId"::text AS "sessionId", t."grantCreatedAt",
-       t."userName", t."avatarUrl", t."email", t."emailVerified", t."roles",
+), ${insertTokenPair("rotated, t", {
+  grantId: 't."grantId"',
+  clientId: "$3",
+  now: "$2",
+  access: { id: "$6::uuid", hash: "$7", scope: 'coalesce($8::text, t."scope")', audience: 't."resource"', expiresAt: "$9" },
+  refresh: { id: "$10::uuid", hash: "$11", scope: 't."scope"', expiresAt: "$12" },
+})}
+SELECT t."grantId"::text AS "grantId", t."scope", t."rotatedAt", t."refusal", ${grantMemberColumnsOf("t")},
        (SELECT count(*)::int FROM rotated) AS "rotated"
   FROM t`;
 
