@@ -89,7 +89,9 @@ function requestFor(path: string, connection: number): { method: string; path: s
   }
   if (path.startsWith(POST)) return { method: "POST", path: path.slice(POST.length), headers: { accept: opts.accept! }, body: "" };
   if (path.startsWith(FORM)) {
-    const [target, body = ""] = path.slice(FORM.length).split("?", 2) as [string, string?];
+    const rest = path.slice(FORM.length);
+    const q = rest.indexOf("?");
+    const [target, body] = q < 0 ? [rest, ""] : [rest.slice(0, q), rest.slice(q + 1)];
     return { method: "POST", path: target, headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body };
   }
   if (path === "create") {
