@@ -12,7 +12,10 @@ const config = {
   // import among them): a GraphQLError of one copy is not an instance of the other's class, so yoga
   // answered syntax errors, and in the proxy's bundle rate-limit refusals, 500 "Unexpected error."
   // (docs/benchmarks.md, 15admin3; tests/e2e/admin-proxy-served.spec.ts, rate-limit-instances.spec.ts).
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "graphql"],
+  // @graphql-tools/executor (yoga's executor): bundled, each of its many calls into graphql per
+  // field went through one shared export getter of the bundler's, megamorphic, 10% of the CPU of
+  // courses(first: 50); loaded by Node it calls graphql directly (docs/benchmarks.md, "Admin API").
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "graphql", "@graphql-tools/executor"],
   // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
   outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
   poweredByHeader: false,
