@@ -290,6 +290,27 @@ describe("compression", () => {
     expect(plain.body.toString()).toBe(big);
   });
 
+  it("compresses a body streamed in many chunks whole, and one of a single chunk as it came", async () => {
+    const parts = Array.from({ length: 40 }, (_, i) => `{"part":${i},"pad":"${"x".repeat(100)}"}\n`);
+    const port = await serve((r) => {
+      const many = r.headers.get("x-kind") === "many";
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull: (c) => {
+          if (!many) return void (c.enqueue(new TextEncoder().encode(parts.join(""))), c.close());
+          if (i < parts.length) c.enqueue(new TextEncoder().encode(parts[i++]));
+          else c.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "application/json" } });
+    });
+    for (const kind of ["many", "one"]) {
+      const gz = await get(port, { "accept-encoding": "gzip", "x-kind": kind });
+      expect(gz.headers["content-encoding"], kind).toBe("gzip");
+      expect(zlib.gunzipSync(gz.body).toString(), kind).toBe(parts.join(""));
+    }
+  });
+
   it("sends a small or incompressible body as it is", async () => {
     const port = await serve((r) =>
       r.url.endsWith("/x") && r.headers.get("x-kind") === "png"
