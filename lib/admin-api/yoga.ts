@@ -1,5 +1,6 @@
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import type { AdminContext, AdminServerContext } from "./context";
+import { contentResultsPlugin } from "./content-results";
 import { idempotencyPlugin } from "./idempotency";
 import { operationLimitsPlugin } from "./operation-limits";
 import { operationTypeOfDocument } from "../rate-limit/operation-type";
@@ -55,14 +56,16 @@ export function createAdminYoga(options: CreateAdminYogaOptions = {}): AdminYoga
     // The handler reads the body within ADMIN_MAX_BODY_BYTES (request-shape.ts) before yoga runs;
     // yoga's own limit would pipe every body through a TransformStream a second time.
     maxRequestBodySize: false,
-    // Execute wrappers nest in order: the last one listed is the outermost. So execution runs
-    // inside idempotency, inside the extra plugins (rate limits), inside the outage mapping.
+    // Execute wrappers nest in order: the last one listed is the outermost. So execution (or a
+    // cached content answer) runs inside idempotency, inside the extra plugins (rate limits),
+    // inside the outage mapping.
     plugins: [
       { onPluginInit: (init: { plugins: Plugin<AdminContext>[] }) => void (plugins = init.plugins) } as Plugin<AdminContext>,
       preParsedBody(),
       missingQueryIs400(),
       operationTypePlugin(),
       operationLimitsPlugin<AdminContext & Record<string, unknown>>() as Plugin<AdminContext>,
+      contentResultsPlugin(adminSchema),
       idempotencyPlugin(),
       ...(options.plugins ?? []),
       databaseUnavailablePlugin(),

@@ -13,7 +13,7 @@ vi.mock("./client", () => ({
   }),
 }));
 
-const { cachedContent, cachedContentState, clearContentCache, readContentVersion, contentCacheStats, CONTENT_CACHE_MAX_BYTES } = await import(
+const { cachedContent, cachedContentState, clearContentCache, contentSlot, readContentVersion, contentCacheStats, CONTENT_CACHE_MAX_BYTES } = await import(
   "./content-cache"
 );
 const { DatabaseUnavailableError } = await import("./unavailable");
@@ -163,6 +163,38 @@ describe("cachedContent", () => {
     builds.length = 0;
     await page("huge", 1, build("huge"));
     expect(builds).toEqual(["huge"]);
+  });
+});
+
+describe("contentSlot (a value made by its caller, not shared)", () => {
+  async function slot(key: string, version: number | null) {
+    const p = contentSlot<string>(key);
+    await answer(version);
+    return p;
+  }
+
+  it("misses, keeps what is put, and hits at the same version only", async () => {
+    const a = await slot("k", 1);
+    expect(a.hit).toBeUndefined();
+    a.put("made at 1", 10);
+    expect((await slot("k", 1)).hit).toBe("made at 1");
+    expect((await slot("k", 2)).hit).toBeUndefined();
+  });
+
+  it("keeps nothing put under a version older than one seen since the slot was taken", async () => {
+    const a = await slot("k", 1);
+    // A page read during the making saw a newer version: the value may hold that write.
+    await page("page", 2, async () => ({ value: "p", bytes: 1 }));
+    a.put("made across a write", 10);
+    expect((await slot("k", 2)).hit).toBeUndefined();
+    expect(contentCacheStats().entries).toBe(1);
+  });
+
+  it("keeps nothing without the version row, or for a version older than one seen", async () => {
+    (await slot("k", null)).put("v", 1);
+    expect((await slot("k", 3)).hit).toBeUndefined();
+    (await slot("k", 2)).put("older", 1);
+    expect((await slot("k", 3)).hit).toBeUndefined();
   });
 });
 

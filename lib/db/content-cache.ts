@@ -158,27 +158,68 @@ export function cachedContent<T>(key: string, build: () => Promise<CachedValue<T
   return fresh(key, build);
 }
 
-async function fresh<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+/**
+ * The version values may be cached at now, or null when nothing may be: the row is missing (a
+ * database restored from a dump that predates it), or the read finished before a newer one was
+ * processed (build, but cache nothing old).
+ */
+async function cacheableVersion(): Promise<bigint | null> {
   const trusted = trustedVersion();
   const version = trusted === undefined ? await readContentVersion() : trusted;
-  // Without the row (a database restored from a dump that predates it) nothing can be trusted.
-  if (version === null) return (await build()).value;
+  if (version === null) return null;
   if (state.seenVersion === null || version > state.seenVersion) {
     // Every page may depend on the write: entries of older versions never count as hits again,
     // but stay as the last built copies until rebuilt (served only while the database is down).
     building.clear();
     state.seenVersion = version;
   } else if (version < state.seenVersion) {
-    // A read that finished before a newer one was processed: build, but cache nothing old.
-    return (await build()).value;
+    return null;
   }
+  return version;
+}
+
+/** The entry of `key` if it was built at `version` and has not gone stale since. */
+function hitAt(key: string, version: bigint): Entry | undefined {
   const hit = entries.get(key);
-  if (hit && hit.version === version && (hit.changesAt === null || now().getTime() < hit.changesAt)) {
-    // Re-insert so Map order is least recently used first.
-    entries.delete(key);
-    entries.set(key, hit);
-    return hit.value as T;
-  }
+  if (!hit || hit.version !== version || (hit.changesAt !== null && now().getTime() >= hit.changesAt)) return undefined;
+  // Re-insert so Map order is least recently used first.
+  entries.delete(key);
+  entries.set(key, hit);
+  return hit;
+}
+
+/** What contentSlot found: the value cached under the key, if any, and how to store one. */
+export interface ContentSlot<T> {
+  hit: T | undefined;
+  /**
+   * Caches a value built after the slot was taken, from content read through this cache. It is
+   * kept only while the version the slot was taken at is still the newest seen, so a value that
+   * may hold a later write than its tag is never kept under the older tag.
+   */
+  put(value: T, bytes: number): void;
+}
+
+/**
+ * A cached value without a shared build, for values whose making belongs to one request and cannot
+ * be handed to others waiting for the same key (an Admin API execution: its limits, signal and
+ * errors are the request's own). A miss builds nothing; the caller makes the value and may put it.
+ */
+export async function contentSlot<T>(key: string): Promise<ContentSlot<T>> {
+  const version = await cacheableVersion();
+  if (version === null) return { hit: undefined, put: () => {} };
+  return {
+    hit: hitAt(key, version)?.value as T | undefined,
+    put: (value, bytes) => {
+      if (state.seenVersion === version) store(key, { version, value, bytes, changesAt: null });
+    },
+  };
+}
+
+async function fresh<T>(key: string, build: () => Promise<CachedValue<T>>): Promise<T> {
+  const version = await cacheableVersion();
+  if (version === null) return (await build()).value;
+  const hit = hitAt(key, version);
+  if (hit) return hit.value as T;
   const buildKey = `${version}\u0000${key}`;
   let pending = building.get(buildKey) as Promise<T> | undefined;
   if (!pending) {
