@@ -47,16 +47,80 @@ async function catalogEntries(ctx: BuildContext): Promise<CatalogEntry[]> {
 
 const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
-/** An entry with its words split once, when the catalog is cached, instead of on every search. */
-interface Indexed {
-  e: CatalogEntry;
-  title: string[];
-  text: string[];
+/**
+ * A catalog made searchable once, when it is cached: every distinct word of the titles and summaries
+ * in sorted order, and for each the entries (by catalog position, ascending) whose title and summary,
+ * or whose title alone, hold it. A search then looks up each of its words' prefix ranges instead of
+ * walking every entry, so it costs the same in a catalog of 10 entries as in one of 10,000 when few
+ * match (docs/benchmarks.md, "MCP").
+ */
+export interface CatalogIndex {
+  entries: CatalogEntry[];
+  words: string[];
+  inText: number[][];
+  inTitle: number[][];
 }
 
-function indexed(e: CatalogEntry): Indexed {
-  const title = [...new Set(words(e.title))];
-  return { e, title, text: [...new Set([...title, ...words(e.summary)])] };
+export function indexCatalog(entries: CatalogEntry[]): CatalogIndex {
+  const text = new Map<string, Set<number>>();
+  const title = new Map<string, Set<number>>();
+  const add = (m: Map<string, Set<number>>, w: string, i: number) => {
+    let set = m.get(w);
+    if (!set) m.set(w, (set = new Set()));
+    set.add(i);
+  };
+  entries.forEach((e, i) => {
+    for (const w of words(e.title)) {
+      add(title, w, i);
+      add(text, w, i);
+    }
+    for (const w of words(e.summary)) add(text, w, i);
+  });
+  const sorted = [...text.keys()].sort();
+  return { entries, words: sorted, inText: sorted.map((w) => [...text.get(w)!]), inTitle: sorted.map((w) => [...(title.get(w) ?? [])]) };
+}
+
+/** The entries (catalog positions) with a word starting with `prefix`, in `lists` (inText or inTitle). */
+function withPrefix(index: CatalogIndex, lists: number[][], prefix: string): Set<number> {
+  const { words: all } = index;
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (all[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const found = new Set<number>();
+  for (let i = lo; i < all.length && all[i]!.startsWith(prefix); i++) for (const e of lists[i]!) found.add(e);
+  return found;
+}
+
+/**
+ * Entries whose title or summary hold a word starting with every word of the query (case and
+ * accents ignored), those with more of the query's words in their title first, then in catalog
+ * order. An empty query lists everything.
+ */
+export function queryCatalog(index: CatalogIndex, options: { query: string; kind?: CatalogKind; limit: number }): CatalogEntry[] {
+  const terms = words(options.query);
+  let matched: number[];
+  if (terms.length === 0) {
+    matched = index.entries.map((_, i) => i);
+  } else {
+    const sets = [...new Set(terms)].map((t) => withPrefix(index, index.inText, t)).sort((a, b) => a.size - b.size);
+    matched = [...sets[0]!].filter((i) => sets.every((s) => s.has(i))).sort((a, b) => a - b);
+  }
+  if (options.kind) matched = matched.filter((i) => index.entries[i]!.kind === options.kind);
+  const inTitle = new Map<string, Set<number>>();
+  const titleSet = (t: string) => {
+    let set = inTitle.get(t);
+    if (!set) inTitle.set(t, (set = withPrefix(index, index.inTitle, t)));
+    return set;
+  };
+  return matched
+    .map((i) => ({ e: index.entries[i]!, score: terms.filter((t) => titleSet(t).has(i)).length }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, options.limit)
+    .map((s) => s.e);
 }
 
 /**
@@ -65,20 +129,12 @@ function indexed(e: CatalogEntry): Indexed {
  */
 export async function searchCatalog(options: { ctx: BuildContext; query: string; kind?: CatalogKind; limit: number }): Promise<CatalogEntry[]> {
   const { ctx } = options;
-  const all = await cachedContent(["catalog-search", ctx.school.id, ctx.school.updatedAt.getTime(), ctx.origin].join("\u0000"), async () => {
-    const value = (await catalogEntries(ctx)).map(indexed);
-    return { value, bytes: value.reduce((n, i) => n + 256 + 2 * (i.e.title.length + i.e.summary.length), 0) };
+  const index = await cachedContent(["catalog-search", ctx.school.id, ctx.school.updatedAt.getTime(), ctx.origin].join("\u0000"), async () => {
+    const value = indexCatalog(await catalogEntries(ctx));
+    const bytes =
+      value.entries.reduce((n, e) => n + 256 + 2 * (e.title.length + e.summary.length), 0) +
+      value.words.reduce((n, w, i) => n + 64 + 2 * w.length + 8 * (value.inText[i]!.length + value.inTitle[i]!.length), 0);
+    return { value, bytes };
   });
-  const terms = words(options.query);
-  const scored: Array<{ e: CatalogEntry; score: number }> = [];
-  for (const { e, title, text } of all) {
-    if (options.kind && e.kind !== options.kind) continue;
-    const hit = (t: string) => text.some((w) => w.startsWith(t));
-    if (!terms.every(hit)) continue;
-    scored.push({ e, score: terms.filter((t) => title.some((w) => w.startsWith(t))).length });
-  }
-  return scored
-    .sort((a, b) => b.score - a.score)
-    .slice(0, options.limit)
-    .map((s) => s.e);
+  return queryCatalog(index, options);
 }
