@@ -9,7 +9,8 @@
 // content table bumps the version; it is exactly as fresh as the course list it is made of.
 //
 // What keeps that exact:
-//  - only a query whose root fields are all listed below (plain fields, no fragment at the root);
+//  - only a query whose root fields are all listed below (plain fields, no fragment at the root),
+//    at least one of them content;
 //    a listed field qualifies only while every field reachable from it keeps the default resolver
 //    (checked against the schema when the plugin is made), so a resolver added later that reads
 //    anything else turns its root field off instead of being cached;
@@ -73,11 +74,15 @@ export function contentResultKey(
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation || operation.operation !== "query") return null;
   const ctx = args.contextValue as AdminContext;
+  // `__typename` alone costs less to execute than to look up.
+  let content = false;
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD || !eligible.has(selection.name.value)) return null;
     const permission = eligible.get(selection.name.value);
     if (permission && !allowed(ctx, permission)) return null;
+    content ||= permission !== null;
   }
+  if (!content) return null;
   const variables = args.variableValues === undefined || args.variableValues === null ? "" : JSON.stringify(args.variableValues);
   return ["admin-result", ctx.credential.schoolId, ctx.apiVersion, documentId(args.document), args.operationName ?? "", variables].join("\u0000");
 }

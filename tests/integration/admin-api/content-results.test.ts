@@ -62,11 +62,13 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
     operationName: name,
     qualifies: true,
   })),
-  // Never from the cache: a root fragment, a field that reads more than content, a mutation, an invalid document.
+  // Never from the cache: a root fragment, a field that reads more than content, a mutation, nothing but
+  // __typename, an invalid document.
   fc.constantFrom<Case>(
     { query: `{ ...Root } fragment Root on Query { courses { nodes { id } } }`, qualifies: false },
     { query: `{ courses { nodes { id } } membershipPlans { id } }`, qualifies: false },
     { query: `mutation { __typename }`, qualifies: false },
+    { query: `{ __typename }`, qualifies: false },
     { query: `{ courses { nodes { nope } } }`, qualifies: false },
   ),
 );
