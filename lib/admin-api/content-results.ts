@@ -11,7 +11,7 @@
 // What keeps that exact:
 //  - only a query whose root fields are all listed below (plain fields, no fragment at the root),
 //    at least one of them content;
-//    a listed field qualifies only while every field reachable from it keeps the default resolver
+//  - a listed field qualifies only while every field reachable from it keeps the default resolver
 //    (checked against the schema when the plugin is made), so a resolver added later that reads
 //    anything else turns its root field off instead of being cached;
 //  - the key's permission is checked on every request before a cached answer is used;
