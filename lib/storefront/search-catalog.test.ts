@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CATALOG_KINDS, indexCatalog, queryCatalog, type CatalogEntry, type CatalogKind } from "./search-catalog";
+import { CATALOG_KINDS, indexCatalog, queryCatalog, words, type CatalogEntry, type CatalogKind } from "./search-catalog";
 
-// The definition the index must answer exactly as: every entry walked, each of its words tried.
-const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+// The definition the index must answer exactly as: every entry walked, each of its words tried
+// (split into words as the search splits them).
 function byWalking(entries: CatalogEntry[], options: { query: string; kind?: CatalogKind; limit: number }): CatalogEntry[] {
   const terms = words(options.query);
   const scored: Array<{ e: CatalogEntry; score: number }> = [];

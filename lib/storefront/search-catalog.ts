@@ -45,7 +45,8 @@ async function catalogEntries(ctx: BuildContext): Promise<CatalogEntry[]> {
   ];
 }
 
-const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+/** The words a search matches on: lower case, accents dropped, split at anything not a letter or digit. */
+export const words = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 /**
  * A catalog made searchable once, when it is cached: every distinct word of the titles and summaries
