@@ -130,7 +130,7 @@ async function one(): Promise<void> {
     const res = await handleTokenRequest(
       new Request(`${ORIGIN}/api/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", host: "localhost" }, body: form.toString() }),
     );
-    const body = (await res.json()) as { refresh_token?: string };
+    const body = JSON.parse(res.body) as { refresh_token?: string };
     if (!body.refresh_token) throw new Error(`refresh failed: ${JSON.stringify(body)}`);
     tokens.push(body.refresh_token);
     return;

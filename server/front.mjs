@@ -7,10 +7,17 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { signalFromResponse, toRequest, writeResponse } from "./node-http.mjs";
+import { plainRequest, signalFromResponse, toRequest, writePlain, writeResponse } from "./node-http.mjs";
 
 /** The key app/_routes/endpoint.ts (FRONT_METHODS) sets on a handler the front may answer with. */
 export const FRONT_METHODS = Symbol.for("schoolhouse.front-methods");
+
+/**
+ * The key app/_routes/endpoint.ts (FRONT_PLAIN) sets on a handler written on plain requests
+ * (lib/http/plain.ts): the same endpoint as a function of a plain request, which the front calls
+ * instead of building a Request and reading a Response.
+ */
+export const FRONT_PLAIN = Symbol.for("schoolhouse.front-plain");
 
 /** A fixed route's context, as proxy.ts passes it (no dynamic segments). */
 const NO_PARAMS = { params: Promise.resolve({}) };
@@ -64,11 +71,16 @@ export function configHeaders(distDir, paths) {
 }
 
 /**
+ * @typedef {{ fetch: Function; plain: Function | undefined }} FrontHandler the handler Next would
+ * call, and its plain form when it has one (FRONT_PLAIN)
+ */
+
+/**
  * The methods a compiled route module lets the front answer, each with the handler Next would call
  * for it: an exported method handler carrying FRONT_METHODS with that method. Null when the module
  * is not a route module as this Next build makes them (then Next keeps the path).
  * @param {unknown} mod the route module's exports (`routeModule`, an AppRouteRouteModule)
- * @returns {Promise<Map<string, Function> | null>}
+ * @returns {Promise<Map<string, FrontHandler> | null>}
  */
 export async function frontHandlers(mod) {
   const routeModule = /** @type {{ routeModule?: { ensureUserland?: () => Promise<void>; userland?: Record<string, unknown> } }} */ (mod)?.routeModule;
@@ -80,7 +92,9 @@ export async function frontHandlers(mod) {
   for (const [method, handler] of Object.entries(userland)) {
     if (typeof handler !== "function") continue;
     const marked = /** @type {{ [FRONT_METHODS]?: unknown }} */ (handler)[FRONT_METHODS];
-    if (Array.isArray(marked) && marked.includes(method)) handlers.set(method, handler);
+    if (!Array.isArray(marked) || !marked.includes(method)) continue;
+    const plain = /** @type {{ [FRONT_PLAIN]?: unknown }} */ (handler)[FRONT_PLAIN];
+    handlers.set(method, { fetch: handler, plain: typeof plain === "function" ? plain : undefined });
   }
   return handlers;
 }
@@ -103,7 +117,7 @@ export function createFront(options) {
   for (const p of routes.keys()) if (!headersOf.has(p)) routes.delete(p);
   const requireModule = createRequire(import.meta.url);
   const log = options.log ?? ((message, err) => console.error(message, err ?? ""));
-  /** @type {Map<string, Promise<Map<string, Function> | null>>} */
+  /** @type {Map<string, Promise<Map<string, FrontHandler> | null>>} */
   const loaded = new Map();
 
   /** @param {string} pathname */
@@ -140,13 +154,19 @@ export function createFront(options) {
   /**
    * @param {import("node:http").IncomingMessage} req
    * @param {import("node:http").ServerResponse} res
-   * @param {Function} handler
+   * @param {FrontHandler} handler
    * @param {ReadonlyArray<readonly [string, string]>} headers next.config.mjs's headers for the path
    */
   async function answer(req, res, handler, headers) {
     try {
+      if (handler.plain) {
+        const answered = await handler.plain(plainRequest(req, { hostname: options.hostname, port: options.port }));
+        if (typeof answered?.status !== "number" || typeof answered.body !== "string") throw new Error(`the plain handler for ${req.method} ${req.url} did not return a plain answer`);
+        await writePlain(req, res, answered, { configHeaders: headers });
+        return;
+      }
       const request = toRequest(req, { hostname: options.hostname, port: options.port, signal: signalFromResponse(res) });
-      const response = await handler(request, NO_PARAMS);
+      const response = await handler.fetch(request, NO_PARAMS);
       if (!(response instanceof Response)) throw new Error(`the handler for ${req.method} ${req.url} did not return a Response`);
       await writeResponse(req, res, response, { configHeaders: headers });
     } catch (err) {

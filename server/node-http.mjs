@@ -91,30 +91,124 @@ export function signalFromResponse(res) {
 }
 
 /**
- * The Fetch Request of a node:http request, as Next builds it for a route handler: its URL
- * (`requestUrl`), Node's parsed headers (repeated ones joined as Node joins them, Set-Cookie and
- * Cookie included; Next's internal headers dropped), the body streamed from the socket (read as the
- * handler reads it, so lib/http/body.ts's limits stop reading at the limit), and `signal`.
+ * Node's parsed headers as Fetch Headers, as Next passes them to a route: repeated ones joined as
+ * Node joins them (Set-Cookie and Cookie included), Next's internal headers dropped.
  * @param {import("node:http").IncomingMessage} req
- * @param {{ hostname: string | undefined; port: number; signal: AbortSignal }} options
- * @returns {Request}
  */
-export function toRequest(req, options) {
+export function requestHeaders(req) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || INTERNAL_HEADERS.has(name)) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.append(name, value);
   }
+  return headers;
+}
+
+/**
+ * The Fetch Request of a node:http request, as Next builds it for a route handler: its URL
+ * (`requestUrl`), its headers (`requestHeaders`), the body streamed from the socket (read as the
+ * handler reads it, so lib/http/body.ts's limits stop reading at the limit), and `signal`.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {{ hostname: string | undefined; port: number; signal: AbortSignal }} options
+ * @returns {Request}
+ */
+export function toRequest(req, options) {
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD" && !options.signal.aborted;
   return new Request(requestUrl(req, options), {
     method,
-    headers,
+    headers: requestHeaders(req),
     signal: options.signal,
     // An async iterable body streams: undici pulls the socket's chunks as the handler reads.
     ...(hasBody ? { body: /** @type {any} */ (req), duplex: "half" } : {}),
   });
+}
+
+/**
+ * The plain request (lib/http/plain.ts) of a node:http request: the URL and headers a Request would
+ * have (`requestUrl`, `requestHeaders`) and the body's chunks as the socket delivers them
+ * (`bodyChunks`), with no Request, body stream or signal built.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {{ hostname: string | undefined; port: number }} server
+ * @returns {import("../lib/http/plain").PlainRequest}
+ */
+export function plainRequest(req, server) {
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return { method, url: requestUrl(req, server), headers: requestHeaders(req), body: hasBody ? bodyChunks(req) : null };
+}
+
+/**
+ * A node:http request's body as an async iterable of its chunks, read one at a time (the socket is
+ * paused between reads). A reader that stops early (a body past its limit) leaves the rest unread
+ * and the socket open for the answer, whose `Connection: close` ends it; a Readable's own iterator
+ * would destroy the socket instead. A client that goes away mid-body is an error.
+ * @param {import("node:http").IncomingMessage} req
+ * @returns {AsyncIterable<Uint8Array>}
+ */
+export function bodyChunks(req) {
+  return {
+    [Symbol.asyncIterator]() {
+      /** @type {Buffer[]} */
+      const queue = [];
+      let ended = false;
+      /** @type {Error | null} */
+      let failure = null;
+      /** @type {(() => void) | null} */
+      let wake = null;
+      const onData = (/** @type {Buffer} */ chunk) => {
+        queue.push(chunk);
+        req.pause();
+        wake?.();
+      };
+      const onEnd = () => {
+        ended = true;
+        wake?.();
+      };
+      const onError = (/** @type {Error} */ err) => {
+        failure ??= err;
+        wake?.();
+      };
+      const onClose = () => {
+        if (!ended) failure ??= new ResponseAborted("The client went away before the whole body arrived");
+        wake?.();
+      };
+      const detach = () => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        req.off("close", onClose);
+      };
+      req.on("data", onData);
+      req.on("end", onEnd);
+      req.on("error", onError);
+      req.on("close", onClose);
+      return {
+        async next() {
+          for (;;) {
+            const chunk = queue.shift();
+            if (chunk) return { done: false, value: chunk };
+            if (failure || ended) {
+              detach();
+              if (failure) throw failure;
+              return { done: true, value: undefined };
+            }
+            await new Promise((resolve) => {
+              wake = () => resolve(undefined);
+              req.resume();
+            });
+            wake = null;
+          }
+        },
+        async return() {
+          detach();
+          req.pause();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
 
 /**
@@ -133,12 +227,7 @@ export function toRequest(req, options) {
 export async function writeResponse(req, res, response, options = {}) {
   res.statusCode = response.status;
   res.statusMessage = response.statusText;
-  for (const cookie of response.headers.getSetCookie()) res.appendHeader("set-cookie", cookie);
-  response.headers.forEach((value, name) => {
-    if (name === "set-cookie" || name === "x-middleware-set-cookie" || FRAMING_HEADERS.has(name)) return;
-    if (REPEATABLE.has(name) || res.getHeader(name) === undefined) res.appendHeader(name, value);
-  });
-  for (const [name, value] of options.configHeaders ?? []) if (res.getHeader(name) === undefined) res.setHeader(name, value);
+  setHeaders(res, response.headers, options.configHeaders);
   if (!response.body || req.method === "HEAD") {
     // An unread body holds nothing open; cancel it so its source is released.
     await response.body?.cancel().catch(() => {});
@@ -159,12 +248,7 @@ export async function writeResponse(req, res, response, options = {}) {
       if (res.destroyed) return;
       // A Response made from a string (every JSON handler's) streams as one chunk: sent as it is,
       // not copied (the fairness bench's abuser reads pages of half a megabyte).
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      if (body.length < COMPRESSION_THRESHOLD) return void res.end(body);
-      const compressed = await COMPRESS[coding](body);
-      if (res.destroyed) return;
-      res.setHeader("content-encoding", coding);
-      res.end(compressed);
+      await endWith(res, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), coding);
       return;
     }
     for (;;) {
@@ -180,6 +264,60 @@ export async function writeResponse(req, res, response, options = {}) {
   } finally {
     res.off("close", onClose);
   }
+}
+
+/**
+ * Writes a plain answer (lib/http/plain.ts) as `writeResponse` writes the Response it stands for
+ * (the same headers in the same order, next.config.mjs's headers, Next's compression), sent in
+ * one piece with its length.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {import("../lib/http/plain").PlainResponse} answer
+ * @param {{ configHeaders?: ReadonlyArray<readonly [string, string]> }} [options]
+ * @returns {Promise<void>}
+ */
+export async function writePlain(req, res, answer, options = {}) {
+  // Headers sort and validate the names as the Response's would, which types a string body.
+  const headers = new Headers(answer.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+  res.statusCode = answer.status;
+  setHeaders(res, headers, options.configHeaders);
+  if (req.method === "HEAD") return void res.end();
+  const compressible = isCompressible(headers);
+  if (compressible) varyOnAcceptEncoding(res);
+  await endWith(res, Buffer.from(answer.body), compressible ? contentCoding(req.headers["accept-encoding"]) : null);
+}
+
+/**
+ * A response's headers as Next's sendResponse sets them: each once (the first value),
+ * Set-Cookie / WWW-Authenticate / Proxy-Authenticate / Vary as many times as set, no framing
+ * headers, then `configHeaders` where the response did not set them.
+ * @param {import("node:http").ServerResponse} res
+ * @param {Headers} headers
+ * @param {ReadonlyArray<readonly [string, string]> | undefined} configHeaders
+ */
+function setHeaders(res, headers, configHeaders) {
+  for (const cookie of headers.getSetCookie()) res.appendHeader("set-cookie", cookie);
+  headers.forEach((value, name) => {
+    if (name === "set-cookie" || name === "x-middleware-set-cookie" || FRAMING_HEADERS.has(name)) return;
+    if (REPEATABLE.has(name) || res.getHeader(name) === undefined) res.appendHeader(name, value);
+  });
+  for (const [name, value] of configHeaders ?? []) if (res.getHeader(name) === undefined) res.setHeader(name, value);
+}
+
+/**
+ * Ends the response with a whole body: compressed in `coding` from COMPRESSION_THRESHOLD up, as
+ * it is below it (or with no coding).
+ * @param {import("node:http").ServerResponse} res
+ * @param {Uint8Array} body
+ * @param {"gzip" | "deflate" | null} coding
+ */
+async function endWith(res, body, coding) {
+  if (!coding || body.length < COMPRESSION_THRESHOLD) return void res.end(body);
+  const compressed = await COMPRESS[coding](body);
+  if (res.destroyed) return;
+  res.setHeader("content-encoding", coding);
+  res.end(compressed);
 }
 
 /** Smaller bodies are sent as they are: `compression`'s default threshold, which Next keeps. */

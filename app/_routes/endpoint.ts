@@ -2,6 +2,7 @@
 // the proxy's matcher over the table's paths. Kept apart from the table so the table reads as a list.
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
+import { fromResponse, toResponse, type PlainHandler } from "@/lib/http/plain";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -50,6 +51,26 @@ export interface Endpoint {
 export function lazy(load: () => Promise<Handler>): Handler {
   let loaded: Handler | undefined;
   return (request, ctx) => (loaded ? loaded(request, ctx) : load().then((handler) => (loaded = handler)(request, ctx)));
+}
+
+/**
+ * The property on a handler written on plain requests (`lazyPlain`) that holds that plain form, for
+ * the front (server/front.mjs) to call without building a Request or reading a Response. A symbol
+ * from the global registry, as FRONT_METHODS.
+ */
+export const FRONT_PLAIN: unique symbol = Symbol.for("schoolhouse.front-plain");
+
+type PlainMarked = Handler & { [FRONT_PLAIN]?: PlainHandler };
+
+/**
+ * `lazy` for an endpoint written on plain requests (lib/http/plain.ts): Next's routes and the
+ * proxy call it with their Request (a plain request as it is) and get its answer as a Response;
+ * the front calls the plain function itself (`FRONT_PLAIN`). One function underneath either way.
+ */
+export function lazyPlain(load: () => Promise<PlainHandler>): Handler & { [FRONT_PLAIN]: PlainHandler } {
+  let loaded: PlainHandler | undefined;
+  const plain: PlainHandler = (request) => (loaded ? loaded(request) : load().then((handler) => (loaded = handler)(request)));
+  return Object.assign(async (request: Request) => toResponse(await plain(request)), { [FRONT_PLAIN]: plain });
 }
 
 /** One dynamic segment of a route path: its value, decoded by Next (or matched raw by the proxy). */
@@ -107,14 +128,21 @@ export function alsoInFront<E extends Endpoint & { front: readonly Method[] }>(e
 /** The endpoint with `methods` wrapped in the edge guard, and its `front` methods marked for the front. */
 function withGuardedMethods<E extends Endpoint>(endpoint: E, guardedMethods: readonly Method[]): E {
   const methods: Partial<Record<Method, Handler>> = { ...endpoint.methods };
-  const guarded = new Map<Handler, Handler & { [FRONT_METHODS]?: Method[] }>();
+  const guarded = new Map<Handler, PlainMarked & { [FRONT_METHODS]?: Method[] }>();
   for (const method of guardedMethods) {
-    const handler = endpoint.methods[method];
+    const handler: PlainMarked | undefined = endpoint.methods[method];
     if (!handler) throw new Error(`route table: method ${method} is not a method of the endpoint`);
     // HEAD and GET often share one handler object; they keep sharing one.
     let wrapped = guarded.get(handler);
     if (!wrapped) {
       wrapped = (request, ctx) => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY }) ?? handler(request, ctx);
+      const plain = handler[FRONT_PLAIN];
+      if (plain) {
+        wrapped[FRONT_PLAIN] = async (request) => {
+          const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
+          return refused ? fromResponse(refused) : plain(request);
+        };
+      }
       guarded.set(handler, wrapped);
     }
     // The front runs no proxy, so it may only take a handler that runs the guard itself.

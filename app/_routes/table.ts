@@ -8,7 +8,7 @@
 // its own code. To add an endpoint: add its entry here, then its route.ts one-liner (the test names
 // what is missing).
 import { isValidSlug, type DocumentKind } from "@/lib/storefront/routes";
-import { alsoInFront, lazy, param, proxyPattern, skipsProxy, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
+import { alsoInFront, lazy, lazyPlain, param, proxyPattern, skipsProxy, type Endpoint, type Handler, type Method, type ProxyPattern, type RouteContext } from "./endpoint";
 
 /** A storefront markdown twin (lib/storefront/markdown-route.ts): GET/HEAD serve it, OPTIONS names them, the rest are a markdown 405. */
 function markdownTwin(kind: DocumentKind) {
@@ -24,7 +24,7 @@ function markdownTwin(kind: DocumentKind) {
 
 const oauthPreflight = lazy(async () => (await import("@/lib/oauth/http")).preflight);
 const resourceMetadata = lazy(async () => (await import("@/lib/mcp/resource-metadata")).handleResourceMetadataRequest);
-const discovery = lazy(async () => (await import("@/lib/oauth/discovery")).handleDiscoveryRequest);
+const discovery = lazyPlain(async () => (await import("@/lib/oauth/discovery")).handleDiscoveryRequest);
 const mcp = lazy(async () => (await import("@/lib/mcp/handler")).handleMcpRequest);
 const checkoutReview = {
   methods: { GET: lazy(async () => (await import("@/lib/billing/checkout-requests")).handleCheckoutReview) },
@@ -132,14 +132,15 @@ export const ROUTES = {
     return { methods: { GET: handler, POST: handler } } satisfies Endpoint;
   })(),
   // The JSON endpoints of the token side skip proxy.ts (`skipsProxy`: they need only the edge guard).
-  // The hot ones are answered by the OAuth front under the production entry (`front`, server/front.mjs).
-  "/api/oauth/token": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
-  "/api/oauth/revoke": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
-  "/api/oauth/introspect": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
-  "/api/oauth/register": skipsProxy({ methods: { POST: lazy(async () => (await import("@/lib/oauth/register")).handleRegisterRequest), OPTIONS: oauthPreflight } }),
-  "/api/oauth/jwks": skipsProxy({ methods: { GET: lazy(async () => (await import("@/lib/oidc/jwks-endpoint")).handleJwksRequest), OPTIONS: oauthPreflight } }),
+  // The hot ones are answered by the OAuth front under the production entry (`front`, server/front.mjs),
+  // which calls their plain form (`lazyPlain`) with no Request or Response built.
+  "/api/oauth/token": skipsProxy({ methods: { POST: lazyPlain(async () => (await import("@/lib/oauth/token-endpoint")).handleTokenRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
+  "/api/oauth/revoke": skipsProxy({ methods: { POST: lazyPlain(async () => (await import("@/lib/oauth/revoke")).handleRevokeRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
+  "/api/oauth/introspect": skipsProxy({ methods: { POST: lazyPlain(async () => (await import("@/lib/oauth/introspect")).handleIntrospectRequest), OPTIONS: oauthPreflight }, front: ["POST"] }),
+  "/api/oauth/register": skipsProxy({ methods: { POST: lazyPlain(async () => (await import("@/lib/oauth/register")).handleRegisterRequest), OPTIONS: oauthPreflight } }),
+  "/api/oauth/jwks": skipsProxy({ methods: { GET: lazyPlain(async () => (await import("@/lib/oidc/jwks-endpoint")).handleJwksRequest), OPTIONS: oauthPreflight } }),
   "/api/oauth/userinfo": (() => {
-    const handler = lazy(async () => (await import("@/lib/oauth/userinfo")).handleUserInfoRequest);
+    const handler = lazyPlain(async () => (await import("@/lib/oauth/userinfo")).handleUserInfoRequest);
     return skipsProxy({ methods: { GET: handler, POST: handler, OPTIONS: oauthPreflight }, front: ["GET", "POST"] } satisfies Endpoint);
   })(),
 

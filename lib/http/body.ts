@@ -31,25 +31,28 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+/** What a body is read from: a Fetch Request, or the front's plain request (lib/http/plain.ts). */
+export interface BodySource {
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
+}
+
 /** The body's bytes, at most `limitBytes`; BodyTooLargeError as soon as it is known to be larger. */
-export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: BodySource, limitBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   // The body is left unread: the server answers and closes the connection.
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limitBytes) throw new BodyTooLargeError(limitBytes);
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  // Node's web streams are async iterable too; leaving the loop early cancels the stream (or, for
+  // the front's node:http body, stops reading it) without reading the rest.
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limitBytes) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLargeError(limitBytes);
-    }
-    chunks.push(value);
+  for await (const chunk of request.body as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > limitBytes) throw new BodyTooLargeError(limitBytes);
+    chunks.push(chunk);
   }
+  if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -62,7 +65,7 @@ export async function readBodyBytes(request: Request, limitBytes: number): Promi
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** The body as UTF-8 text, at most `limitBytes`; BodyTooLargeError or BodyEncodingError otherwise. */
-export async function readBodyText(request: Request, limitBytes: number): Promise<string> {
+export async function readBodyText(request: BodySource, limitBytes: number): Promise<string> {
   const bytes = await readBodyBytes(request, limitBytes);
   try {
     return utf8.decode(bytes);

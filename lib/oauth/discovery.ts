@@ -3,10 +3,11 @@ import { SIGNING_ALGS } from "../oidc/key-store";
 import { PROMPT_VALUES } from "./authorize";
 import { CLIENT_ASSERTION_ALGS } from "./client-assertion";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "./clients";
-import { handleOAuth, jsonResponse } from "./http";
+import { handleOAuth, jsonAnswer } from "./http";
 import { SUPPORTED_SCOPES } from "./scopes";
 import { requestContext } from "../tenancy/request-context";
 import { authorizationServerSchool } from "./context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 /** The pre-registered public client for MCP use (seeded), advertised as mcp_client_id. */
 export const MCP_CLIENT_ID = "schoolhouse-mcp";
@@ -75,10 +76,10 @@ function cimdEnabled(): boolean {
  * GET /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration
  * (OpenID Connect Discovery 1.0): one document, on the requesting school's origin.
  */
-export function handleDiscoveryRequest(request: Request): Promise<Response> {
+export function handleDiscoveryRequest(request: PlainRequest): Promise<PlainResponse> {
   return handleOAuth(async () => {
     const context = requestContext(request);
     const { school } = await authorizationServerSchool(context);
-    return jsonResponse(authorizationServerMetadata(context.origin, school), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
+    return jsonAnswer(authorizationServerMetadata(context.origin, school), { cache: "public, max-age=300", headers: { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } });
   });
 }

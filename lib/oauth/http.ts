@@ -1,5 +1,6 @@
 import { retryAfterHeaders } from "../db/unavailable";
 import { BodyEncodingError, BodyTooLargeError, hasNul, readBodyText, REFUSED_BODY_HEADERS } from "../http/body";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 import { assertionClientId, readAssertionParams } from "./client-assertion";
 import { asOAuthError, InvalidClientError, InvalidRequestError, type OAuthError, PayloadTooLargeError, TemporarilyUnavailableError } from "./errors";
 import { requestContext } from "../tenancy/request-context";
@@ -18,9 +19,11 @@ export function preflight(): Response {
   return new Response(null, { status: 204, headers: CORS_HEADERS });
 }
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string>; cache?: "no-store" | string } = {}): Response {
-  return new Response(JSON.stringify(body), {
+/** Every OAuth JSON answer: no-store unless `cache` says otherwise, and open to any origin. */
+export function jsonAnswer(body: unknown, init: { status?: number; headers?: Record<string, string>; cache?: "no-store" | string } = {}): PlainResponse {
+  return {
     status: init.status ?? 200,
+    body: JSON.stringify(body),
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": init.cache ?? "no-store",
@@ -28,23 +31,23 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
       ...CORS_HEADERS,
       ...init.headers,
     },
-  });
+  };
 }
 
 /** The JSON answer of an OAuth error (a database outage is temporarily_unavailable); anything else is rethrown. */
-export function errorResponse(error: unknown, headers: Record<string, string> = {}): Response {
+export function errorAnswer(error: unknown, headers: Record<string, string> = {}): PlainResponse {
   const oauth = asOAuthError(error);
   if (!oauth) throw error;
   const extra = oauth instanceof TemporarilyUnavailableError ? retryAfterHeaders() : oauth instanceof PayloadTooLargeError ? REFUSED_BODY_HEADERS : {};
-  return jsonResponse(oauth.toJSON(), { status: oauth.status, headers: { ...extra, ...headers } });
+  return jsonAnswer(oauth.toJSON(), { status: oauth.status, headers: { ...extra, ...headers } });
 }
 
 /** Runs an endpoint and maps OAuth errors to their JSON answer; anything else is a real bug. */
-export async function handleOAuth(run: () => Promise<Response>): Promise<Response> {
+export async function handleOAuth(run: () => Promise<PlainResponse>): Promise<PlainResponse> {
   try {
     return await run();
   } catch (error) {
-    return errorResponse(error);
+    return errorAnswer(error);
   }
 }
 
@@ -56,7 +59,7 @@ export const MAX_OAUTH_BODY_BYTES = 16 * 1024;
  * larger (without reading the rest), 400 when it is not UTF-8. `error` shapes the 400 in the
  * endpoint's own error class (registration uses invalid_client_metadata).
  */
-export async function readOAuthBody(request: Request, error: (message: string) => OAuthError = (m) => new InvalidRequestError(m)): Promise<string> {
+export async function readOAuthBody(request: PlainRequest, error: (message: string) => OAuthError = (m) => new InvalidRequestError(m)): Promise<string> {
   try {
     return await readBodyText(request, MAX_OAUTH_BODY_BYTES);
   } catch (err) {
@@ -74,7 +77,7 @@ export function refuseNul(params: Iterable<[string, string]>): void {
 }
 
 /** An application/x-www-form-urlencoded body, where every parameter appears at most once (RFC 6749 §3.2). */
-export async function readForm(request: Request): Promise<Map<string, string>> {
+export async function readForm(request: PlainRequest): Promise<Map<string, string>> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
     throw new InvalidRequestError("The request body must be application/x-www-form-urlencoded");
@@ -105,7 +108,7 @@ export interface PresentedClientCredentials {
  * clients), or a client assertion (private_key_jwt, RFC 7523: client_id from the body or the
  * assertion's iss). Using two methods in one request is refused (§2.3: only one may be used).
  */
-export function clientCredentials(request: Request, form: Map<string, string>): PresentedClientCredentials {
+export function clientCredentials(request: PlainRequest, form: Map<string, string>): PresentedClientCredentials {
   const issuer = requestContext(request).origin;
   const audiences = [...new Set([issuer, `${issuer}/api/oauth/token`, `${issuer}${new URL(request.url).pathname}`])];
   const header = request.headers.get("authorization") ?? "";

@@ -1,8 +1,9 @@
 import { now as clockNow, toUnixSeconds } from "../clock";
-import { handleOAuth, jsonResponse } from "./http";
+import { handleOAuth, jsonAnswer } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
 import { findActiveAccessToken } from "./active-access-token";
 import { requestContext } from "../tenancy/request-context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 /**
  * POST /api/oauth/introspect (RFC 7662). The caller authenticates as a client and may only learn
@@ -11,12 +12,12 @@ import { requestContext } from "../tenancy/request-context";
  * `iss` and `aud` are the token's own: the origin that issued it and the resource it was issued
  * for (the issuer when none was named).
  */
-export function handleIntrospectRequest(request: Request): Promise<Response> {
+export function handleIntrospectRequest(request: PlainRequest): Promise<PlainResponse> {
   return handleOAuth(async () => {
     const { token, client } = await readTokenManagementRequest(request);
     const row = await findActiveAccessToken({ token, issuer: requestContext(request).origin, now: clockNow() });
-    if (!row || row.clientId !== client.clientId) return jsonResponse({ active: false });
-    return jsonResponse({
+    if (!row || row.clientId !== client.clientId) return jsonAnswer({ active: false });
+    return jsonAnswer({
       active: true,
       scope: row.scope,
       client_id: row.clientId,

@@ -5,9 +5,10 @@ import { db } from "../db/client";
 import { DEFAULT_SIGNING_ALG, SIGNING_ALGS } from "../oidc/key-store";
 import { InvalidClientMetadataError, InvalidRedirectUriError } from "./errors";
 import { jsonProblem, jsonProblemMessage } from "../http/body";
-import { handleOAuth, jsonResponse, readOAuthBody } from "./http";
+import { handleOAuth, jsonAnswer, readOAuthBody } from "./http";
 import { requestContext } from "../tenancy/request-context";
 import { authorizationServerSchool } from "./context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
 
@@ -30,7 +31,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) => JSON.stringify(s
  * client is public (no secret is ever issued). Registering the same configuration again returns
  * the same client instead of creating rows without bound.
  */
-export function handleRegisterRequest(request: Request): Promise<Response> {
+export function handleRegisterRequest(request: PlainRequest): Promise<PlainResponse> {
   return handleOAuth(async () => {
     await authorizationServerSchool(requestContext(request));
     const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
@@ -74,7 +75,7 @@ export function handleRegisterRequest(request: Request): Promise<Response> {
         idTokenSignedResponseAlg,
       },
     });
-    return jsonResponse(
+    return jsonAnswer(
       {
         client_id: client.clientId,
         client_id_issued_at: toUnixSeconds(client.createdAt),

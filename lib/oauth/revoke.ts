@@ -1,10 +1,11 @@
 import { now as clockNow } from "../clock";
 import { hashSecret } from "../credentials/secret";
 import { db } from "../db/client";
-import { handleOAuth, jsonResponse } from "./http";
+import { handleOAuth, jsonAnswer } from "./http";
 import { readTokenManagementRequest } from "./token-management-request";
 import { issuedBy, revokeGrant } from "./tokens";
 import { requestContext } from "../tenancy/request-context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 type Hint = "access_token" | "refresh_token";
 
@@ -14,7 +15,7 @@ type Hint = "access_token" | "refresh_token";
  * A refresh token ends its whole grant (every access token from it); an access token ends only itself.
  * Tokens issued on another origin are unknown here and left alone (issuer binding).
  */
-export function handleRevokeRequest(request: Request): Promise<Response> {
+export function handleRevokeRequest(request: PlainRequest): Promise<PlainResponse> {
   return handleOAuth(async () => {
     const { form, token, client } = await readTokenManagementRequest(request);
     const hint = form.get("token_type_hint");
@@ -40,6 +41,6 @@ export function handleRevokeRequest(request: Request): Promise<Response> {
         }
       }
     }
-    return jsonResponse({});
+    return jsonAnswer({});
   });
 }

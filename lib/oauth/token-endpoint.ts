@@ -3,9 +3,10 @@ import { authenticateClient } from "./client-auth";
 import { InvalidRequestError, UnauthorizedClientError, UnsupportedGrantTypeError } from "./errors";
 import { exchangeAuthorizationCode } from "./grants/authorization-code";
 import { exchangeRefreshToken } from "./grants/refresh-token";
-import { handleOAuth, jsonResponse, clientCredentials, readForm } from "./http";
+import { handleOAuth, jsonAnswer, clientCredentials, readForm } from "./http";
 import { requestContext } from "../tenancy/request-context";
 import { authorizationServerSchool } from "./context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 const GRANTS = {
   authorization_code: exchangeAuthorizationCode,
@@ -13,7 +14,7 @@ const GRANTS = {
 } as const;
 
 /** POST /api/oauth/token. Every answer, success or error, is Cache-Control: no-store. */
-export function handleTokenRequest(request: Request): Promise<Response> {
+export function handleTokenRequest(request: PlainRequest): Promise<PlainResponse> {
   return handleOAuth(async () => {
     const context = requestContext(request);
     await authorizationServerSchool(context);
@@ -25,6 +26,6 @@ export function handleTokenRequest(request: Request): Promise<Response> {
     if (!client.grantTypes.includes(grantType)) throw new UnauthorizedClientError(`This client may not use the ${grantType} grant`);
     // Codes and refresh tokens are redeemable only on the origin that issued them.
     const body = await GRANTS[grantType as keyof typeof GRANTS]({ client, form, issuer: context.origin, now: clockNow() });
-    return jsonResponse(body);
+    return jsonAnswer(body);
   });
 }

@@ -1,16 +1,17 @@
 import { now as clockNow } from "../clock";
 import type { User } from "../db/generated/client";
 import { asOAuthError, InvalidRequestError, InvalidScopeError, InvalidTokenError, TemporarilyUnavailableError, type OAuthError } from "./errors";
-import { errorResponse, jsonResponse } from "./http";
+import { errorAnswer, jsonAnswer } from "./http";
 import { sortRoles } from "../core/roles";
 import { parseScope } from "./scopes";
 import { findActiveAccessToken } from "./active-access-token";
 import { requestContext } from "../tenancy/request-context";
 import { authorizationServerSchool } from "./context";
+import type { PlainRequest, PlainResponse } from "../http/plain";
 
 const realm = 'Bearer realm="schoolhouse"';
 
-function bearer(request: Request): string | null {
+function bearer(request: PlainRequest): string | null {
   const header = request.headers.get("authorization");
   if (!header) return null;
   const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
@@ -23,7 +24,7 @@ function bearer(request: Request): string | null {
  * Authorization header only. Errors carry RFC 6750 WWW-Authenticate challenges; the 403 body uses
  * the spec's `invalid_scope` code while its challenge uses the RFC's `insufficient_scope`.
  */
-export async function handleUserInfoRequest(request: Request): Promise<Response> {
+export async function handleUserInfoRequest(request: PlainRequest): Promise<PlainResponse> {
   try {
     const context = requestContext(request);
     await authorizationServerSchool(context);
@@ -35,13 +36,13 @@ export async function handleUserInfoRequest(request: Request): Promise<Response>
     if (!scopes.has("openid")) throw new InvalidScopeError("The access token lacks the openid scope", 403);
     // The member's roles came with the token (one statement: lib/oauth/active-access-token.ts).
     const { user, schoolId } = row.grant;
-    return jsonResponse(userInfoClaims({ user, schoolId, scopes, roles: row.roles }));
+    return jsonAnswer(userInfoClaims({ user, schoolId, scopes, roles: row.roles }));
   } catch (error) {
     const oauth = asOAuthError(error);
     if (!oauth) throw error;
     // An outage is not a token problem: no challenge, so clients do not discard a good token.
-    if (oauth instanceof TemporarilyUnavailableError) return errorResponse(oauth);
-    return errorResponse(oauth, { "www-authenticate": challenge(oauth) });
+    if (oauth instanceof TemporarilyUnavailableError) return errorAnswer(oauth);
+    return errorAnswer(oauth, { "www-authenticate": challenge(oauth) });
   }
 }
 

@@ -7,12 +7,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FRONT_METHODS, METHODS, type Endpoint, type Method } from "@/app/_routes/endpoint";
+import { FRONT_METHODS, FRONT_PLAIN, METHODS, type Endpoint, type Method } from "@/app/_routes/endpoint";
+import type { PlainHandler } from "@/lib/http/plain";
 import { proxyMatch, ROUTES, type RoutePath } from "@/app/_routes/table";
 import { ADMIN_GRAPHQL_PATH } from "@/lib/admin-api/path";
 import { MCP_PATH } from "@/lib/mcp/http";
 import { STOREFRONT_ROUTES } from "@/lib/storefront/routes";
-import { FRONT_METHODS as FRONT_KEY, frontHandlers } from "@/server/front.mjs";
+import { FRONT_METHODS as FRONT_KEY, FRONT_PLAIN as FRONT_PLAIN_KEY, frontHandlers } from "@/server/front.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const APP = path.join(ROOT, "app");
@@ -180,8 +181,26 @@ describe("what the OAuth front answers", () => {
     expect(await res.text()).toContain("Host");
   });
 
-  it("server/front.mjs reads the key the table sets", () => {
+  // The OAuth JSON endpoints are written on plain requests: the front calls that form, with no
+  // Request or Response built, and it runs the edge guard too, with the same refusal.
+  const plainOf = (h: unknown) => (h as { [FRONT_PLAIN]?: PlainHandler } | undefined)?.[FRONT_PLAIN];
+  const oauthFronted = fronted.filter(([p]) => p.startsWith("/api/oauth/"));
+  it("every front method of the OAuth endpoints has a plain form, and the Admin API and MCP have none", () => {
+    expect(oauthFronted.length).toBeGreaterThanOrEqual(4);
+    for (const [p, m] of fronted) expect(plainOf(TABLE[p].methods[m]) !== undefined, `${p} ${m}`).toBe(p.startsWith("/api/oauth/"));
+  });
+  it.each(oauthFronted.map(([p, m]) => [m, p] as const))("%s %s: the plain form refuses a malformed Host with the guard's answer", async (m, p) => {
+    const request = new Request(`http://localhost${p}`, { method: m, headers: { host: "a b" } });
+    const viaFetch = await TABLE[p].methods[m]!(request.clone());
+    const plain = await plainOf(TABLE[p].methods[m])!(request);
+    expect(plain.status).toBe(400);
+    expect(plain.body).toBe(await viaFetch.text());
+    expect(plain.headers).toEqual(Object.fromEntries(viaFetch.headers));
+  });
+
+  it("server/front.mjs reads the keys the table sets", () => {
     expect(FRONT_KEY).toBe(FRONT_METHODS);
+    expect(FRONT_PLAIN_KEY).toBe(FRONT_PLAIN);
   });
 
   it.each(PATHS.flatMap((p) => methodsOf(p).map((m) => [m, p] as const)))("%s %s: the handler is marked for the front exactly when the table says", (m, p) => {
@@ -195,6 +214,10 @@ describe("what the OAuth front answers", () => {
     const userland = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
     const found = await frontHandlers({ routeModule: { ensureUserland: async () => {}, userland } });
     expect([...found!.keys()].sort()).toEqual([...(TABLE[p as RoutePath].front ?? [])].sort());
-    for (const [m, handler] of found!) expect(handler, m).toBe(TABLE[p as RoutePath].methods[m as Method]);
+    for (const [m, handler] of found!) {
+      const table = TABLE[p as RoutePath].methods[m as Method];
+      expect(handler.fetch, m).toBe(table);
+      expect(handler.plain, m).toBe(plainOf(table));
+    }
   });
 });

@@ -6,7 +6,9 @@ import zlib from "node:zlib";
 import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BodyTooLargeError, readBodyText, REFUSED_BODY_HEADERS } from "@/lib/http/body";
-import { COMPRESSION_THRESHOLD, contentCoding, isCompressible, nextPath, signalFromResponse, toRequest, writeResponse } from "@/server/node-http.mjs";
+import fc from "fast-check";
+import { toResponse, type PlainRequest, type PlainResponse } from "@/lib/http/plain";
+import { COMPRESSION_THRESHOLD, contentCoding, isCompressible, nextPath, plainRequest, signalFromResponse, toRequest, writePlain, writeResponse } from "@/server/node-http.mjs";
 import { endlessChunkedPost } from "../helpers/partial-post";
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -341,3 +343,142 @@ describe("compression", () => {
     expect(res.headers["referrer-policy"]).toBe("origin");
   });
 });
+
+// The front's plain path (lib/http/plain.ts): the OAuth JSON endpoints get a plain request built
+// straight from node:http and their answer is written without a Response. What a handler reads and
+// what the client gets must be what the Fetch path above gives.
+describe("plain requests and answers", () => {
+  /** A server whose /fetch path answers through toRequest/writeResponse and /plain through plainRequest/writePlain. */
+  async function serveBoth(handler: (request: PlainRequest) => Promise<PlainResponse>, configHeaders: Array<[string, string]> = []): Promise<number> {
+    let port = 0;
+    const server = http.createServer((req, res) => {
+      const done = req.url!.startsWith("/plain")
+        ? handler(plainRequest(req, { hostname: "localhost", port })).then((answer) => writePlain(req, res, answer, { configHeaders }))
+        : handler(toRequest(req, { hostname: "localhost", port, signal: signalFromResponse(res) })).then((answer) => writeResponse(req, res, toResponse(answer), { configHeaders }));
+      done.catch((err) => res.destroy(err as Error));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as AddressInfo).port;
+    return port;
+  }
+
+  const send = (port: number, path: string, headers: Record<string, string>, body?: string) =>
+    new Promise<{ status: number; message: string; headers: [string, string][]; body: Buffer }>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", headers, agent: false }, (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (d: Buffer) => parts.push(d));
+        res.on("end", () => {
+          const pairs: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+          resolve({ status: res.statusCode!, message: res.statusMessage!, headers: pairs, body: Buffer.concat(parts) });
+        });
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+
+  it("has the Request's method, URL and headers, and its body", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const port = await serveBoth(async (r) => {
+      const text = new TextDecoder().decode(await readBodyBytesOf(r));
+      seen.push({ method: r.method, url: r.url.replace(/^\w+:\/\/localhost:\d+/, ""), headers: [...r.headers], text });
+      return { status: 200, headers: {}, body: "" };
+    });
+    for (const path of ["/fetch?b=2&a=%zz&a=1", "/plain?b=2&a=%zz&a=1"]) {
+      await raw(port, `POST ${path} HTTP/1.1\r\nHost: a.test\r\nCookie: a=1\r\nCookie: b=2\r\nX-Middleware-Rewrite: /x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n`);
+    }
+    expect(seen).toHaveLength(2);
+    expect({ ...seen[1], url: (seen[1]!.url as string).replace("/plain", "") }).toEqual({ ...seen[0], url: (seen[0]!.url as string).replace("/fetch", "") });
+    expect(seen[1]!.text).toBe("hello world");
+  });
+
+  it("lets lib/http/body.ts refuse a body past its limit while it streams: 413, then the connection closes", async () => {
+    const port = await serveBoth(async (r) => {
+      try {
+        await readBodyText(r, 1024);
+        return { status: 200, headers: {}, body: "read" };
+      } catch (err) {
+        if (!(err instanceof BodyTooLargeError)) throw err;
+        return { status: 413, headers: { ...REFUSED_BODY_HEADERS }, body: "too large" };
+      }
+    });
+    const answer = await endlessChunkedPost(port, "127.0.0.1", "POST /plain HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\n\r\n", 0x10000);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    expect(answer).toContain("too large");
+  });
+
+  it("fails the read when the client goes away mid-body, and does not wait forever", async () => {
+    let failed: unknown;
+    const read = new Promise<void>((resolve) => {
+      void serveBoth(async (r) => {
+        try {
+          await readBodyText(r, 1 << 20);
+        } catch (err) {
+          failed = err;
+        }
+        resolve();
+        return { status: 200, headers: {}, body: "" };
+      }).then((port) => {
+        const socket = connect(port, "127.0.0.1");
+        socket.write("POST /plain HTTP/1.1\r\nHost: a.test\r\nContent-Length: 100\r\n\r\nabc");
+        setTimeout(() => socket.destroy(), 50);
+      });
+    });
+    await read;
+    expect(failed).toBeInstanceOf(Error);
+  });
+
+  // Every difference between the two ways out: status, header names and values in order (but the
+  // framing: a plain answer is sent whole with its length), compression and the config's headers.
+  it("reaches the client as its Response does through writeResponse (fast-check)", async () => {
+    const small = '{"active":false}';
+    const large = JSON.stringify({ access_token: "a".repeat(40), id_token: "e".repeat(1200), scope: "openid profile" });
+    const answer = fc.record({
+      status: fc.constantFrom(200, 201, 400, 401, 403, 413, 503),
+      body: fc.constantFrom("", small, large, "é".repeat(700)),
+      headers: fc.dictionary(
+        fc.constantFrom("content-type", "cache-control", "pragma", "vary", "www-authenticate", "retry-after", "connection", "access-control-allow-origin", "X-Upper", "content-length"),
+        fc.constantFrom("application/json; charset=utf-8", "no-store", "private, no-transform", "no-cache", "Origin", "close", "*", 'Bearer realm="schoolhouse"', "1", "text/event-stream", "999"),
+      ),
+    });
+    const request = fc.record({
+      encoding: fc.constantFrom(undefined, "gzip", "deflate", "gzip;q=0, deflate", "br", "*"),
+      config: fc.constantFrom<Array<[string, string]>>([], [["X-Frame-Options", "DENY"], ["Cache-Control", "public"]]),
+    });
+    let current: { answer: PlainResponse } = { answer: { status: 200, headers: {}, body: "" } };
+    const ports = new Map<string, number>();
+    const portFor = async (config: Array<[string, string]>) => {
+      const key = JSON.stringify(config);
+      if (!ports.has(key)) ports.set(key, await serveBoth(async () => current.answer, config));
+      return ports.get(key)!;
+    };
+    const framing = new Set(["content-length", "transfer-encoding", "date", "connection", "keep-alive"]);
+    const inflate = (r: { headers: [string, string][]; body: Buffer }) => {
+      const coding = r.headers.find(([n]) => n === "content-encoding")?.[1];
+      return (coding === "gzip" ? zlib.gunzipSync(r.body) : coding === "deflate" ? zlib.inflateSync(r.body) : r.body).toString();
+    };
+    await fc.assert(
+      fc.asyncProperty(answer, request, async (a, r) => {
+        current = { answer: a };
+        const port = await portFor(r.config);
+        const headers: Record<string, string> = r.encoding === undefined ? {} : { "accept-encoding": r.encoding };
+        const viaFetch = await send(port, "/fetch", headers, "token=x");
+        const viaPlain = await send(port, "/plain", headers, "token=x");
+        expect(viaPlain.status).toBe(viaFetch.status);
+        expect(viaPlain.message).toBe(viaFetch.message);
+        expect(viaPlain.headers.filter(([n]) => !framing.has(n))).toEqual(viaFetch.headers.filter(([n]) => !framing.has(n)));
+        expect(viaPlain.headers.some(([n, v]) => n === "connection" && v === "close")).toBe(viaFetch.headers.some(([n, v]) => n === "connection" && v === "close"));
+        expect(inflate(viaPlain)).toBe(inflate(viaFetch));
+        expect(inflate(viaPlain)).toBe(a.body);
+        // Sent whole: with its length, never chunked.
+        expect(viaPlain.headers.find(([n]) => n === "content-length")?.[1]).toBe(String(viaPlain.body.length));
+      }),
+      { seed: 20261127, numRuns: 150 },
+    );
+  });
+});
+
+/** lib/http/body.ts's reader with no limit that matters, for the tests that compare what a handler reads. */
+const readBodyBytesOf = (r: PlainRequest) => readBodyText(r, 1 << 20).then((t) => new TextEncoder().encode(t));
