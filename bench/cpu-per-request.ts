@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
 //   paths: abuse (the fairness scenario's abuser: 4 aliased pages of 100 subscriptions with plan, user and payments), typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
-//          refresh-no-openid (the same grant without openid), floor-write, floor-read,
+//          refresh-no-openid (the same grant without openid), introspect (RFC 7662, a live access token by its public client), floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
 //          on Postgres, the statements (round trips) per request, by text
@@ -24,7 +24,7 @@ const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
-const PATHS = ["abuse", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "floor-write", "floor-read", "mcp-search", "mcp-create"];
+const PATHS = ["abuse", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "introspect", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
 if (!PATHS.includes(which)) {
   console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
@@ -57,6 +57,7 @@ const { createApiKey } = await import("../lib/admin-api/api-keys");
 const { ALL_PERMISSIONS } = await import("../lib/credentials/permissions");
 const { floorRead, floorWrite } = await import("./floors");
 const { handleTokenRequest } = await import("../lib/oauth/token-endpoint");
+const { handleIntrospectRequest } = await import("../lib/oauth/introspect");
 const { hashSecret, randomToken } = await import("../lib/credentials/secret");
 const { handleMcpRequest } = await import("../lib/mcp/handler");
 
@@ -86,6 +87,18 @@ if (isRefresh) {
     });
     tokens.push(token);
   }
+}
+
+// One live access token, presented by every introspection (bench/prepare-db.ts's shape).
+let accessToken = "";
+if (which === "introspect") {
+  accessToken = randomToken();
+  const grant = await handle.prisma.oAuthGrant.create({
+    data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "offline_access courses:read", issuer: ORIGIN, authTime: new Date(), sessionId: randomUUID() },
+  });
+  await handle.prisma.oAuthAccessToken.create({
+    data: { tokenHash: hashSecret(accessToken), grantId: grant.id, clientId: "demo-public-app", scope: "offline_access courses:read", expiresAt: new Date(Date.now() + 86_400_000) },
+  });
 }
 
 if (which === "abuse") {
@@ -133,6 +146,14 @@ async function one(): Promise<void> {
     const body = JSON.parse(res.body) as { refresh_token?: string };
     if (!body.refresh_token) throw new Error(`refresh failed: ${JSON.stringify(body)}`);
     tokens.push(body.refresh_token);
+    return;
+  }
+  if (which === "introspect") {
+    const body = new URLSearchParams({ token: accessToken, client_id: "demo-public-app" }).toString();
+    const res = await handleIntrospectRequest(
+      new Request(`${ORIGIN}/api/oauth/introspect`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", host: "localhost" }, body }),
+    );
+    if (!res.body.includes('"active":true')) throw new Error(`introspection failed: ${res.status} ${res.body}`);
     return;
   }
   if (which === "mcp-search" || which === "mcp-create") return mcpCall();
@@ -218,6 +239,9 @@ if (opts.sql && handle.driver.kind === "pglite") {
       const portalEnd = message.indexOf(0, 5);
       named = `named: ${Buffer.from(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))).toString("utf8")}`;
     }
+    // Bind…Sync travel as one buffer (or Sync alone after an early end): the cycle ends at a Sync,
+    // which is the buffer's last message (S, int32 length 4).
+    const endsWithSync = message.length >= 5 && message[message.length - 5] === 0x53 && message[message.length - 1] === 4;
     const before = process.cpuUsage();
     try {
       return await execProtocol(message, options);
@@ -226,9 +250,9 @@ if (opts.sql && handle.driver.kind === "pglite") {
         const d = process.cpuUsage(before);
         const e = perStatement.get(named) ?? { calls: 0, ms: 0 };
         e.ms += (d.user + d.system) / 1000;
-        if (type === "S") e.calls++;
+        if (type === "B") e.calls++;
         perStatement.set(named, e);
-        if (type === "S") named = undefined;
+        if (endsWithSync) named = undefined;
       }
     }
   };

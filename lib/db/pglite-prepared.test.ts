@@ -60,6 +60,11 @@ describe("pgliteQueryNamed", () => {
     expect(preparedStatementNames(db).sort()).toEqual(["item-by-name", "upsert-item"]);
   });
 
+  it("answers no rows for a statement that returns none, every time", async () => {
+    const rename = `UPDATE item SET n = n WHERE name = $1`;
+    for (let i = 0; i < 3; i++) expect(await pgliteQueryNamed(db, "touch-item", rename, ["nobody"])).toEqual([]);
+  });
+
   it("refuses a name already prepared with another text", async () => {
     await expect(pgliteQueryNamed(db, "item-by-name", `SELECT 1`, [])).rejects.toThrow(/another text/);
   });

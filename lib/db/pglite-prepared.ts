@@ -15,7 +15,7 @@
 // (docs/benchmarks.md, "The embedded database"). Bind, Describe, Execute and Sync go to PGlite
 // as one buffer, which its main loop works through message by message as a client's pipelined
 // packet. Parameters are serialized and rows parsed exactly as `query()` does: by the types Postgres
-// describes, with the instance's own serializers and parsers.
+// describes (once, when the statement is prepared), with the instance's own serializers and parsers.
 import { parse, protocol, type PGlite } from "@electric-sql/pglite";
 
 type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
@@ -23,6 +23,8 @@ type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][nu
 interface PreparedStatement {
   text: string;
   paramTypes: number[];
+  /** The statement's result columns as Postgres described them once (null when it returns no rows). */
+  rowDescription: BackendMessage | null;
 }
 
 const preparedBy = new WeakMap<PGlite, Map<string, PreparedStatement>>();
@@ -45,7 +47,7 @@ async function prepare(pglite: PGlite, name: string, text: string, into: Backend
   await send(pglite, serialize.parse({ name, text, types: [] }), into);
   const described = await send(pglite, serialize.describe({ type: "S", name }), into);
   const parameters = described.find((m) => m.name === "parameterDescription") as { dataTypeIDs: number[] } | undefined;
-  return { text, paramTypes: parameters?.dataTypeIDs ?? [] };
+  return { text, paramTypes: parameters?.dataTypeIDs ?? [], rowDescription: described.find((m) => m.name === "rowDescription") ?? null };
 }
 
 function serializeParams(pglite: PGlite, params: unknown[], types: number[]): (string | null)[] {
@@ -89,7 +91,11 @@ export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: st
         }
         const values = serializeParams(pglite, params, statement.paramTypes);
         synced = true;
-        await send(pglite, concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]), messages);
+        // No Describe per execution: the columns were described when the statement was prepared
+        // (text format, as a portal of it has), and describing them again was a second trip
+        // through Postgres and PGlite's parser for each call.
+        if (statement.rowDescription) messages.push(statement.rowDescription);
+        await send(pglite, concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]), messages);
       } finally {
         if (!synced) await send(pglite, serialize.sync(), messages);
       }
