@@ -180,10 +180,16 @@ export function bodyChunks(req) {
         req.off("error", onError);
         req.off("close", onClose);
       };
-      req.on("data", onData);
-      req.on("end", onEnd);
-      req.on("error", onError);
-      req.on("close", onClose);
+      // A handler may start reading late (after a look-up): a request that is over by then
+      // emits nothing more, so its state is taken as it is.
+      if (req.readableEnded) ended = true;
+      else if (req.destroyed) failure = req.errored ?? new ResponseAborted("The client went away before the whole body arrived");
+      else {
+        req.on("data", onData);
+        req.on("end", onEnd);
+        req.on("error", onError);
+        req.on("close", onClose);
+      }
       return {
         async next() {
           for (;;) {

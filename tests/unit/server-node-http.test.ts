@@ -430,6 +430,30 @@ describe("plain requests and answers", () => {
     expect(failed).toBeInstanceOf(Error);
   });
 
+  it("fails the read of a client that went away before the handler read its body, instead of waiting forever", async () => {
+    let port = 0;
+    let outcome: Promise<unknown> | undefined;
+    let gone!: () => void;
+    const clientGone = new Promise<void>((resolve) => (gone = resolve));
+    const server = http.createServer((req) => {
+      const request = plainRequest(req, { hostname: "localhost", port });
+      // The handler reads the body only after the client has gone (as one that looks the school up first).
+      outcome = clientGone.then(() => new Promise((r) => setTimeout(r, 50))).then(() => readBodyText(request, 1 << 20).then(() => "read", (err: Error) => err.name));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as AddressInfo).port;
+    const socket = connect(port, "127.0.0.1");
+    socket.write("POST /plain HTTP/1.1\r\nHost: a.test\r\nContent-Length: 100\r\n\r\nabc");
+    await expect.poll(() => outcome !== undefined).toBe(true);
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    gone();
+    const result = await Promise.race([outcome, new Promise((r) => setTimeout(() => r("still waiting"), 2000))]);
+    expect(result).not.toBe("still waiting");
+    expect(result).not.toBe("read");
+  });
+
   // Every difference between the two ways out: status, header names and values in order (but the
   // framing: a plain answer is sent whole with its length), compression and the config's headers.
   it("reaches the client as its Response does through writeResponse (fast-check)", async () => {
