@@ -170,8 +170,9 @@ export function bodyChunks(req) {
         failure ??= err;
         wake?.();
       };
+      const gone = () => new ResponseAborted("The client went away before the whole body arrived");
       const onClose = () => {
-        if (!ended) failure ??= new ResponseAborted("The client went away before the whole body arrived");
+        if (!ended) failure ??= gone();
         wake?.();
       };
       const detach = () => {
@@ -183,7 +184,7 @@ export function bodyChunks(req) {
       // A handler may start reading late (after a look-up): a request that is over by then
       // emits nothing more, so its state is taken as it is.
       if (req.readableEnded) ended = true;
-      else if (req.destroyed) failure = req.errored ?? new ResponseAborted("The client went away before the whole body arrived");
+      else if (req.destroyed) failure = req.errored ?? gone();
       else {
         req.on("data", onData);
         req.on("end", onEnd);
@@ -240,9 +241,7 @@ export async function writeResponse(req, res, response, options = {}) {
     res.end();
     return;
   }
-  const compressible = isCompressible(response.headers);
-  if (compressible) varyOnAcceptEncoding(res);
-  const coding = compressible ? contentCoding(req.headers["accept-encoding"]) : null;
+  const coding = negotiateCoding(req, res, response.headers);
   const reader = response.body.getReader();
   const onClose = () => void reader.cancel(new ResponseAborted()).catch(() => {});
   res.once("close", onClose);
@@ -289,9 +288,22 @@ export async function writePlain(req, res, answer, options = {}) {
   res.statusCode = answer.status;
   setHeaders(res, headers, options.configHeaders);
   if (req.method === "HEAD") return void res.end();
-  const compressible = isCompressible(headers);
-  if (compressible) varyOnAcceptEncoding(res);
-  await endWith(res, Buffer.from(answer.body), compressible ? contentCoding(req.headers["accept-encoding"]) : null);
+  await endWith(res, Buffer.from(answer.body), negotiateCoding(req, res, headers));
+}
+
+/**
+ * The coding a body with these headers goes out in (`compression`'s choice: none for an
+ * incompressible one, else the client's preference), after adding Accept-Encoding to Vary for
+ * every compressible one, whatever the client sent.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {Headers} headers
+ * @returns {"gzip" | "deflate" | null}
+ */
+function negotiateCoding(req, res, headers) {
+  if (!isCompressible(headers)) return null;
+  varyOnAcceptEncoding(res);
+  return contentCoding(req.headers["accept-encoding"]);
 }
 
 /**

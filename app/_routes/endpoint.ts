@@ -2,7 +2,7 @@
 // the proxy's matcher over the table's paths. Kept apart from the table so the table reads as a list.
 import { guardEdge } from "@/lib/edge/guard";
 import { env } from "@/lib/env";
-import { fromResponse, toResponse, type PlainHandler } from "@/lib/http/plain";
+import { fromResponse, toResponse, type PlainHandler, type PlainRequest } from "@/lib/http/plain";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -125,6 +125,9 @@ export function alsoInFront<E extends Endpoint & { front: readonly Method[] }>(e
   return withGuardedMethods(endpoint, endpoint.front);
 }
 
+/** The edge guard's answer to a request no route can serve, or null. */
+const refusal = (request: PlainRequest): Response | null => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
+
 /** The endpoint with `methods` wrapped in the edge guard, and its `front` methods marked for the front. */
 function withGuardedMethods<E extends Endpoint>(endpoint: E, guardedMethods: readonly Method[]): E {
   const methods: Partial<Record<Method, Handler>> = { ...endpoint.methods };
@@ -135,11 +138,11 @@ function withGuardedMethods<E extends Endpoint>(endpoint: E, guardedMethods: rea
     // HEAD and GET often share one handler object; they keep sharing one.
     let wrapped = guarded.get(handler);
     if (!wrapped) {
-      wrapped = (request, ctx) => guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY }) ?? handler(request, ctx);
+      wrapped = (request, ctx) => refusal(request) ?? handler(request, ctx);
       const plain = handler[FRONT_PLAIN];
       if (plain) {
         wrapped[FRONT_PLAIN] = async (request) => {
-          const refused = guardEdge({ url: request.url, headers: request.headers, trustProxy: env().TRUST_PROXY });
+          const refused = refusal(request);
           return refused ? fromResponse(refused) : plain(request);
         };
       }
