@@ -71,6 +71,12 @@ const { key } = await createApiKey({ actor: TEST_ACTOR, now: new Date(), school:
 const admin = createAdminHandler({ plugins: [adminRateLimitPlugin()] });
 const ORIGIN = "http://localhost";
 
+/** A grant of the demo student to the demo public client, as a completed authorization leaves it (bench/prepare-db.ts). */
+const demoGrant = (scope: string) =>
+  handle.prisma.oAuthGrant.create({
+    data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope, issuer: ORIGIN, authTime: new Date(), sessionId: randomUUID() },
+  });
+
 // Refresh tokens as a completed authorization leaves them (bench/prepare-db.ts), one chain per in-flight request.
 const tokens: string[] = [];
 const isRefresh = which === "refresh" || which === "refresh-no-openid";
@@ -79,9 +85,7 @@ const refreshScope = which === "refresh" ? "openid profile email offline_access 
 if (isRefresh) {
   for (let i = 0; i < concurrency * 2; i++) {
     const token = randomToken();
-    const grant = await handle.prisma.oAuthGrant.create({
-      data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: refreshScope, issuer: ORIGIN, authTime: new Date(), sessionId: randomUUID() },
-    });
+    const grant = await demoGrant(refreshScope);
     await handle.prisma.oAuthRefreshToken.create({
       data: { tokenHash: hashSecret(token), grantId: grant.id, clientId: "demo-public-app", scope: refreshScope, expiresAt: new Date(Date.now() + 30 * 86_400_000) },
     });
@@ -93,9 +97,7 @@ if (isRefresh) {
 let accessToken = "";
 if (which === "introspect") {
   accessToken = randomToken();
-  const grant = await handle.prisma.oAuthGrant.create({
-    data: { clientId: "demo-public-app", userId: DEMO_IDS.users.student, schoolId: DEMO_IDS.school, scope: "offline_access courses:read", issuer: ORIGIN, authTime: new Date(), sessionId: randomUUID() },
-  });
+  const grant = await demoGrant("offline_access courses:read");
   await handle.prisma.oAuthAccessToken.create({
     data: { tokenHash: hashSecret(accessToken), grantId: grant.id, clientId: "demo-public-app", scope: "offline_access courses:read", expiresAt: new Date(Date.now() + 86_400_000) },
   });
