@@ -38,7 +38,7 @@ SELECT k."id"::text AS "id", k."schoolId"::text AS "schoolId", k."name", k."pref
  WHERE k."prefix" = $1`;
 
 async function loadApiKey(prefix: string): Promise<{ row: CachedApiKey | null; version?: bigint | null }> {
-  const [r] = await rawQuery<Record<string, unknown>>(LOAD_API_KEY, [prefix], { name: "load-api-key" });
+  const [r] = await rawQuery<Record<string, unknown>>(LOAD_API_KEY, [prefix], { name: "load-api-key", readOnly: true });
   if (!r) return { row: null };
   return {
     version: toVersion(r.credentialVersion),

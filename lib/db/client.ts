@@ -5,6 +5,7 @@ import { closeDriver, createPgDriver, createPgliteDriver, type Driver } from "./
 import { FairGate } from "./fair-gate";
 import { gatedAdapterFactory, type StatementListener } from "./gated-adapter";
 import { PrismaClient } from "./generated/client";
+import { watchWrites } from "./pglite-writes";
 
 export type Db = PrismaClient;
 export interface DbHandle {
@@ -37,6 +38,9 @@ export function createDbHandle(driver: Driver): DbHandle {
   const permits = connectionsOf(driver);
   const gate = new FairGate({ permits, share: Math.ceil(permits * CREDENTIAL_POOL_SHARE) });
   const listeners = new Set<StatementListener>();
+  // Process caches of reads are exact on the embedded database because its writes are counted
+  // from here on (lib/db/read-cache.ts); no cache holds anything of this database before.
+  if (driver.kind === "pglite") watchWrites(driver.pglite);
   const inner = driver.kind === "pg" ? new PrismaPg(driver.pool) : new PrismaPGlite(driver.pglite);
   const adapter = gatedAdapterFactory(inner, { gate, listeners });
   return {

@@ -74,7 +74,7 @@ export function createCredentialCache<V>(options: CredentialCacheOptions<V>): Cr
 
   async function queryVersion(state: State<V>): Promise<bigint | null> {
     const startedAt = performance.now();
-    const [row] = await rawQuery<{ version: string }>(READ_VERSION, [], { name: "credential-version" });
+    const [row] = await rawQuery<{ version: string }>(READ_VERSION, [], { name: "credential-version", readOnly: true });
     const version = toVersion(row?.version);
     if (startedAt > state.forgottenAt && (!state.lastRead || startedAt > state.lastRead.startedAt)) state.lastRead = { version, startedAt };
     return version;

@@ -4,8 +4,20 @@
 import { dbHandle } from "./client";
 import { currentDbLane, SHARED_LANE } from "./lane";
 import { pgliteQueryNamed } from "./pglite-prepared";
+import { declareReadOnly } from "./pglite-writes";
 
-export async function rawQuery<T>(sql: string, params: unknown[], options: { name?: string } = {}): Promise<T[]> {
+export interface RawQueryOptions {
+  /** Prepares the statement once per connection under this name (one name per statement text). */
+  name?: string;
+  /**
+   * The named statement is one SELECT that changes nothing: on the embedded database its
+   * executions leave the write generation as it is, so process caches of reads stay valid
+   * (lib/db/pglite-writes.ts).
+   */
+  readOnly?: boolean;
+}
+
+export async function rawQuery<T>(sql: string, params: unknown[], options: RawQueryOptions = {}): Promise<T[]> {
   const handle = dbHandle();
   const lane = currentDbLane();
   return handle.gate.run(lane?.key ?? SHARED_LANE, lane?.signal, async () => {
@@ -15,6 +27,7 @@ export async function rawQuery<T>(sql: string, params: unknown[], options: { nam
     // A name makes each pooled connection (PGlite: the one session) parse the statement once, then
     // only bind it.
     if (driver.kind === "pglite") {
+      if (options.name && options.readOnly) declareReadOnly(driver.pglite, options.name);
       return options.name ? pgliteQueryNamed<T>(driver.pglite, options.name, sql, params) : (await driver.pglite.query<T>(sql, params)).rows;
     }
     const result = await driver.pool.query(options.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params });

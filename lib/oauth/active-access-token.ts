@@ -1,6 +1,7 @@
 import { hashSecret } from "../credentials/secret";
 import type { User } from "../db/generated/client";
-import { rawQuery, rowDate } from "../db/raw";
+import { createReadCache } from "../db/read-cache";
+import { rowDate } from "../db/raw";
 import { securityEvent } from "../security/events";
 import { issuedBy } from "./tokens";
 
@@ -35,6 +36,18 @@ SELECT a."id"::text AS "id", a."grantId"::text AS "grantId", a."clientId", a."sc
   LEFT JOIN "SchoolMembership" m ON m."schoolId" = g."schoolId" AND m."userId" = g."userId"
  WHERE a."tokenHash" = $1`;
 
+/** Tokens kept per process on the embedded database (about a kilobyte each at most). */
+export const ACTIVE_ACCESS_TOKEN_CACHE_MAX_ENTRIES = 10_000;
+
+// On the embedded database a token's row is read once and then answered from memory until anything
+// is written (any revocation, refresh, membership or user change drops every entry at once:
+// lib/db/read-cache.ts); on Postgres every read asks the database.
+export const activeAccessTokenReads = createReadCache<Row>({
+  name: "active-access-token",
+  sql: ACTIVE_ACCESS_TOKEN,
+  maxEntries: ACTIVE_ACCESS_TOKEN_CACHE_MAX_ENTRIES,
+});
+
 interface Row {
   id: string;
   grantId: string;
@@ -63,7 +76,7 @@ interface Row {
 export async function findActiveAccessToken(options: { token: string; issuer: string; now: Date }): Promise<ActiveAccessToken | null> {
   const { token, issuer, now } = options;
   if (!token || token.length > 512) return null;
-  const [r] = await rawQuery<Row>(ACTIVE_ACCESS_TOKEN, [hashSecret(token)], { name: "active-access-token" });
+  const [r] = await activeAccessTokenReads.read([hashSecret(token)]);
   if (!r) return null;
   const expiresAt = rowDate(r.expiresAt)!;
   if (r.revokedAt !== null || r.grantRevokedAt !== null || expiresAt <= now) return null;

@@ -47,7 +47,7 @@ SELECT c."clientId", c."name", c."clientSecretHash", c."previousClientSecretHash
  WHERE c."clientId" = $1`;
 
 async function loadClient(clientId: string): Promise<{ row: OAuthClientRow | null; version: bigint | null }> {
-  const [r] = await rawQuery<Record<string, unknown>>(LOAD_CLIENT, [clientId], { name: "load-oauth-client" });
+  const [r] = await rawQuery<Record<string, unknown>>(LOAD_CLIENT, [clientId], { name: "load-oauth-client", readOnly: true });
   if (!r) return { row: null, version: null };
   return {
     version: toVersion(r.credentialVersion),

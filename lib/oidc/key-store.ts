@@ -66,7 +66,7 @@ const cache = createCredentialCache<SigningKey[]>({
   name: "oidc-signing-keys",
   maxEntries: 1,
   async load() {
-    const [row] = await rawQuery<{ version: string | null; keys: StoredKey[] | string }>(LOAD_KEYS, [], { name: "oidc-signing-keys" });
+    const [row] = await rawQuery<{ version: string | null; keys: StoredKey[] | string }>(LOAD_KEYS, [], { name: "oidc-signing-keys", readOnly: true });
     const keys = parseJson(row?.keys ?? []).map((k) => ({
       ...k,
       publicJwk: parseJson(k.publicJwk),
