@@ -13,6 +13,7 @@
 // with the stored hash in constant time and checks revocation and expiry against its own `now`.
 // Unknown keys are never cached (a miss always asks the database), so a cache cannot be filled by
 // guessing; its size is bounded anyway (least recently used dropped).
+import { LruMap } from "../lru-map";
 import { dbHandle, type DbHandle } from "./client";
 import { rawQuery } from "./raw";
 import { env } from "../env";
@@ -40,7 +41,7 @@ export interface CredentialCacheOptions<V> {
 }
 
 interface State<V> {
-  entries: Map<string, { version: bigint; row: V }>;
+  entries: LruMap<string, { version: bigint; row: V }>;
   loading: Map<string, Promise<V | null>>;
   /** Highest version processed; entries of older versions are gone. */
   seen: bigint | null;
@@ -66,7 +67,7 @@ export function createCredentialCache<V>(options: CredentialCacheOptions<V>): Cr
   function stateOf(handle: DbHandle): State<V> {
     let s = byHandle.get(handle);
     if (!s) {
-      s = { entries: new Map(), loading: new Map(), seen: null, lastRead: null, inFlight: null, queued: null, forgottenAt: -Infinity };
+      s = { entries: new LruMap(options.maxEntries), loading: new Map(), seen: null, lastRead: null, inFlight: null, queued: null, forgottenAt: -Infinity };
       byHandle.set(handle, s);
     }
     return s;
@@ -118,11 +119,7 @@ export function createCredentialCache<V>(options: CredentialCacheOptions<V>): Cr
       return (await options.load(key)).row;
     }
     const hit = state.entries.get(key);
-    if (hit && hit.version === version) {
-      state.entries.delete(key);
-      state.entries.set(key, hit);
-      return hit.row;
-    }
+    if (hit && hit.version === version) return hit.row;
     const loadName = `${version}\u0000${key}`;
     let pending = state.loading.get(loadName);
     if (!pending) {
@@ -132,10 +129,6 @@ export function createCredentialCache<V>(options: CredentialCacheOptions<V>): Cr
         const current = loaded.version === undefined || loaded.version === version;
         if (loaded.row && current && state.seen === version && startedAt > state.forgottenAt) {
           state.entries.set(key, { version, row: loaded.row });
-          for (const oldest of state.entries.keys()) {
-            if (state.entries.size <= options.maxEntries) break;
-            state.entries.delete(oldest);
-          }
         }
         return loaded.row;
       });

@@ -8,6 +8,7 @@
 // cannot fill it, and its size is bounded anyway (least recently used dropped). Rows are frozen:
 // a caller that changed one would change every later answer.
 import type { PGlite } from "@electric-sql/pglite";
+import { LruMap } from "../lru-map";
 import { dbHandle } from "./client";
 import { writeGeneration } from "./pglite-writes";
 import { rawQuery } from "./raw";
@@ -29,7 +30,7 @@ export interface ReadCacheOptions {
 
 interface State {
   generation: number;
-  entries: Map<string, readonly unknown[]>;
+  entries: LruMap<string, readonly unknown[]>;
 }
 
 // Next.js bundles each route separately; routes that read the same statement share its entries.
@@ -46,7 +47,7 @@ export function createReadCache<T>(options: ReadCacheOptions): ReadCache<T> {
   /** The entries valid at `generation` (all of them are dropped when it moved). */
   function stateAt(pglite: PGlite, generation: number): State {
     let state = byInstance.get(pglite);
-    if (!state) byInstance.set(pglite, (state = { generation, entries: new Map() }));
+    if (!state) byInstance.set(pglite, (state = { generation, entries: new LruMap(maxEntries) }));
     if (state.generation !== generation) {
       state.entries.clear();
       state.generation = generation;
@@ -62,18 +63,12 @@ export function createReadCache<T>(options: ReadCacheOptions): ReadCache<T> {
     const key = params.length === 1 ? params[0]! : JSON.stringify(params);
     const cached = stateAt(pglite, before).entries;
     const hit = cached.get(key);
-    if (hit) {
-      cached.delete(key); // most recently used last: eviction takes the first
-      cached.set(key, hit);
-      return hit as readonly T[];
-    }
+    if (hit) return hit as readonly T[];
     const rows = await rawQuery<T>(sql, [...params], { name, readOnly: true });
     // Kept only when nothing else ran between the generation read above and now: then the rows are
     // what the database holds at that generation.
     if (rows.length > 0 && writeGeneration(pglite) === before) {
-      const entries = stateAt(pglite, before).entries;
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, Object.freeze(rows.map((row) => Object.freeze(row))));
+      stateAt(pglite, before).entries.set(key, Object.freeze(rows.map((row) => Object.freeze(row))));
     }
     return rows;
   }

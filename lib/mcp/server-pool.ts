@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LruMap } from "../lru-map";
 import { connectDirect, type DirectTransport } from "./direct-call";
 import { buildMcpServer, type McpServerShape } from "./server";
 
@@ -53,7 +54,7 @@ export function releaseMcpServer(shape: McpServerShape, server: McpServer): void
 /** Shapes whose direct-path server is kept; beyond it the least recently used is let go. */
 export const MAX_DIRECT_SERVERS = 16;
 
-const direct = new Map<string, Promise<DirectTransport>>();
+const direct = new LruMap<string, Promise<DirectTransport>>(MAX_DIRECT_SERVERS);
 
 /**
  * The transport of this shape's direct-path server, connected once. A server let go is not
@@ -63,14 +64,13 @@ const direct = new Map<string, Promise<DirectTransport>>();
 export function directMcpTransport(shape: McpServerShape): Promise<DirectTransport> {
   const key = keyOf(shape);
   let transport = direct.get(key);
-  if (transport) direct.delete(key); // re-inserted last: least recently used first
-  else {
+  if (!transport) {
     built++;
     transport = connectDirect(buildMcpServer(shape));
-    transport.catch(() => direct.get(key) === transport && direct.delete(key));
+    // peek: a failed connection is no use of whatever transport holds the key by then.
+    transport.catch(() => direct.peek(key) === transport && direct.delete(key));
+    direct.set(key, transport);
   }
-  direct.set(key, transport);
-  while (direct.size > MAX_DIRECT_SERVERS) direct.delete(direct.keys().next().value!);
   return transport;
 }
 

@@ -3,11 +3,14 @@
 // parameter so expiry is tested without waiting. At the bound the least recently used entry goes,
 // so a flood of distinct client_ids costs refetches, never memory.
 
+import { LruMap } from "../lru-map";
+
 export class BoundedTtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries: LruMap<string, { value: V; expiresAt: number }>;
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
+    this.entries = new LruMap(limit);
   }
 
   get size(): number {
@@ -18,15 +21,14 @@ export class BoundedTtlCache<V> {
   get(key: string, nowMs: number): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.expiresAt <= nowMs) return undefined;
-    this.entries.set(key, entry);
+    if (entry.expiresAt <= nowMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
     return entry.value;
   }
 
   set(key: string, value: V, expiresAt: number): void {
-    this.entries.delete(key);
-    while (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expiresAt });
   }
 
