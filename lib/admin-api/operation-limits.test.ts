@@ -15,7 +15,7 @@ const outcome = (check: (s: string) => void, source: string) => {
 // Documents near the limits: brackets to nest past maxNesting, names to pass maxTokens.
 const piece = fc.constantFrom("{", "}", "(", ")", "[", "]", "a ", "b: 1 ", "# c\n", '"s" ', "...", "$v ", "\u0000", "@d ");
 const document = fc.oneof(
-  fc.array(piece, { maxLength: 120 }).map((p) => p.join("")),
+  fc.array(piece, { maxLength: 120, size: "max" }).map((p) => p.join("")),
   fc.integer({ min: 40, max: 60 }).map((n) => "{".repeat(n) + " a " + "}".repeat(n)),
   fc.integer({ min: 9_990, max: 10_010 }).map((n) => `{ ${"a ".repeat(n - 2)}}`),
   fc.string(),

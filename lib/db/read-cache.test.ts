@@ -170,7 +170,7 @@ describe("createReadCache", () => {
     };
     const cache = newCache(2);
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 25, size: "max" }), async (steps) => {
         const run = async (s: (typeof steps)[number][number]) => {
           if ("read" in s) return void (await cache.read([s.read]));
           const sql = sqlOf(s.op, s.k, s.v);
