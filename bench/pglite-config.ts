@@ -52,14 +52,15 @@ interface Variant {
 
 const params = (...extra: string[]) => [...PGLITE_START_PARAMS, ...extra.flatMap((e) => ["-c", e])];
 const VARIANTS: Variant[] = [
-  { id: "current", what: "lib/db/driver.ts as shipped: PGlite's defaults (fsync off), shared_buffers=32MB", options: () => ({ startParams: params() }) },
+  { id: "current", what: "lib/db/driver.ts as shipped: PGlite's defaults (fsync off), shared_buffers=8MB, default_statistics_target=30", options: () => ({ startParams: params() }) },
   { id: "relaxed", what: "relaxedDurability: true (do not await the file system sync after a query)", options: () => ({ startParams: params(), relaxedDurability: true }) },
   { id: "sync-commit-off", what: "synchronous_commit=off (COMMIT returns before its WAL is written)", options: () => ({ startParams: params("synchronous_commit=off") }) },
   { id: "fpw-off", what: "full_page_writes=off", options: () => ({ startParams: params("full_page_writes=off") }) },
   { id: "wal-minimal", what: "wal_level=minimal (max_wal_senders=0)", options: () => ({ startParams: params("wal_level=minimal", "max_wal_senders=0") }) },
   { id: "buffers-16MB", what: "shared_buffers=16MB", options: () => ({ startParams: params("shared_buffers=16MB") }) },
+  { id: "buffers-32MB", what: "shared_buffers=32MB (shipped until the memory target)", options: () => ({ startParams: params("shared_buffers=32MB") }) },
   { id: "buffers-128MB", what: "shared_buffers=128MB (Postgres's default)", options: () => ({ startParams: params("shared_buffers=128MB") }) },
-  { id: "wal-buffers-16MB", what: "wal_buffers=16MB (default: 1/32 of shared_buffers, 1MB)", options: () => ({ startParams: params("wal_buffers=16MB") }) },
+  { id: "wal-buffers-16MB", what: "wal_buffers=16MB (default: 1/32 of shared_buffers, 256kB)", options: () => ({ startParams: params("wal_buffers=16MB") }) },
   { id: "fsync-on", what: "fsync=on (PGlite passes -F; Emscripten's NODEFS has no fsync, so it reaches no disk)", options: () => ({ startParams: params("fsync=on") }) },
 ];
 const selected = opts.only ? VARIANTS.filter((v) => opts.only!.split(",").includes(v.id)) : VARIANTS;

@@ -105,14 +105,23 @@ export function lockDataDir(dir: string): void {
 }
 
 /**
- * PGlite's server settings. Its WebAssembly memory starts at 128 MB (the module's minimum) and,
- * like all WebAssembly memory, never shrinks. Postgres's default shared_buffers (128 MB) alone
- * fills it, and once the buffers were touched the memory grew to 189 MB (docs/benchmarks.md,
- * "Memory"). 32 MB of buffers holds an embedded school's working set many times over (the demo
- * database is 40 MB on disk, read mostly through the content cache) and the memory stays at its
- * 128 MB minimum; pages not in the buffers are still one file read away (the OS caches them).
+ * PGlite's server settings. Postgres runs inside this process, in a WebAssembly memory that starts
+ * at 128 MB (the module's minimum) and never shrinks or gives a page back: whatever Postgres touches
+ * once, even memory it freed, stays in the server's resident set (docs/benchmarks.md, "Memory").
+ * - shared_buffers=8MB: Postgres's buffers are all touched when it starts (128 MB by default, which
+ *   grew the memory to 189 MB; 32 MB, 47 MB resident at start, against 21 MB now). A page that is
+ *   not in them is one read away in the OS's cache: in a quick bench run, 16,000 of 840,000 page
+ *   reads missed the buffers.
+ * - default_statistics_target=30: ANALYZE (the embedded autovacuum runs it after writes,
+ *   lib/db/embedded-vacuum.ts) holds a sample of 300 × target rows in memory; with Postgres's 100 a
+ *   20,000-row table took 12 MB more of the memory for good, with 30 it takes 5. 9,000 sampled
+ *   rows is still every row of most tables of a school, and 30 buckets are plenty for the planner's
+ *   choices here (unique keys and a school's ranges).
  */
-export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+export const PGLITE_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams,
+  ...["-c", "shared_buffers=8MB", "-c", "default_statistics_target=30"],
+];
 
 /**
  * `memory://` keeps the database in memory; anything else is a directory on disk. `startParams`
