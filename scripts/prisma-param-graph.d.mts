@@ -32,4 +32,6 @@ export function encodeParamGraph(graph: Graph): string;
 export function namedParamGraph(schema: ParamSchema): unknown;
 export function compactParamGraph(schema: ParamSchema): ParamSchema;
 export function largestEdgeKey(graph: string): number;
+export function generatedSchema(source: string): ParamSchema;
+export function withGeneratedSchema(source: string, schema: ParamSchema): string;
 export function compactGeneratedClient(file: string): { changed: boolean };

@@ -182,19 +182,35 @@ export function largestEdgeKey(/** @type {string} */ graph) {
 const ASSIGNMENT = /(config\.parameterizationSchema = \{\s*strings: JSON\.parse\()("(?:[^"\\]|\\.)*")(\),\s*graph: ")([A-Za-z0-9_-]*)("\s*\})/;
 
 /**
+ * The parameterization schema a generated client's internal/class.ts assigns.
+ * @param {string} source
+ * @returns {{ strings: string[], graph: string }}
+ */
+export function generatedSchema(source) {
+  const match = ASSIGNMENT.exec(source);
+  if (!match) throw new ParamGraphFormatError("no parameterization schema in the client");
+  return { strings: JSON.parse(JSON.parse(match[2])), graph: match[4] };
+}
+
+/**
+ * The client's source with `schema` assigned instead of the schema it had.
+ * @param {string} source
+ * @param {{ strings: string[], graph: string }} schema
+ */
+export function withGeneratedSchema(source, schema) {
+  if (!ASSIGNMENT.test(source)) throw new ParamGraphFormatError("no parameterization schema in the client");
+  return source.replace(ASSIGNMENT, (_, head, _strings, middle, _graph, tail) => head + JSON.stringify(JSON.stringify(schema.strings)) + middle + schema.graph + tail);
+}
+
+/**
  * Compacts the graph in a generated client's internal/class.ts in place.
  * @param {string} file
  * @returns {{ changed: boolean }}
  */
 export function compactGeneratedClient(file) {
   const source = readFileSync(file, "utf8");
-  const match = ASSIGNMENT.exec(source);
-  if (!match) throw new ParamGraphFormatError(`no parameterization schema in ${file}`);
-  const [whole, head, stringsLiteral, middle, graph, tail] = match;
-  const schema = { strings: JSON.parse(JSON.parse(stringsLiteral)), graph };
-  const compacted = compactParamGraph(schema);
-  if (compacted.graph === graph && JSON.stringify(compacted.strings) === JSON.stringify(schema.strings)) return { changed: false };
-  const replacement = head + JSON.stringify(JSON.stringify(compacted.strings)) + middle + compacted.graph + tail;
-  writeFileSync(file, source.slice(0, match.index) + replacement + source.slice(match.index + whole.length));
+  const compacted = withGeneratedSchema(source, compactParamGraph(generatedSchema(source)));
+  if (compacted === source) return { changed: false };
+  writeFileSync(file, compacted);
   return { changed: true };
 }

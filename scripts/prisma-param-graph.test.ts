@@ -8,20 +8,18 @@ import {
   compactParamGraph,
   decodeParamGraph,
   encodeParamGraph,
+  generatedSchema,
   largestEdgeKey,
   namedParamGraph,
   ParamGraphFormatError,
+  withGeneratedSchema,
 } from "./prisma-param-graph.mjs";
 
 const CLIENT = path.resolve(import.meta.dirname, "../lib/db/generated/internal/class.ts");
 const source = readFileSync(CLIENT, "utf8");
-const generated = {
-  strings: JSON.parse(JSON.parse(/strings: JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(source)![1]!)) as string[],
-  graph: /config\.parameterizationSchema = \{\s*strings: [^\n]*\n\s*graph: "([A-Za-z0-9_-]*)"/.exec(source)![1]!,
-};
-const edgeKeys = new Set(
-  [...decodeParamGraph(generated.graph).inputNodes, ...decodeParamGraph(generated.graph).outputNodes].flat().map((e) => e.field),
-);
+const generated = generatedSchema(source);
+const decoded = decodeParamGraph(generated.graph);
+const edgeKeys = new Set([...decoded.inputNodes, ...decoded.outputNodes].flat().map((e) => e.field));
 
 /** The schema with its table in another order: what Prisma's generator might have written. */
 function permuted(schema: { strings: string[]; graph: string }, order: number[]) {
@@ -70,9 +68,8 @@ describe("compactParamGraph", () => {
   });
 
   it("puts the most used key first", () => {
-    const g = decodeParamGraph(generated.graph);
     const uses = new Map<string, number>();
-    for (const e of [...g.inputNodes, ...g.outputNodes].flat()) uses.set(generated.strings[e.field]!, (uses.get(generated.strings[e.field]!) ?? 0) + 1);
+    for (const e of [...decoded.inputNodes, ...decoded.outputNodes].flat()) uses.set(generated.strings[e.field]!, (uses.get(generated.strings[e.field]!) ?? 0) + 1);
     expect(uses.get(generated.strings[0]!)).toBe(Math.max(...uses.values()));
   });
 
@@ -89,11 +86,7 @@ describe("compactGeneratedClient", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "param-graph-"));
     dirs.push(dir);
     const file = path.join(dir, "class.ts");
-    const scrambled = permuted(generated, [...generated.strings.keys()].reverse());
-    const before = source.replace(
-      /(config\.parameterizationSchema = \{\s*strings: JSON\.parse\()"(?:[^"\\]|\\.)*"(\),\s*graph: ")[A-Za-z0-9_-]*"/,
-      (_, head: string, middle: string) => `${head}${JSON.stringify(JSON.stringify(scrambled.strings))}${middle}${scrambled.graph}"`,
-    );
+    const before = withGeneratedSchema(source, permuted(generated, [...generated.strings.keys()].reverse()));
     writeFileSync(file, before);
     expect(compactGeneratedClient(file)).toEqual({ changed: true });
     expect(readFileSync(file, "utf8")).toBe(source);

@@ -118,10 +118,7 @@ export function lockDataDir(dir: string): void {
  *   rows is still every row of most tables of a school, and 30 buckets are plenty for the planner's
  *   choices here (unique keys and a school's ranges).
  */
-export const PGLITE_START_PARAMS: readonly string[] = [
-  ...PGlite.defaultStartParams,
-  ...["-c", "shared_buffers=8MB", "-c", "default_statistics_target=30"],
-];
+export const PGLITE_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB", "-c", "default_statistics_target=30"];
 
 /**
  * `memory://` keeps the database in memory; anything else is a directory on disk. `startParams`
