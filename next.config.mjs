@@ -16,8 +16,9 @@ const config = {
   // field went through one shared export getter of the bundler's, megamorphic, 10% of the CPU of
   // courses(first: 50); loaded by Node it calls graphql directly (docs/benchmarks.md, "Admin API").
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "graphql", "@graphql-tools/executor"],
-  // The migrator reads SQL files and the demo seed reads content folders at run time; ship them with every serverless function.
-  outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*"] },
+  // The migrator reads SQL files, the demo seed content folders and Prisma's client its query
+  // compiler (scripts/prisma-compiler-wasm.mjs) at run time; ship them with every serverless function.
+  outputFileTracingIncludes: { "/**": ["./prisma/migrations/**/*", "./content/**/*", "./lib/db/generated/internal/query-compiler.wasm"] },
   poweredByHeader: false,
   // Storefront pages are rendered once per key into Next's incremental cache (app/%5Fsite,
   // lib/storefront/page-cache.ts). Keys change with content, so old renderings are never read
