@@ -12,6 +12,9 @@ const alias = [
   { find: /^graphql$/, replacement: createRequire(import.meta.url).resolve("graphql") },
 ];
 const integrationFiles = ["tests/integration/**/*.test.ts"];
+// Every project's first setup file: fast-check generates up to the `maxLength` a property declares,
+// not its default "small" size (tests/setup/fast-check.ts, checked by tests/unit/fast-check-setup.test.ts).
+const fastCheck = "tests/setup/fast-check.ts";
 // The app under test uses its in-memory defaults; tests that need Redis take TEST_REDIS_URL explicitly.
 const redisForTests = { TEST_REDIS_URL: process.env.REDIS_URL ?? "", REDIS_URL: "" };
 // Tests write content and read it back at once: the content cache checks the content version on
@@ -35,6 +38,7 @@ const projects: TestProjectInlineConfiguration[] = [
       name: "unit",
       include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts", "tests/unit/**/*.test.ts"],
       environment: "node",
+      setupFiles: [fastCheck],
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -45,7 +49,7 @@ const projects: TestProjectInlineConfiguration[] = [
       name: "integration",
       include: integrationFiles,
       globalSetup: ["tests/setup/pglite-template.ts"],
-      setupFiles: ["tests/setup/database.ts"],
+      setupFiles: [fastCheck, "tests/setup/database.ts"],
       env: { TEST_DB_KIND: "pglite", ...appEnv, ...redisForTests },
       testTimeout: 30_000,
       hookTimeout: 60_000,
@@ -58,7 +62,7 @@ if (process.env.TEST_DATABASE_URL) {
     test: {
       name: "integration-pg",
       include: [...integrationFiles, "tests/pg/**/*.test.ts"],
-      setupFiles: ["tests/setup/database.ts"],
+      setupFiles: [fastCheck, "tests/setup/database.ts"],
       env: { TEST_DB_KIND: "pg", ...appEnv, ...redisForTests },
       testTimeout: 60_000,
       hookTimeout: 60_000,
@@ -75,7 +79,7 @@ if (testRedisUrl) {
       name: "redis",
       include: ["tests/redis/**/*.test.ts"],
       globalSetup: ["tests/setup/pglite-template.ts"],
-      setupFiles: ["tests/setup/database.ts"],
+      setupFiles: [fastCheck, "tests/setup/database.ts"],
       env: { TEST_DB_KIND: "pglite", ...appEnv, TEST_REDIS_URL: testRedisUrl, REDIS_URL: "" },
       testTimeout: 60_000,
       hookTimeout: 60_000,
