@@ -78,6 +78,13 @@ const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
 
 /**
+ * What a Stripe object id looks like (`pi_…`, `ch_…`, `cs_test_…`). Anything else names no object
+ * and is never sent to Stripe: an empty id would read `/v1/payment_intents/` (Stripe's "Unrecognized
+ * request URL", not `resource_missing`, so a 500), and `.` or `..` another path altogether.
+ */
+const isStripeId = (id: unknown): id is string => typeof id === "string" && /^\w{1,255}$/.test(id);
+
+/**
  * Applies what Stripe says now about the event's object: a PaymentIntent's outcome finishes our
  * pending payment of it (reconcilePayment: the same code a renewal run's reconciliation runs), a
  * refunded charge's dashboard refunds are recorded (recordProviderRefunds), a completed Checkout
@@ -86,7 +93,7 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
 export async function applyStripeEvent(options: { schoolId: string; stripe: Stripe; event: Stripe.Event; now: Date }): Promise<AppliedOutcome> {
   const { schoolId, stripe, event, now: at } = options;
   const objectId = (event.data.object as { id?: unknown }).id;
-  if (typeof objectId !== "string") return "ignored";
+  if (!isStripeId(objectId)) return "ignored";
   try {
     switch (event.type) {
       case "payment_intent.succeeded":
@@ -100,7 +107,7 @@ export async function applyStripeEvent(options: { schoolId: string; stripe: Stri
       case "charge.refunded":
       case "charge.refund.updated": {
         const chargeId = event.type === "charge.refunded" ? objectId : idOf((event.data.object as { charge?: string | { id: string } }).charge);
-        if (!chargeId) return "ignored";
+        if (!isStripeId(chargeId)) return "ignored";
         const charge = await stripe.charges.retrieve(chargeId);
         const pi = idOf(charge.payment_intent);
         if (!pi) return "ignored";

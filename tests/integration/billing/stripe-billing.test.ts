@@ -155,6 +155,18 @@ describe("billing through Stripe", () => {
     const fake = emulator.event("payment_intent.succeeded", { ...intent, id: "pi_forged000000000000000000" });
     expect(await deliver(fake)).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
     expect((await snapshot()).payment).toEqual(before.payment);
+    // Correctly signed, naming no object at all: an empty id once read GET /v1/payment_intents/
+    // (Stripe's "Unrecognized request URL") and answered 500 (found by the Stripe webhook fuzz).
+    for (const [type, object] of [
+      ["payment_intent.succeeded", { ...intent, id: "" }],
+      ["payment_intent.canceled", { ...intent, id: ".." }],
+      ["checkout.session.completed", { id: "." }],
+      ["charge.refunded", { id: "ch_1/../../payment_intents" }],
+      ["charge.refund.updated", { id: "re_x", charge: "" }],
+    ] as const) {
+      expect({ type, object, ...(await deliver(emulator.event(type, object))) }).toEqual({ type, object, status: 200, body: { received: true, outcome: "ignored" } });
+    }
+    expect((await snapshot()).payment).toEqual(before.payment);
   });
 
   it("another school's events: its secret does not verify here, and its account cannot reach this school's payments", async () => {

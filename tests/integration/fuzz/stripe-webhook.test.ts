@@ -50,7 +50,7 @@ async function state() {
 }
 
 const TYPES = ["payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.canceled", "charge.refunded", "charge.refund.updated", "checkout.session.completed", "checkout.session.async_payment_succeeded", "customer.created", "x"];
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "pi_", "ch_", "cs_test_", "' OR 1=1 --", "\u0000", "x".repeat(3000), "../../etc"));
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom("", "pi_", "ch_", "cs_test_", "' OR 1=1 --", "\u0000", "x".repeat(3000), "../../etc", ".", ".."));
 const objectOf = fc.record({ id: fc.oneof(text, fc.integer(), fc.constant(null)), object: text, client_reference_id: fc.oneof(text, fc.uuid()), charge: text, metadata: fc.dictionary(text, text, { maxKeys: 2 }) }, { requiredKeys: [] });
 
 type Sent = { body: string; signature: string | null; signed: boolean };
