@@ -109,9 +109,10 @@ class Model {
     }
   }
   cancel(now: Date) {
-    if (this.state === "canceled" || this.canceling) return;
-    // cancelAtPeriodEnd: scheduled while the period end is ahead, immediate once it has passed (past_due).
-    if (this.periodEnd > now) this.canceling = true;
+    if (this.state === "canceled") return;
+    // cancelAtPeriodEnd: scheduled while the period end is ahead, immediate once it has passed (past_due);
+    // a second cancel of a scheduled cancellation cancels now (cancelSubscription's order of rules).
+    if (this.periodEnd > now && !this.canceling) this.canceling = true;
     else this.state = "canceled";
     this.nextCharge = null;
     this.scheduled = null;
