@@ -487,6 +487,12 @@ async function counts() {
 }
 
 describe("hostile requests (seeded fuzz)", () => {
+  // The generators below reach their maxLength only with tests/setup/fast-check.ts loaded (it is
+  // in every project; tests/unit/fast-check-setup.test.ts checks the configuration itself).
+  it("generates up to the declared bounds in this project", () => {
+    expect(fc.readConfigureGlobal().defaultSizeToMaxWhenMaxSpecified).toBe(true);
+  });
+
   it(`${RUNS} requests: no 5xx, no leak, no hang; data changes only as accepted requests asked`, async () => {
     const before = await counts();
     let created = 0;
