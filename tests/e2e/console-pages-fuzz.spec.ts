@@ -9,6 +9,8 @@
 // FUZZ_E2E_RUNS / FUZZ_SEED for a larger run.
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
+// As in every Vitest project: a declared maxLength is the generated bound (tests/setup/fast-check.ts).
+import "../setup/fast-check";
 import { expect, test } from "@playwright/test";
 import { DEMO_IDS } from "../../lib/demo-ids";
 import { DEFAULT_DEMO_API_KEY as KEY } from "../../lib/demo-secrets";

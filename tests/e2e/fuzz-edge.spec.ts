@@ -7,6 +7,8 @@
 // malformed q never selects markdown. FUZZ_E2E_RUNS / FUZZ_SEED for a larger run.
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
+// As in every Vitest project: a declared maxLength is the generated bound (tests/setup/fast-check.ts).
+import "../setup/fast-check";
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 import { ENDPOINTS, hostilePost } from "./hostile-body";
