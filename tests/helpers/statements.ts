@@ -61,3 +61,38 @@ export async function planOf(statement: { sql: string; args: unknown[] }): Promi
   const json = rows[0]!["QUERY PLAN"];
   return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
 }
+
+let probes = 0;
+
+const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** A statement argument as an SQL literal (tests only: the values come from our own requests). */
+function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (value instanceof Date) return quoted(value.toISOString());
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (Array.isArray(value)) return quoted(`{${value.map((v) => `"${String(v).replace(/["\\]/g, "\\$&")}"`).join(",")}}`);
+  return quoted(String(value));
+}
+
+/**
+ * The generic plan of a statement as sent: the plan a named statement is cached with (Postgres
+ * switches a prepared statement to it after five executions and keeps it until its tables' stats
+ * are invalidated). Made with the statement prepared and `plan_cache_mode = force_generic_plan`, so
+ * its parameters are unknown to the planner, as they are to that cached plan.
+ */
+export async function genericPlanOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
+  const name = `generic_plan_probe_${++probes}`;
+  return db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = force_generic_plan`);
+    await tx.$executeRawUnsafe(`PREPARE ${name} AS ${statement.sql}`);
+    // EXECUTE's arguments are parsed with it, not bound: written as literals (the values do not
+    // shape a generic plan; they only have to convert to the parameters' types).
+    const args = statement.args.length ? `(${statement.args.map(sqlLiteral).join(", ")})` : "";
+    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`);
+    await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
+    const json = rows[0]!["QUERY PLAN"];
+    return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
+  });
+}

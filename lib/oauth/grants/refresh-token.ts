@@ -37,6 +37,10 @@ interface RefreshTokenRow extends GrantWithMember {
 // the token rotated only when there is no refusal, and only then are the new access and refresh
 // tokens inserted. The UPDATE re-checks rotatedAt and revokedAt on its own row: of concurrent
 // rotations exactly one matches (the others wait, re-check the committed row and find it rotated).
+// The UPDATE names the token by its hash as well as by t's id: joined to t alone, the generic plan
+// Postgres caches for this named statement (made while the table is small) read every refresh token
+// sequentially, so each refresh cost more the more tokens there were
+// (tests/integration/oauth/generic-plans.test.ts; docs/benchmarks.md, "The embedded database").
 const REFRESH_TOKEN_GRANT = `
 WITH t AS (
   SELECT r."id", r."grantId", r."scope", r."rotatedAt", g."resource",
@@ -57,7 +61,7 @@ WITH t AS (
 ), rotated AS (
   UPDATE "OAuthRefreshToken" r SET "rotatedAt" = $2
     FROM t
-   WHERE r."id" = t."id" AND t."refusal" IS NULL AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
+   WHERE r."tokenHash" = $1 AND r."id" = t."id" AND t."refusal" IS NULL AND r."rotatedAt" IS NULL AND r."revokedAt" IS NULL
   RETURNING r."id"
 ), ${insertTokenPair("rotated, t", {
   grantId: 't."grantId"',
