@@ -40,6 +40,13 @@ export function stripeClient(secretKey: string): Stripe {
 }
 
 /**
+ * Whether a string has the shape of a Stripe object id (letters, digits and underscores), the only
+ * kind put in a request path to Stripe. Anything else names no Stripe object and would read another
+ * URL: "" is `/v1/payment_methods/` (Stripe's "Unrecognized request URL"), "." and ".." other paths.
+ */
+export const isStripeId = (id: unknown): id is string => typeof id === "string" && /^\w{1,255}$/.test(id);
+
+/**
  * Errors after which Stripe may or may not have acted (network, time-out, 5xx, rate limit, a lock
  * held by a concurrent request), or that no member caused (the school's key refused): the payment
  * stays pending and is reconciled later, and the member is not marked past due for the school's

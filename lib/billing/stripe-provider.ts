@@ -15,7 +15,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from "./provider";
-import { stripeClient, toMinorUnits, unavailableOr } from "./stripe-client";
+import { isStripeId, stripeClient, toMinorUnits, unavailableOr } from "./stripe-client";
 
 /** The metadata field holding our idempotency key on PaymentIntents and Refunds (findCharge searches it). */
 export const IDEMPOTENCY_METADATA = "schoolhouse_idempotency_key";
@@ -40,6 +40,9 @@ export function chargeResultOf(pi: Stripe.PaymentIntent): ChargeResult {
   };
 }
 
+/** Stripe's answer (its code) for a payment method it does not have, saying why this one cannot be. */
+const NO_SUCH_PAYMENT_METHOD = { failureCode: "resource_missing", failureMessage: "No such PaymentMethod: a Stripe id has only letters, digits and underscores" } as const;
+
 async function customerOfMethod(stripe: Stripe, paymentMethodId: string): Promise<string | null> {
   const pm = await stripe.paymentMethods.retrieve(paymentMethodId);
   return idOf(pm.customer);
@@ -53,6 +56,9 @@ export function createStripeProvider(options: { secretKey: string }): PaymentPro
     name: "stripe",
 
     async attachPaymentMethod({ paymentMethod }): Promise<AttachResult> {
+      // A reference typed by staff (Admin API, MCP) that cannot be a Stripe id is answered as Stripe
+      // answers an unknown one, without a request that would read another URL.
+      if (!isStripeId(paymentMethod)) return { ok: false, ...NO_SUCH_PAYMENT_METHOD };
       try {
         // A method saved by a Checkout Session already has its Customer; a new one (a pm_ id from
         // Stripe.js, or Stripe's pm_card_* test tokens) gets a Customer of its own. Attaching a
@@ -71,6 +77,7 @@ export function createStripeProvider(options: { secretKey: string }): PaymentPro
     },
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
+      if (!isStripeId(request.paymentMethodId)) return { status: "failed", providerPaymentId: "", ...NO_SUCH_PAYMENT_METHOD };
       try {
         const customer = await customerOfMethod(stripe, request.paymentMethodId);
         const pi = await stripe.paymentIntents.create(

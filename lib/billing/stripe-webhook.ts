@@ -14,7 +14,7 @@ import { completeCheckout } from "./complete-checkout";
 import { ProviderUnavailableError } from "./provider";
 import { reconcilePayment } from "./reconcile-payment";
 import { recordProviderRefunds } from "./record-provider-refunds";
-import { fromMinorUnits, isUnavailable, stripeClient } from "./stripe-client";
+import { fromMinorUnits, isStripeId, isUnavailable, stripeClient } from "./stripe-client";
 import { IDEMPOTENCY_METADATA } from "./stripe-provider";
 import { stripeAccountOf } from "./stripe-settings";
 
@@ -77,12 +77,9 @@ const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === 
 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
 
-/**
- * What a Stripe object id looks like (`pi_…`, `ch_…`, `cs_test_…`). Anything else names no object
- * and is never sent to Stripe: an empty id would read `/v1/payment_intents/` (Stripe's "Unrecognized
- * request URL", not `resource_missing`, so a 500), and `.` or `..` another path altogether.
- */
-const isStripeId = (id: unknown): id is string => typeof id === "string" && /^\w{1,255}$/.test(id);
+// An event's object id not of Stripe's shape (isStripeId) names no object and is never sent to
+// Stripe: an empty one would read `/v1/payment_intents/` (Stripe's "Unrecognized request URL", not
+// `resource_missing`, so a 500); the event is ignored.
 
 /**
  * Applies what Stripe says now about the event's object: a PaymentIntent's outcome finishes our

@@ -43,6 +43,8 @@ interface Account {
 export interface StripeEmulator {
   /** For useStripeApi(). */
   address: { host: string; port: number; protocol: "http" };
+  /** Every request received, as "METHOD /path", oldest first. */
+  requests(): string[];
   /** PaymentIntents of an account (its secret key), oldest first. */
   paymentIntents(secretKey: string): Json[];
   /** The next `count` requests to this path prefix are applied, then answered with a dropped connection (a time-out after the charge). */
@@ -278,6 +280,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     return error(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}) in the emulator.` });
   }
 
+  const received: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -286,6 +289,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
         const url = new URL(req.url ?? "/", "http://emulator");
         const text = Buffer.concat(chunks).toString("utf8");
         const method = req.method ?? "GET";
+        received.push(`${method} ${url.pathname}`);
         const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const send = (a: Answer) => {
           res.writeHead(a.status, { "content-type": "application/json", "request-id": id("req") });
@@ -322,6 +326,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
 
   return {
     address,
+    requests: () => [...received],
     paymentIntents: (secretKey) => [...accountOf(secretKey).paymentIntents.values()],
     dropResponsesAfterApplying: (prefix, count) => drops.push({ prefix, count }),
     failWithServerError: (prefix, count) => failures.push({ prefix, count }),

@@ -38,6 +38,19 @@ describe("Stripe adapter", () => {
     expect(await provider().attachPaymentMethod({ paymentMethod: "pm_nope" })).toMatchObject({ ok: false, failureCode: "resource_missing" });
   });
 
+  it("a reference that cannot be a Stripe id is refused as an unknown one, without a request to Stripe", async () => {
+    const before = emulator.requests().length;
+    for (const reference of ["", ".", "..", "pm_a/b", "../v1/customers", "pm card", "pm_é", "x".repeat(256)]) {
+      expect(await provider().attachPaymentMethod({ paymentMethod: reference }), reference).toEqual({ ok: false, failureCode: "resource_missing", failureMessage: expect.stringContaining("No such PaymentMethod") });
+      const r = await provider().charge({ idempotencyKey: key("shape"), amount: "29.00", currency: "USD", paymentMethodId: reference, offSession: true });
+      expect(r, reference).toMatchObject({ status: "failed", failureCode: "resource_missing", providerPaymentId: "" });
+    }
+    expect(emulator.requests().slice(before)).toEqual([]);
+    // The longest id of Stripe's shape is still asked about.
+    expect(await provider().attachPaymentMethod({ paymentMethod: "x".repeat(255) })).toMatchObject({ ok: false, failureCode: "resource_missing" });
+    expect(emulator.requests().slice(before)).toEqual([`GET /v1/payment_methods/${"x".repeat(255)}`]);
+  });
+
   it("charges off-session with the idempotency key: the same key is the same PaymentIntent, never a second charge", async () => {
     const pm = await saved("pm_card_visa");
     const k = key("renewal");
