@@ -15,7 +15,8 @@ import type { FairGate, Release } from "./fair-gate";
 import { currentDbLane, SHARED_LANE } from "./lane";
 
 /** Seen for each statement sent (tests count statements with it). */
-export type StatementListener = (statement: { lane: string; sql: string; args: unknown[]; inTransaction: boolean }) => void;
+/** `name`: the statement is prepared under this name (lib/db/raw.ts), so it is run with a cached plan. */
+export type StatementListener = (statement: { lane: string; sql: string; args: unknown[]; inTransaction: boolean; name?: string }) => void;
 
 export interface GateHooks {
   gate: FairGate;

@@ -22,7 +22,7 @@ export async function rawQuery<T>(sql: string, params: unknown[], options: RawQu
   const lane = currentDbLane();
   return handle.gate.run(lane?.key ?? SHARED_LANE, lane?.signal, async () => {
     // Counted like Prisma's statements (tests prove a hot path's statement count with it).
-    handle.noteStatement({ lane: lane?.key ?? SHARED_LANE, sql, args: params, inTransaction: false });
+    handle.noteStatement({ lane: lane?.key ?? SHARED_LANE, sql, args: params, inTransaction: false, ...(options.name ? { name: options.name } : {}) });
     const driver = handle.driver;
     // A name makes each pooled connection (PGlite: the one session) parse the statement once, then
     // only bind it.

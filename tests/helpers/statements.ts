@@ -31,10 +31,10 @@ export async function statementsDuring<T>(fn: () => Promise<T>): Promise<{ resul
   }
 }
 
-/** The statements `fn` sends that read or write rows, with their arguments (to EXPLAIN them). */
-export async function rowStatementsDuring(fn: () => Promise<unknown>): Promise<{ sql: string; args: unknown[] }[]> {
-  const seen: { sql: string; args: unknown[] }[] = [];
-  const stop = dbHandle().onStatement((s) => seen.push({ sql: s.sql, args: s.args }));
+/** The statements `fn` sends that read or write rows, with their arguments (to EXPLAIN them) and the name of a named one. */
+export async function rowStatementsDuring(fn: () => Promise<unknown>): Promise<{ sql: string; args: unknown[]; name?: string }[]> {
+  const seen: { sql: string; args: unknown[]; name?: string }[] = [];
+  const stop = dbHandle().onStatement((s) => seen.push({ sql: s.sql, args: s.args, ...(s.name ? { name: s.name } : {}) }));
   try {
     await fn();
   } finally {

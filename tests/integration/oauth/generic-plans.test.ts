@@ -6,7 +6,10 @@
 // rows read every refresh token sequentially for each refresh, for as long as it stayed cached (it
 // goes only when the server's maintenance loop analyzes the table, lib/db/embedded-vacuum.ts): a
 // refresh then cost more the more tokens there were (docs/benchmarks.md, "The embedded database").
-// PGlite, and Postgres with TEST_DATABASE_URL.
+// Not here: the Admin API's batched reads by a list of ids (`= ANY($1)`, e.g.
+// admin-payments-of-subscriptions), whose generic plan on a few rows is a scan of the table, which is
+// the cheapest plan at that size; whether such a plan outlives the table's growth is open
+// (issue 30's note of 2026-11-28). PGlite, and Postgres with TEST_DATABASE_URL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { forgetApiKeys } from "@/lib/credentials/api-key-cache";
 import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/startup/seed/demo-data";
@@ -29,12 +32,16 @@ beforeAll(async () => {
  */
 const SMALL_BY_NATURE = new Set(["WebhookEndpoint"]);
 
-/** The tables a statement's generic plan scans sequentially, but for those small by nature. */
-async function seqScans(statements: { sql: string; args: unknown[] }[]): Promise<string[]> {
+/**
+ * The tables the generic plans of the named statements scan sequentially, but for those small by
+ * nature. An unnamed statement (Prisma's, and raw ones without a name) is planned for its values at
+ * every execution, so only the named ones keep a plan.
+ */
+async function seqScans(statements: { sql: string; args: unknown[]; name?: string }[]): Promise<string[]> {
   const found: string[] = [];
-  for (const s of statements) {
+  for (const s of statements.filter((s) => s.name)) {
     for (const node of planNodes(await genericPlanOf(s))) {
-      if (node["Node Type"] === "Seq Scan" && !SMALL_BY_NATURE.has(node["Relation Name"]!)) found.push(`${node["Relation Name"]} in ${s.sql.replace(/\s+/g, " ").slice(0, 80)}…`);
+      if (node["Node Type"] === "Seq Scan" && !SMALL_BY_NATURE.has(node["Relation Name"]!)) found.push(`${node["Relation Name"]} in ${s.name}: ${s.sql.replace(/\s+/g, " ").slice(0, 80)}…`);
     }
   }
   return found;
@@ -49,7 +56,7 @@ describe("generic plans of the OAuth hot statements, on the demo school's few ro
       const res = await refresh(tokens.refresh_token);
       expect(res.status).toBe(200);
     });
-    expect(statements.some((s) => s.sql.includes('UPDATE "OAuthRefreshToken"'))).toBe(true);
+    expect(statements.some((s) => s.name === "refresh-token-grant" && s.sql.includes('UPDATE "OAuthRefreshToken"'))).toBe(true);
     expect(await seqScans(statements)).toEqual([]);
   });
 
@@ -63,7 +70,7 @@ describe("generic plans of the OAuth hot statements, on the demo school's few ro
       expect((await app.fetch("/api/oauth/introspect", form({ client_id: "demo-public-app", token: tokens.access_token }))).status).toBe(200);
       expect((await app.fetch("/api/oauth/userinfo", { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
     });
-    expect(statements.length).toBeGreaterThanOrEqual(2);
+    expect(statements.filter((s) => s.name).map((s) => s.name)).toEqual(expect.arrayContaining(["find-authorization-code", "consume-authorization-code", "active-access-token"]));
     expect(await seqScans(statements)).toEqual([]);
   });
 });
@@ -85,8 +92,7 @@ describe("generic plans of the Admin API's and MCP's hot writes", () => {
       });
       expect(await mcp.text()).toContain('"structuredContent"');
     });
-    expect(statements.some((s) => s.sql.includes('"ApiKey"'))).toBe(true);
-    expect(statements.some((s) => s.sql.includes('INSERT INTO "Subscription"'))).toBe(true);
+    expect(statements.filter((s) => s.name).map((s) => s.name)).toEqual(expect.arrayContaining(["load-api-key", "subscribe-new-member"]));
     expect(await seqScans(statements)).toEqual([]);
   });
 });
