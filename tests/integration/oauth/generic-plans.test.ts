@@ -7,9 +7,10 @@
 // goes only when the server's maintenance loop analyzes the table, lib/db/embedded-vacuum.ts): a
 // refresh then cost more the more tokens there were (docs/benchmarks.md, "The embedded database").
 // Not here: the Admin API's batched reads by a list of ids (`= ANY($1)`, e.g.
-// admin-payments-of-subscriptions), whose generic plan on a few rows is a scan of the table, which is
-// the cheapest plan at that size; whether such a plan outlives the table's growth is open
-// (issue 30's note of 2026-11-28). PGlite, and Postgres with TEST_DATABASE_URL.
+// admin-payments-of-subscriptions). Their generic plan is a scan only while the table is small and
+// was never analyzed (the cheapest plan then); once it is analyzed, even at 2,000 rows, it is the
+// index, and stays so as the table grows (checked in process, 2026-11-28). PGlite, and Postgres
+// with TEST_DATABASE_URL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { forgetApiKeys } from "@/lib/credentials/api-key-cache";
 import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/startup/seed/demo-data";
