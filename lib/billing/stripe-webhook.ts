@@ -77,10 +77,6 @@ const isMissing = (err: unknown) => (err as { code?: string } | null)?.code === 
 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
 
-// An event's object id not of Stripe's shape (isStripeId) names no object and is never sent to
-// Stripe: an empty one would read `/v1/payment_intents/` (Stripe's "Unrecognized request URL", not
-// `resource_missing`, so a 500); the event is ignored.
-
 /**
  * Applies what Stripe says now about the event's object: a PaymentIntent's outcome finishes our
  * pending payment of it (reconcilePayment: the same code a renewal run's reconciliation runs), a
@@ -90,6 +86,8 @@ const idOf = (value: string | { id: string } | null | undefined): string | null 
 export async function applyStripeEvent(options: { schoolId: string; stripe: Stripe; event: Stripe.Event; now: Date }): Promise<AppliedOutcome> {
   const { schoolId, stripe, event, now: at } = options;
   const objectId = (event.data.object as { id?: unknown }).id;
+  // An id not of Stripe's shape names no object and is never sent to Stripe: an empty one would read
+  // `/v1/payment_intents/` (Stripe's "Unrecognized request URL", not `resource_missing`, so a 500).
   if (!isStripeId(objectId)) return "ignored";
   try {
     switch (event.type) {

@@ -14,8 +14,10 @@ import type {
 import type { FairGate, Release } from "./fair-gate";
 import { currentDbLane, SHARED_LANE } from "./lane";
 
-/** Seen for each statement sent (tests count statements with it). */
-/** `name`: the statement is prepared under this name (lib/db/raw.ts), so it is run with a cached plan. */
+/**
+ * Seen for each statement sent (tests count statements with it). `name`: the statement is prepared
+ * under this name (lib/db/raw.ts), so it runs with a plan Postgres may cache.
+ */
 export type StatementListener = (statement: { lane: string; sql: string; args: unknown[]; inTransaction: boolean; name?: string }) => void;
 
 export interface GateHooks {
