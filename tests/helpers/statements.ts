@@ -55,11 +55,16 @@ export interface PlanNode {
 /** A plan node and every node below it. */
 export const planNodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(planNodes)];
 
+/** The plan in the rows of `EXPLAIN (FORMAT JSON)` (pg gives it parsed, PGlite as text). */
+function planIn(rows: { "QUERY PLAN": unknown }[]): PlanNode {
+  const json = rows[0]!["QUERY PLAN"];
+  return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
+}
+
 /** The plan of a statement as sent (its SQL and parameters), without running it. */
 export async function planOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
   const rows = await db().$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) ${statement.sql}`, ...statement.args);
-  const json = rows[0]!["QUERY PLAN"];
-  return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
+  return planIn(rows);
 }
 
 let probes = 0;
@@ -92,7 +97,6 @@ export async function genericPlanOf(statement: { sql: string; args: unknown[] })
     const args = statement.args.length ? `(${statement.args.map(sqlLiteral).join(", ")})` : "";
     const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`);
     await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
-    const json = rows[0]!["QUERY PLAN"];
-    return ((typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[])[0]!.Plan;
+    return planIn(rows);
   });
 }
