@@ -85,9 +85,10 @@ function sqlLiteral(value: unknown): string {
  * The generic plan of a statement as sent: the plan a named statement is cached with (Postgres
  * switches a prepared statement to it after five executions and keeps it until its tables' stats
  * are invalidated). Made with the statement prepared and `plan_cache_mode = force_generic_plan`, so
- * its parameters are unknown to the planner, as they are to that cached plan.
+ * its parameters are unknown to the planner, as they are to that cached plan. With `analyze`, the
+ * statement is run with that plan and its arguments (read statements only: it really runs).
  */
-export async function genericPlanOf(statement: { sql: string; args: unknown[] }): Promise<PlanNode> {
+export async function genericPlanOf(statement: { sql: string; args: unknown[] }, options: { analyze?: boolean } = {}): Promise<PlanNode> {
   const name = `generic_plan_probe_${++probes}`;
   return db().$transaction(async (tx) => {
     await tx.$executeRawUnsafe(`SET LOCAL plan_cache_mode = force_generic_plan`);
@@ -95,7 +96,7 @@ export async function genericPlanOf(statement: { sql: string; args: unknown[] })
     // EXECUTE's arguments are parsed with it, not bound: written as literals (the values do not
     // shape a generic plan; they only have to convert to the parameters' types).
     const args = statement.args.length ? `(${statement.args.map(sqlLiteral).join(", ")})` : "";
-    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args}`);
+    const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(`EXPLAIN (${options.analyze ? "ANALYZE, " : ""}FORMAT JSON) EXECUTE ${name}${args}`);
     await tx.$executeRawUnsafe(`DEALLOCATE ${name}`);
     return planIn(rows);
   });
