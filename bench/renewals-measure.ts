@@ -84,8 +84,14 @@ export async function measureRenewals(o: { backend: Backend; size: number; floor
       // A renewal run asks nothing of the rate limiter: the in-memory store, whatever the backend's.
       env: { ...process.env, ...serverEnv({ ...backend, limiterStore: "memory", env: { ...db.env, REDIS_URL: "" } }) },
       encoding: "utf8",
+      // A stuck run ends the scenario with its output, not the bench (the issue's 100,000 take minutes).
+      timeout: 30 * 60_000,
+      killSignal: "SIGKILL",
     });
-    if (r.status !== 0) return { ...renewalsReport([], null), status: "unavailable", reason: `the renewals run failed: ${(r.stderr || r.stdout).slice(-600)}` };
+    if (r.status !== 0) {
+      const why = r.error ? `${r.error.message}: ` : "";
+      return { ...renewalsReport([], null), status: "unavailable", reason: `the renewals run failed: ${why}${(r.stderr || r.stdout).slice(-600)}` };
+    }
     const { runs } = JSON.parse(readFileSync(out, "utf8")) as { runs: RenewalRun[] };
     return renewalsReport(runs, o.floorWriteRps);
   } finally {

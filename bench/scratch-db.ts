@@ -153,8 +153,11 @@ export function prepareDatabase(
     const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes), String(members)], {
       env: { ...process.env, ...serverEnv(backend), ...(backend.largeScale ? { BENCH_LARGE_SCALE: String(backend.largeScale) } : {}), ...env },
       encoding: "utf8",
+      // A stuck preparation fails the run with its output (the large dataset takes a few minutes).
+      timeout: 30 * 60_000,
+      killSignal: "SIGKILL",
     });
-    if (r.status !== 0) throw new Error(`preparing the ${backend.name} database failed:\n${r.stdout}${r.stderr}`);
+    if (r.status !== 0) throw new Error(`preparing the ${backend.name} database failed${r.error ? ` (${r.error.message})` : ""}:\n${r.stdout}${r.stderr}`);
     return JSON.parse(readFileSync(out, "utf8")) as PreparedCredentials;
   } finally {
     rmSync(dir, { recursive: true, force: true });

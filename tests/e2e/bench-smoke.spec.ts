@@ -40,7 +40,7 @@ const SUBSCRIPTION_WORKLOAD_IDS = WORKLOAD_IDS.slice(WORKLOAD_IDS.indexOf("mcp-l
 // The member search runs on a backend of its own, on the member dataset, beside its floor.
 const MEMBER_WORKLOAD_IDS = ["floor-read", "members-search"];
 
-function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBench(args: string[], deadlineMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
     const child = spawn(process.execPath, [tsx, "bench/run.ts", ...args], {
@@ -48,20 +48,37 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
       // the Redis backend and its round-trip count are smoke-tested when the suite has Redis.
       env: { ...process.env, DATABASE_URL: "" },
       stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so a stuck run is stopped with everything it started.
+      detached: true,
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    // Stopped before the test's own timeout, so a stuck or slow run fails with its timed progress
+    // log (which phase, how long each took) instead of a bare timeout.
+    const timer = setTimeout(() => {
+      stderr += `\n(bench-smoke: stopped after ${deadlineMs / 1000} s)\n`;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, deadlineMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
 test("npm run bench --quick runs end to end and writes the results JSON", async () => {
-  // The peer comparison (node-oidc-provider beside ours, bench/peer-measure.ts) and the renewals
-  // scenario (55 renewals in a process of their own) add about 40 s per backend, and the member
-  // search's own backends (a scratch database with the member dataset each) about 30 s each.
-  test.setTimeout(600_000);
+  // About 2½ minutes per main backend on a quiet 2-core machine (its log, seconds: preparing and
+  // starting 11, the workloads 60, head to head 31, the peer 11, fairness 28, renewals 4) and 15 s
+  // per member-search backend: about 5½ minutes with Redis. The run is stopped at 14 minutes,
+  // leaving the test the time to report its timed log.
+  const deadlineMs = 840_000;
+  test.setTimeout(deadlineMs + 60_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
   const out = path.join(dir, "latest.json");
   try {
@@ -76,7 +93,7 @@ test("npm run bench --quick runs end to end and writes the results JSON", async 
       "2",
       "--out",
       out,
-    ]);
+    ], deadlineMs);
     expect(code, stderr).toBe(0);
     const result = JSON.parse(readFileSync(out, "utf8"));
     expect(result.schema).toBe("schoolhouse-bench/1");
