@@ -11,6 +11,9 @@
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
 //          on Postgres, the statements (round trips) per request, by text
 //   --profile: V8 CPU profile of the measured part (open in Chrome DevTools)
+//   --heap-profile: V8's sampling heap profile of the measured part, counting what was collected too
+//          (every allocation, not what stays): prints the bytes allocated per request and the functions
+//          that allocate most; the file opens in Chrome DevTools (Memory, .heapprofile)
 //   --enforce: the API key has enforceLimits=true (the bench's limiter-on; default: counted only, limiter-off)
 import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -22,7 +25,7 @@ import { statCpuMs } from "./proc-cpu";
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
-  options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
+  options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, "heap-profile": { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
 const PATHS = ["abuse", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "introspect", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
@@ -190,6 +193,12 @@ async function mcpCall(): Promise<void> {
   if (res.status !== 200 || !text.includes('"structuredContent"') || text.includes('"isError":true')) throw new Error(`${res.status} ${text.slice(0, 300)}`);
 }
 
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
 async function run(count: number): Promise<void> {
   let left = count;
   await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -284,6 +293,11 @@ if (opts.profile) {
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
 }
+if (opts["heap-profile"]) {
+  if (!opts.profile) session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+}
 // The main thread alone (Linux): what serializes requests. process.cpuUsage() also counts the
 // libuv threadpool, where asynchronous crypto (the ID token's signature) runs.
 const mainThreadMs = () => statCpuMs(`/proc/self/task/${process.pid}/stat`);
@@ -297,6 +311,29 @@ const wall = performance.now() - t0;
 if (opts.profile) {
   const { profile } = await session.post("Profiler.stop");
   writeFileSync(opts.profile, JSON.stringify(profile));
+}
+if (opts["heap-profile"]) {
+  const { profile } = await session.post("HeapProfiler.stopSampling");
+  writeFileSync(opts["heap-profile"], JSON.stringify(profile));
+  printAllocations(profile.head);
+}
+
+/** Bytes allocated per request, and by the functions that allocated most (self, summed by function). */
+function printAllocations(head: HeapNode): void {
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: HeapNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules|lib|bench)\//, "$1/")}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  console.log(`${(total / requests / 1024).toFixed(1)} KB allocated per request (sampled)`);
+  for (const [fn, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`${(bytes / requests / 1024).toFixed(1).padStart(8)} KB  ${fn}`);
+  }
 }
 
 for (const [sql, { calls, ms }] of [...perStatement].sort((a, b) => b[1].ms - a[1].ms || b[1].calls - a[1].calls).slice(0, 12)) {
