@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { rawQuery } from "../db/raw";
 import type { Prisma } from "../db/generated/client";
 import { recordEvents, type WebhookEventType } from "../db/outbox";
 import { presentSubscription } from "./presenter";
@@ -42,10 +43,32 @@ export async function settleDueSubscriptions(options: {
   tx?: Tx;
 }): Promise<SettleResult> {
   // Almost always nothing is due: one read answers that, without a transaction or an UPDATE.
-  if (!(await anythingDue(options.tx ?? db(), options))) return { canceled: 0, expired: 0, canceledIds: [], expiredIds: [] };
+  if (!(await anythingDue(options.tx, options))) return { canceled: 0, expired: 0, canceledIds: [], expiredIds: [] };
   if (!options.tx) return db().$transaction((tx) => settle(tx, options), TX_OPTIONS);
   return settle(options.tx, options);
 }
+
+// Named (prepared once per connection) outside a transaction, as it runs before every Admin API read
+// and write of subscriptions: parsing and planning it were most of its cost (2.1 ms of CPU per call
+// on the embedded database, 0.4 named; docs/benchmarks.md, "The due check, prepared"). Its generic
+// plan is checked on the large dataset (tests/pg/hot-plans.test.ts).
+const ANYTHING_DUE = `
+SELECT EXISTS (
+         SELECT 1 FROM "Subscription"
+          WHERE "cancelAt" IS NOT NULL AND "cancelAt" <= $1
+            AND "state" <> 'canceled'
+            AND ($2::uuid IS NULL OR "schoolId" = $2::uuid)
+            AND ($3::uuid IS NULL OR "userId" = $3::uuid)
+            AND ($4::uuid IS NULL OR "planId" = $4::uuid))
+    OR (SELECT s."endAt" FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId"
+         WHERE p."planType" IN ('fixed_date', 'specific_length')
+           AND s."endAt" IS NOT NULL
+           AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
+           AND s."pausedAt" IS NULL
+           AND ($2::uuid IS NULL OR s."schoolId" = $2::uuid)
+           AND ($3::uuid IS NULL OR s."userId" = $3::uuid)
+           AND ($4::uuid IS NULL OR s."planId" = $4::uuid)
+         ORDER BY s."endAt" LIMIT 1) <= $1 AS "due"`;
 
 /**
  * Whether settle() would change a row, with its predicates (the same indexes: cancelAt, endAt). A
@@ -55,28 +78,11 @@ export async function settleDueSubscriptions(options: {
  * index on live endAt from its first entry, where `EXISTS (… endAt <= now)` made the planner scan
  * the whole table once history piled up (docs/benchmarks.md, "Flat cost as data grows").
  */
-async function anythingDue(q: Tx, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<boolean> {
-  const { now } = options;
-  const school = options.schoolId ?? null;
-  const user = options.userId ?? null;
-  const plan = options.planId ?? null;
-  const [row] = await q.$queryRaw<{ due: boolean }[]>`
-    SELECT EXISTS (
-             SELECT 1 FROM "Subscription"
-              WHERE "cancelAt" IS NOT NULL AND "cancelAt" <= ${now}
-                AND "state" <> 'canceled'
-                AND (${school}::uuid IS NULL OR "schoolId" = ${school}::uuid)
-                AND (${user}::uuid IS NULL OR "userId" = ${user}::uuid)
-                AND (${plan}::uuid IS NULL OR "planId" = ${plan}::uuid))
-        OR (SELECT s."endAt" FROM "Subscription" s JOIN "MembershipPlan" p ON p."id" = s."planId"
-             WHERE p."planType" IN ('fixed_date', 'specific_length')
-               AND s."endAt" IS NOT NULL
-               AND s."state" IN ('active', 'trialing', 'past_due', 'incomplete')
-               AND s."pausedAt" IS NULL
-               AND (${school}::uuid IS NULL OR s."schoolId" = ${school}::uuid)
-               AND (${user}::uuid IS NULL OR s."userId" = ${user}::uuid)
-               AND (${plan}::uuid IS NULL OR s."planId" = ${plan}::uuid)
-             ORDER BY s."endAt" LIMIT 1) <= ${now} AS "due"`;
+async function anythingDue(q: Tx | undefined, options: { now: Date; schoolId?: string; userId?: string; planId?: string }): Promise<boolean> {
+  const params = [options.now, options.schoolId ?? null, options.userId ?? null, options.planId ?? null];
+  const [row] = q
+    ? await q.$queryRawUnsafe<{ due: boolean }[]>(ANYTHING_DUE, ...params)
+    : await rawQuery<{ due: boolean }>(ANYTHING_DUE, params, { name: "anything-due", readOnly: true });
   return row?.due === true;
 }
 

@@ -1,7 +1,7 @@
 // What a page of subscriptions sends to the database, pinned (docs/benchmarks.md, "Fairness under
-// abuse"): the request settles once, however many aliased pages it reads; each page is one named
-// raw statement, and plans, users and payments one each for the whole request; nothing goes through
-// Prisma's client. Those reads return the wire shapes straight from SQL, so they are checked here
+// abuse"): the request settles once, however many aliased pages it reads (a named statement too);
+// each page is one named raw statement, and plans, users and payments one each for the whole
+// request; nothing goes through Prisma's client. Those reads return the wire shapes straight from SQL, so they are checked here
 // column by column against the presenters applied to Prisma's records (values, types and nulls).
 // PGlite, and Postgres with TEST_DATABASE_URL.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +87,15 @@ describe("a page of subscriptions' statements", () => {
     expect(reads.filter((s) => /FROM "Payment"\s/.test(s))).toHaveLength(1);
     expect(reads).toHaveLength(1 + 4 + 3);
     expect(reads.filter((s) => s.includes('"public".'))).toEqual([]);
+  });
+
+  it("every statement of that request is a named (prepared) one: none is parsed and planned per request, the settle check included", async () => {
+    const seen = await rowStatementsDuring(async () => {
+      const res = await gql(app, ABUSE);
+      expect(res.status).toBe(200);
+    });
+    expect(seen.filter((s) => isSettleCheck(s.sql)).map((s) => s.name)).toEqual(["anything-due"]);
+    expect(seen.filter((s) => !s.name).map((s) => s.sql)).toEqual([]);
   });
 
   it("a page computes its wire columns for its own rows only, never for every row the planner sorts", async () => {
