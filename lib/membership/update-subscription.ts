@@ -64,9 +64,10 @@ export async function updateSubscription(options: {
     });
     await recordEvent(tx, { event: { schoolId, type: "subscription.updated", subjectId: updated.id, data: presentSubscription(updated) }, now });
     // Shortening a fixed-length subscription into the past ends it now, not at the next read (and
-    // reports subscription.expired after the subscription.updated above).
-    await settleDueSubscriptions({ tx, schoolId, now });
-    const settled = await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude });
-    return success(settled);
+    // reports subscription.expired after the subscription.updated above). Read again only then:
+    // settling other subscriptions changes nothing this record includes.
+    const settled = await settleDueSubscriptions({ tx, schoolId, now });
+    if (!settled.expiredIds.includes(updated.id) && !settled.canceledIds.includes(updated.id)) return success(updated);
+    return success(await tx.subscription.findUniqueOrThrow({ where: { id: updated.id }, include: subscriptionInclude }));
   });
 }

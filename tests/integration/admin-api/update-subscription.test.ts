@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toUnixSeconds } from "@/lib/clock";
 import { db } from "@/lib/db/client";
+import { DEMO_IDS } from "@/lib/startup/seed/demo-data";
+import { selectsFrom, statementsOf } from "../../helpers/statements";
 import { ACME_API_KEY, CANCEL, NO_PERMISSIONS_KEY, PLANS, TEST_NOW, UPDATE, gql, subscribe, type SubscriptionJson, adminAppForSuite } from "./helpers";
 
 const NOW = TEST_NOW;
@@ -42,6 +44,15 @@ describe("updateSubscription", () => {
       const p = await update(s.id, T + 5 * DAY);
       expect(p.subscription).toMatchObject({ currentPeriodEnd: T + 5 * DAY, endAt: T + 5 * DAY, nextChargeDate: null, state: "active" });
     }
+  });
+
+  it("reads the subscription with its plan, member and payments once to check it and once as written, not again when nothing expired", async () => {
+    const s = await subscribe(app, PLANS.monthly);
+    const { result, sql } = await statementsOf(`api_key:${DEMO_IDS.apiKeys.full}`, () => gql(app, UPDATE, { input: { id: s.id, currentPeriodEnd: T + 45 * DAY } }));
+    expect(result.body.data.updateSubscription.errors).toEqual([]);
+    // Prisma's include reads the subscription (then plan, user and payments by their own SELECTs):
+    // one for the checks, and the UPDATE … RETURNING's follow-up read of the written row.
+    expect(selectsFrom(sql, "Subscription").filter((q) => q.includes('"public"."Subscription"'))).toHaveLength(2);
   });
 
   it("1. lifetime: 'Cannot update period for lifetime subscriptions'", async () => {
