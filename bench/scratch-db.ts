@@ -25,6 +25,13 @@ export interface Backend {
 
 /** Name prefix of the backend that runs on the large-school dataset. */
 export const LARGE_PREFIX = "large-";
+
+/**
+ * How long a child process of the bench (a database's preparation, a renewals run) may take before
+ * it is killed and the bench reports its output: the large dataset and the issue's 100,000
+ * renewals take minutes, a stuck child would otherwise hold the bench forever.
+ */
+export const CHILD_DEADLINE_MS = 30 * 60_000;
 /** Name prefix of the backend that runs the member search on its own dataset. */
 export const MEMBERS_PREFIX = "members-";
 
@@ -153,8 +160,7 @@ export function prepareDatabase(
     const r = spawnSync(process.execPath, [tsx, "bench/prepare-db.ts", out, String(keysPerKind), String(refreshTokens), origin, String(codes), String(members)], {
       env: { ...process.env, ...serverEnv(backend), ...(backend.largeScale ? { BENCH_LARGE_SCALE: String(backend.largeScale) } : {}), ...env },
       encoding: "utf8",
-      // A stuck preparation fails the run with its output (the large dataset takes a few minutes).
-      timeout: 30 * 60_000,
+      timeout: CHILD_DEADLINE_MS,
       killSignal: "SIGKILL",
     });
     if (r.status !== 0) throw new Error(`preparing the ${backend.name} database failed${r.error ? ` (${r.error.message})` : ""}:\n${r.stdout}${r.stderr}`);

@@ -44,7 +44,6 @@ const ISSUER = "http://demo.localhost";
 const REDIRECT_URI = "http://localhost:3000/oauth/callback";
 const VERIFIER = "hot-plans-code-verifier-0123456789-abcdefghijklmnop";
 const SCHOOL = DEMO_IDS.school;
-const MONTHLY_PLAN_ID = "5c400000-0000-4000-8000-000300000001";
 const shape = shapeAt(SCALE);
 
 interface Captured {
@@ -279,6 +278,7 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
     expect(statements.filter((st) => st.sql.includes('"OAuthAuthorizationCode"'))).toHaveLength(2);
     expect(await wastefulPlans(statements)).toEqual([]);
   });
+
   it("the other named statements: the Admin API's batched reads, credentials, a new member, a checkout, the mail queue", async () => {
     // The generated dataset has no mail: 20,000 sent mails of this school (a school of this size
     // has sent one to each member), and the pending ones the new member below adds.
@@ -303,9 +303,9 @@ describe("hot statements on the large dataset (Postgres): no sequential scan of 
       await verifyApiKey({ key: DEFAULT_DEMO_API_KEY, now });
       forgetOAuthClients();
       expect(await findClientRow("demo-public-app")).not.toBeNull();
-      const created = await createSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { email: "hot-plans.new@example.com", name: "New Member", planId: MONTHLY_PLAN_ID }, now });
+      const created = await createSubscription({ actor: TEST_ACTOR, schoolId: SCHOOL, input: { email: "hot-plans.new@example.com", name: "New Member", planId: DEMO_IDS.plans.monthly }, now });
       expect(created.errors).toEqual([]);
-      const started = await startCheckout({ schoolId: SCHOOL, input: { planId: MONTHLY_PLAN_ID, email: "hot-plans.buyer@example.com", name: "Buyer" }, member: null, origin: ISSUER, now });
+      const started = await startCheckout({ schoolId: SCHOOL, input: { planId: DEMO_IDS.plans.monthly, email: "hot-plans.buyer@example.com", name: "Buyer" }, member: null, origin: ISSUER, now });
       expect(started.errors).toEqual([]);
       expect((await claimDueMails({ now: new Date(now.getTime() + 60_000), limit: 10 })).length).toBeGreaterThan(0);
     });

@@ -1,8 +1,9 @@
 // What a page of subscriptions sends to the database, pinned (docs/benchmarks.md, "Fairness under
 // abuse"): the request settles once, however many aliased pages it reads (a named statement too);
 // each page is one named raw statement, and plans, users and payments one each for the whole
-// request; nothing goes through Prisma's client. Those reads return the wire shapes straight from SQL, so they are checked here
-// column by column against the presenters applied to Prisma's records (values, types and nulls).
+// request; nothing goes through Prisma's client. Those reads return the wire shapes straight from
+// SQL, so they are checked here column by column against the presenters applied to Prisma's
+// records (values, types and nulls).
 // PGlite, and Postgres with TEST_DATABASE_URL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
