@@ -2,6 +2,7 @@
 // JavaScript, not TypeScript: on Node 20 `next start` compiles a next.config.ts with Next's SWC
 // native module, which then stays mapped in every server (24 MB of its peak RSS, issue 15,
 // docs/benchmarks.md "Memory"). The build-time environment check below still uses lib/env.ts.
+import path from "node:path";
 import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 
 /** @type {import("next").NextConfig} */
@@ -38,6 +39,16 @@ const config = {
   // CPU serving html-course, docs/benchmarks.md). Pages are sent no-store, so nothing revalidates
   // with it; the markdown and text routes set their own strong ETags and are not affected.
   generateEtags: false,
+  compiler: {
+    // Server chunks rewritten with \uXXXX escapes for characters above U+00FF, so V8 holds each
+    // loaded chunk's source at one byte per character instead of two (scripts/one-byte-chunks.mjs,
+    // docs/benchmarks.md "Memory"). Runs before Next prerenders pages from the same chunks.
+    async runAfterProductionCompile({ distDir }) {
+      const { oneByteChunks } = await import("./scripts/one-byte-chunks.mjs");
+      const { skipped } = oneByteChunks(path.join(distDir, "server"));
+      for (const s of skipped) console.warn(`schoolhouse: .next/server/${s.file} stays two bytes per character: ${s.reason}`);
+    },
+  },
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
   // Pages that take credentials or consent must never render inside another site's frame

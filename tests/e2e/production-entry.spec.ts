@@ -1,7 +1,9 @@
 // The production entry (server/start.mjs) behaves as `next start` did: start-up (instrumentation.ts:
 // migrate, seed) runs once per process, and SIGTERM lets an open request finish (here one the OAuth
-// front is answering, its body still arriving), then exits 143.
+// front is answering, its body still arriving), then exits 143. The build it runs holds its server chunks one byte per character.
+import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, startNextServer } from "./next-server";
 
@@ -38,4 +40,15 @@ test("start-up runs once; SIGTERM finishes the open request, then exits 143", as
   } finally {
     await server.stop("SIGKILL");
   }
+});
+
+// next build rewrites wide characters in the server chunks as escapes (scripts/one-byte-chunks.mjs,
+// next.config.mjs): a chunk left with one holds its whole source at two bytes per character in
+// every server that loads it (docs/benchmarks.md, "Memory").
+test("the build's server chunks are one byte per character", () => {
+  const dir = path.join(process.cwd(), ".next/server");
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.(c|m)?js$/.test(e.name));
+  expect(files.length).toBeGreaterThan(100);
+  const wide = files.map((e) => path.join(e.parentPath, e.name)).filter((f) => /[^\x00-\xff]/.test(readFileSync(f, "utf8")));
+  expect(wide.map((f) => path.relative(dir, f))).toEqual([]);
 });
