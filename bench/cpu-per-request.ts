@@ -5,7 +5,7 @@
 // how to compare two versions of a hot path on a shared machine (docs/benchmarks.md, "Profiling a miss").
 //
 //   npx tsx bench/cpu-per-request.ts <path> [requests] [--concurrency n] [--sql] [--profile file]
-//   paths: abuse (the fairness scenario's abuser: 4 aliased pages of 100 subscriptions with plan, user and payments), typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
+//   paths: abuse (the fairness scenario's abuser: 4 aliased pages of 100 subscriptions with plan, user and payments), update (the bench's updateSubscription over those subscriptions in turn), typename, courses, courses-all (every scalar, as the bench's courses-query), create (email in the document), create-vars, refresh (openid: signs an ID token),
 //          refresh-no-openid (the same grant without openid), introspect (RFC 7662, a live access token by its public client), floor-write, floor-read,
 //          mcp-search (POST /mcp search_catalog "sql"), mcp-create (POST /mcp create_subscription, fresh user)
 //   --sql: CPU spent inside each PGlite statement, named statements by name (run with --concurrency 1 for exact attribution);
@@ -27,7 +27,7 @@ const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
   options: { concurrency: { type: "string" }, sql: { type: "boolean" }, profile: { type: "string" }, "heap-profile": { type: "string" }, postgres: { type: "boolean" }, enforce: { type: "boolean" } },
 });
-const PATHS = ["abuse", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "introspect", "floor-write", "floor-read", "mcp-search", "mcp-create"];
+const PATHS = ["abuse", "update", "typename", "courses", "courses-all", "create", "create-vars", "refresh", "refresh-no-openid", "introspect", "floor-write", "floor-read", "mcp-search", "mcp-create"];
 const which = positionals[0] ?? "typename";
 if (!PATHS.includes(which)) {
   console.error(`usage: cpu-per-request.ts <${PATHS.join("|")}> [requests] [--concurrency n] [--sql] [--profile file] [--postgres]`);
@@ -106,7 +106,7 @@ if (which === "introspect") {
   });
 }
 
-if (which === "abuse") {
+if (which === "abuse" || which === "update") {
   // The fairness scenario's rows: subscriptions made through the API, 50 aliased mutations a request.
   for (let made = 0; made < ROWS; made += 50) {
     const aliases = Array.from({ length: 50 }, (_, i) => `m${i}: createSubscription(input: { email: "fair.${made + i}@example.com", name: "Fairness ${made + i}", planId: "${DEMO_IDS.plans.monthly}" }) { errors }`);
@@ -114,6 +114,11 @@ if (which === "abuse") {
     if (res.status !== 200) throw new Error(`creating subscriptions → ${res.status} ${await res.text()}`);
   }
 }
+
+// update: the bench's updateSubscription (bench/workloads.ts), over those subscriptions in turn.
+const { SUBSCRIPTION_DOCUMENTS } = await import("./workloads");
+const updateIds = which === "update" ? (await handle.prisma.subscription.findMany({ where: { schoolId: DEMO_IDS.school, user: { email: { startsWith: "fair." } } }, select: { id: true } })).map((r) => r.id) : [];
+const updateBase = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
 
 let n = 0;
 function adminBody(): string {
@@ -133,6 +138,8 @@ function adminBody(): string {
       return JSON.stringify({ query: "{ courses(first: 50) { nodes { id title slug } } }" });
     case "abuse":
       return JSON.stringify({ query: `{ ${Array.from({ length: 4 }, (_, i) => `p${i}: ${PAGE}`).join(" ")} }` });
+    case "update":
+      return SUBSCRIPTION_DOCUMENTS.update(updateIds[n % updateIds.length]!, updateBase + (n % 86_400));
     case "courses-all":
       return JSON.stringify({ query: "query BenchCourses { courses(first: 50) { nodes { id slug title summary status price currency } } }" });
     default:
