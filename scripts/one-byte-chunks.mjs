@@ -21,6 +21,7 @@ import { simple } from "acorn-walk";
 
 /** A character V8 cannot store in a one-byte (Latin-1) string. */
 const WIDE = /[^\x00-\xff]/g;
+const hasWide = (/** @type {string} */ s) => /[^\x00-\xff]/.test(s);
 
 export class NotEscapable extends Error {}
 
@@ -75,7 +76,7 @@ function parse(source, sourceType) {
  * @returns {{ code: string, edits: Edit[] }}
  */
 export function oneByteSource(source) {
-  if (!/[^\x00-\xff]/.test(source)) return { code: source, edits: [] };
+  if (!hasWide(source)) return { code: source, edits: [] };
   if (/[\u2028\u2029]/.test(source)) throw new NotEscapable("it holds U+2028 or U+2029, line terminators to V8");
   const { ast, tokens, comments, sourceType } = parse(source);
 
@@ -206,7 +207,7 @@ export function oneByteChunks(dir) {
     if (!entry.isFile() || !/\.(c|m)?js$/.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     const source = readFileSync(file, "utf8");
-    if (!/[^\x00-\xff]/.test(source)) continue;
+    if (!hasWide(source)) continue;
     report.wide++;
     try {
       const { code, edits } = oneByteSource(source);

@@ -1,6 +1,7 @@
 // The production entry (server/start.mjs) behaves as `next start` did: start-up (instrumentation.ts:
 // migrate, seed) runs once per process, and SIGTERM lets an open request finish (here one the OAuth
-// front is answering, its body still arriving), then exits 143. The build it runs holds its server chunks one byte per character.
+// front is answering, its body still arriving), then exits 143. The build it runs holds its server
+// chunks one byte per character.
 import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
