@@ -246,7 +246,7 @@ if (opts.sql && handle.driver.kind === "pglite") {
       wrap(tx as Queryable, "tx: ");
       return cb(tx);
     });
-  // Named statements (lib/db/pglite-prepared.ts) go through the protocol: their Bind message names
+  // Named statements (lib/db/pglite-prepared.ts, pglite-statement-cache.ts) go through the protocol: their Bind message names
   // the statement, and its Bind…Sync messages are charged to that name.
   const execProtocol = pglite.execProtocol.bind(pglite);
   let named: string | undefined;
@@ -343,8 +343,17 @@ function printAllocations(head: HeapNode): void {
   }
 }
 
-for (const [sql, { calls, ms }] of [...perStatement].sort((a, b) => b[1].ms - a[1].ms || b[1].calls - a[1].calls).slice(0, 12)) {
-  console.log(`${(ms / requests).toFixed(3).padStart(8)} ms  ${(calls / requests).toFixed(2)}×  ${sql}`);
+const measuredStatements = [...perStatement];
+// Prisma's statements are named by the statement cache (lib/db/pglite-statement-cache.ts): shown by their text.
+const cachedText = new Map<string, string>();
+if (opts.sql && handle.driver.kind === "pglite") {
+  const { rows } = await handle.driver.pglite.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements`);
+  for (const { name, statement } of rows) if (name.startsWith("prisma_")) cachedText.set(`named: ${name}`, statement);
+}
+for (const [sql, { calls, ms }] of measuredStatements.sort((a, b) => b[1].ms - a[1].ms || b[1].calls - a[1].calls).slice(0, 12)) {
+  const text = cachedText.get(sql);
+  const label = text === undefined ? sql : `cached: ${text.replace(/\s+/g, " ").trim().slice(0, 100)}`;
+  console.log(`${(ms / requests).toFixed(3).padStart(8)} ms  ${(calls / requests).toFixed(2)}×  ${label}`);
 }
 if (opts.sql && handle.driver.kind === "pg") {
   const total = [...perStatement.values()].reduce((sum, e) => sum + e.calls, 0);
