@@ -5,6 +5,7 @@ import { closeDriver, createPgDriver, createPgliteDriver, type Driver } from "./
 import { FairGate } from "./fair-gate";
 import { gatedAdapterFactory, type StatementListener } from "./gated-adapter";
 import { PrismaClient } from "./generated/client";
+import { pgliteWithStatementCache } from "./pglite-statement-cache";
 import { watchWrites } from "./pglite-writes";
 
 export type Db = PrismaClient;
@@ -41,7 +42,7 @@ export function createDbHandle(driver: Driver): DbHandle {
   // Process caches of reads are exact on the embedded database because its writes are counted
   // from here on (lib/db/read-cache.ts); no cache holds anything of this database before.
   if (driver.kind === "pglite") watchWrites(driver.pglite);
-  const inner = driver.kind === "pg" ? new PrismaPg(driver.pool) : new PrismaPGlite(driver.pglite);
+  const inner = driver.kind === "pg" ? new PrismaPg(driver.pool) : new PrismaPGlite(pgliteWithStatementCache(driver.pglite));
   const adapter = gatedAdapterFactory(inner, { gate, listeners });
   return {
     prisma: new PrismaClient({ adapter }),

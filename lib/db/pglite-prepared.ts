@@ -16,11 +16,12 @@
 // as one buffer, which its main loop works through message by message as a client's pipelined
 // packet. Parameters are serialized and rows parsed exactly as `query()` does: by the types Postgres
 // describes (once, when the statement is prepared), with the instance's own serializers and parsers.
-import { parse, protocol, type PGlite } from "@electric-sql/pglite";
+import { parse, protocol, type PGlite, type QueryOptions } from "@electric-sql/pglite";
 
-type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
+export type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
 
-interface PreparedStatement {
+export interface PreparedStatement {
+  name: string;
   text: string;
   paramTypes: number[];
   /** The statement's result columns as Postgres described them once (null when it returns no rows). */
@@ -34,26 +35,30 @@ export function preparedStatementNames(pglite: PGlite): string[] {
   return [...(preparedBy.get(pglite)?.keys() ?? [])];
 }
 
-async function send(pglite: PGlite, message: Uint8Array, into: BackendMessage[]): Promise<BackendMessage[]> {
+export async function send(pglite: PGlite, message: Uint8Array, into: BackendMessage[]): Promise<BackendMessage[]> {
   const { messages } = await pglite.execProtocol(message, { syncToFs: false });
   into.push(...messages);
   return messages;
 }
 
-async function prepare(pglite: PGlite, name: string, text: string, into: BackendMessage[]): Promise<PreparedStatement> {
+/**
+ * Parses `text` as the statement `name` and describes it. The caller holds the protocol lock and
+ * sends the Sync that ends the cycle.
+ */
+export async function prepare(pglite: PGlite, name: string, text: string, into: BackendMessage[]): Promise<PreparedStatement> {
   const { serialize } = protocol;
   // Closing first makes a statement left half-prepared by a failed earlier attempt harmless.
   await send(pglite, serialize.close({ type: "S", name }), into);
   await send(pglite, serialize.parse({ name, text, types: [] }), into);
   const described = await send(pglite, serialize.describe({ type: "S", name }), into);
   const parameters = described.find((m) => m.name === "parameterDescription") as { dataTypeIDs: number[] } | undefined;
-  return { text, paramTypes: parameters?.dataTypeIDs ?? [], rowDescription: described.find((m) => m.name === "rowDescription") ?? null };
+  return { name, text, paramTypes: parameters?.dataTypeIDs ?? [], rowDescription: described.find((m) => m.name === "rowDescription") ?? null };
 }
 
-function serializeParams(pglite: PGlite, params: unknown[], types: number[]): (string | null)[] {
+function serializeParams(pglite: PGlite, params: unknown[], types: number[], serializers?: QueryOptions["serializers"]): (string | null)[] {
   return params.map((value, i) => {
     if (value === null || value === undefined) return null;
-    const serializer = pglite.serializers[types[i]!];
+    const serializer = serializers?.[types[i]!] ?? pglite.serializers[types[i]!];
     return serializer ? serializer(value) : String(value);
   });
 }
@@ -69,8 +74,26 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
+/**
+ * Runs a prepared statement: Bind, Execute and Sync as one buffer, answered into `into` after the
+ * statement's row description. The caller holds the protocol lock. No Describe per execution: the
+ * columns were described when the statement was prepared (text format, as a portal of it has), and
+ * describing them again was a second trip through Postgres and PGlite's parser for each call.
+ */
+export async function execute(
+  pglite: PGlite,
+  statement: PreparedStatement,
+  params: unknown[],
+  into: BackendMessage[],
+  serializers?: QueryOptions["serializers"],
+): Promise<void> {
   const { serialize } = protocol;
+  const values = serializeParams(pglite, params, statement.paramTypes, serializers);
+  if (statement.rowDescription) into.push(statement.rowDescription);
+  await send(pglite, concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), into);
+}
+
+export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
   await pglite._checkReady();
   return pglite._runExclusiveTransaction(() =>
     pglite.runExclusive(async () => {
@@ -89,15 +112,10 @@ export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: st
           statement = await prepare(pglite, name, text, messages);
           statements.set(name, statement);
         }
-        const values = serializeParams(pglite, params, statement.paramTypes);
         synced = true;
-        // No Describe per execution: the columns were described when the statement was prepared
-        // (text format, as a portal of it has), and describing them again was a second trip
-        // through Postgres and PGlite's parser for each call.
-        if (statement.rowDescription) messages.push(statement.rowDescription);
-        await send(pglite, concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]), messages);
+        await execute(pglite, statement, params, messages);
       } finally {
-        if (!synced) await send(pglite, serialize.sync(), messages);
+        if (!synced) await send(pglite, protocol.serialize.sync(), messages);
       }
       // As query() ends an autocommit statement (a no-op on the Node file system, which writes
       // through at once; relaxedDurability makes it not awaited).

@@ -1,6 +1,7 @@
 // The plan a hot statement is cached with must not read its tables sequentially, even when it is
 // made while they are small. The hot statements of the token endpoint, introspection, UserInfo, the
-// Admin API and MCP are named (lib/db/raw.ts): after five executions Postgres keeps one generic plan
+// Admin API and MCP are named (lib/db/raw.ts), and on the embedded database every statement Prisma
+// sends is cached too (lib/db/pglite-statement-cache.ts): after five executions Postgres keeps one generic plan
 // for each, chosen without the parameters' values and with the tables' size at that moment, until
 // the tables' stats change. On the embedded database, a generic plan made on the demo school's few
 // rows read every refresh token sequentially for each refresh, for as long as it stayed cached (it
@@ -13,6 +14,7 @@
 // with TEST_DATABASE_URL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { forgetApiKeys } from "@/lib/credentials/api-key-cache";
+import { dbHandle } from "@/lib/db/client";
 import { DEFAULT_DEMO_API_KEY, DEMO_IDS } from "@/lib/startup/seed/demo-data";
 import { appForSuite } from "../../helpers/app-for-suite";
 import { genericPlanOf, planNodes, rowStatementsDuring } from "../../helpers/statements";
@@ -34,15 +36,19 @@ beforeAll(async () => {
 const SMALL_BY_NATURE = new Set(["WebhookEndpoint"]);
 
 /**
- * The tables the generic plans of the named statements scan sequentially, but for those small by
- * nature. An unnamed statement (Prisma's, and raw ones without a name) is planned for its values at
- * every execution, so only the named ones keep a plan.
+ * The tables the generic plans of the cached statements scan sequentially, but for those small by
+ * nature. On Postgres only the named ones keep a plan: an unnamed statement (Prisma's, and raw ones
+ * without a name) is planned for its values at every execution. On the embedded database every
+ * statement Prisma sends is cached as well (lib/db/pglite-statement-cache.ts).
  */
 async function seqScans(statements: { sql: string; args: unknown[]; name?: string }[]): Promise<string[]> {
+  const everyStatementCached = dbHandle().driver.kind === "pglite";
   const found: string[] = [];
-  for (const s of statements.filter((s) => s.name)) {
+  for (const s of statements.filter((s) => s.name || everyStatementCached)) {
     for (const node of planNodes(await genericPlanOf(s))) {
-      if (node["Node Type"] === "Seq Scan" && !SMALL_BY_NATURE.has(node["Relation Name"]!)) found.push(`${node["Relation Name"]} in ${s.name}: ${s.sql.replace(/\s+/g, " ").slice(0, 80)}…`);
+      if (node["Node Type"] === "Seq Scan" && !SMALL_BY_NATURE.has(node["Relation Name"]!)) {
+        found.push(`${node["Relation Name"]} in ${s.name ?? "Prisma's"}: ${s.sql.replace(/\s+/g, " ").slice(0, 120)}…`);
+      }
     }
   }
   return found;
