@@ -55,10 +55,14 @@ export async function prepare(pglite: PGlite, name: string, text: string, into: 
   return { name, text, paramTypes: parameters?.dataTypeIDs ?? [], rowDescription: described.find((m) => m.name === "rowDescription") ?? null };
 }
 
-function serializeParams(pglite: PGlite, params: unknown[], types: number[], serializers?: QueryOptions["serializers"]): (string | null)[] {
+/**
+ * The statement's parameters as Bind carries them, by the types Postgres described. Before anything
+ * is sent: a value that cannot be serialized throws while the cycle still needs its Sync.
+ */
+export function bindValues(pglite: PGlite, statement: PreparedStatement, params: unknown[], serializers?: QueryOptions["serializers"]): (string | null)[] {
   return params.map((value, i) => {
     if (value === null || value === undefined) return null;
-    const serializer = serializers?.[types[i]!] ?? pglite.serializers[types[i]!];
+    const serializer = serializers?.[statement.paramTypes[i]!] ?? pglite.serializers[statement.paramTypes[i]!];
     return serializer ? serializer(value) : String(value);
   });
 }
@@ -75,20 +79,14 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Runs a prepared statement: Bind, Execute and Sync as one buffer, answered into `into` after the
- * statement's row description. The caller holds the protocol lock. No Describe per execution: the
- * columns were described when the statement was prepared (text format, as a portal of it has), and
- * describing them again was a second trip through Postgres and PGlite's parser for each call.
+ * Runs a prepared statement with its bound values: Bind, Execute and Sync as one buffer, answered
+ * into `into` after the statement's row description. The caller holds the protocol lock. No
+ * Describe per execution: the columns were described when the statement was prepared (text format,
+ * as a portal of it has), and describing them again was a second trip through Postgres and PGlite's
+ * parser for each call.
  */
-export async function execute(
-  pglite: PGlite,
-  statement: PreparedStatement,
-  params: unknown[],
-  into: BackendMessage[],
-  serializers?: QueryOptions["serializers"],
-): Promise<void> {
+export async function execute(pglite: PGlite, statement: PreparedStatement, values: (string | null)[], into: BackendMessage[]): Promise<void> {
   const { serialize } = protocol;
-  const values = serializeParams(pglite, params, statement.paramTypes, serializers);
   if (statement.rowDescription) into.push(statement.rowDescription);
   await send(pglite, concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), into);
 }
@@ -112,8 +110,9 @@ export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: st
           statement = await prepare(pglite, name, text, messages);
           statements.set(name, statement);
         }
+        const values = bindValues(pglite, statement, params);
         synced = true;
-        await execute(pglite, statement, params, messages);
+        await execute(pglite, statement, values, messages);
       } finally {
         if (!synced) await send(pglite, protocol.serialize.sync(), messages);
       }

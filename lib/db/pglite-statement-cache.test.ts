@@ -113,6 +113,26 @@ describe("pgliteWithStatementCache", () => {
     expect(await namesOf(fresh)).toHaveLength(1);
   });
 
+  it("ends the cycle when a value cannot be serialized, prepared or not, and stays usable", async () => {
+    const refusing = { 25: () => { throw new Error("not serializable"); } };
+    const text = `SELECT count(*)::int AS n FROM item WHERE name = $1 OR name = 'taken'`;
+    // A cycle left without its Sync keeps the implicit transaction its Parse began open: the next
+    // statement would run in it, with that transaction's older now().
+    const inFreshTransaction = async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return (await db.query<{ fresh: boolean }>(`SELECT statement_timestamp() - now() < interval '50 ms' AS fresh`)).rows[0]!.fresh;
+    };
+    for (let i = 0; i < 2; i++) {
+      await expect(cached.query(text, ["x"], { serializers: refusing })).rejects.toThrow("not serializable");
+      expect(await inFreshTransaction()).toBe(true);
+    }
+    expect((await cached.query(text, ["x"])).rows).toEqual([{ n: 1 }]);
+    await cached.transaction(async (tx) => {
+      await expect(tx.query(text, ["x"], { serializers: refusing })).rejects.toThrow("not serializable");
+      expect((await tx.query(text, ["x"])).rows).toEqual([{ n: 1 }]);
+    });
+  });
+
   it("keeps a statement prepared inside a transaction that rolled back", async () => {
     const text = `SELECT name FROM item WHERE name = $1 AND n IS NULL`;
     await cached.transaction(async (tx) => {

@@ -23,7 +23,7 @@
 // - At most CAPACITY statements are kept, least recently used first out, closed in Postgres when
 //   they leave: each holds its parse tree and plans in the database's memory, which never shrinks.
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
-import { execute, prepare, send, type BackendMessage, type PreparedStatement } from "./pglite-prepared";
+import { bindValues, execute, prepare, send, type BackendMessage, type PreparedStatement } from "./pglite-prepared";
 
 /** Statements kept per instance (each server of a quick bench run prepared 15 to 89 distinct texts). */
 export const CAPACITY = 256;
@@ -109,8 +109,9 @@ async function runCached<T>(
       }
       cache.add(statement);
     }
+    const values = bindValues(pglite, statement, params, options?.serializers);
     synced = true;
-    await execute(pglite, statement, params, messages, options?.serializers);
+    await execute(pglite, statement, values, messages);
   } catch (err) {
     if (statement && (err as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) cache.drop(statement);
     throw err;
