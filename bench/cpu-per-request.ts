@@ -238,6 +238,7 @@ if (opts.sql && handle.driver.kind === "pglite") {
   const pglite = handle.driver.pglite as unknown as Queryable & {
     transaction: (cb: (tx: unknown) => unknown) => Promise<unknown>;
     execProtocol: (message: Uint8Array, options?: unknown) => Promise<unknown>;
+    execProtocolRawStream: (message: Uint8Array, options?: unknown) => Promise<unknown>;
   };
   wrap(pglite, "");
   const transaction = pglite.transaction.bind(pglite);
@@ -246,34 +247,38 @@ if (opts.sql && handle.driver.kind === "pglite") {
       wrap(tx as Queryable, "tx: ");
       return cb(tx);
     });
-  // Named statements (lib/db/pglite-prepared.ts, pglite-statement-cache.ts) go through the protocol: their Bind message names
-  // the statement, and its Bind…Sync messages are charged to that name.
-  const execProtocol = pglite.execProtocol.bind(pglite);
+  // Named statements (lib/db/pglite-prepared.ts, pglite-statement-cache.ts) go through the protocol:
+  // their Bind message names the statement, and its Bind…Sync messages are charged to that name
+  // (prepared through execProtocol, run through execProtocolRawStream; the reading of the answer's
+  // rows after that is not charged to the statement).
   let named: string | undefined;
-  pglite.execProtocol = async (message, options) => {
-    const type = String.fromCharCode(message[0]!);
-    if (type === "B") {
-      // Bind: type, int32 length, portal name\0, statement name\0, …
-      const portalEnd = message.indexOf(0, 5);
-      named = `named: ${Buffer.from(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))).toString("utf8")}`;
-    }
-    // Bind…Sync travel as one buffer (or Sync alone after an early end): the cycle ends at a Sync,
-    // which is the buffer's last message (S, int32 length 4).
-    const endsWithSync = message.length >= 5 && message[message.length - 5] === 0x53 && message[message.length - 1] === 4;
-    const before = process.cpuUsage();
-    try {
-      return await execProtocol(message, options);
-    } finally {
-      if (named) {
-        const d = process.cpuUsage(before);
-        const e = perStatement.get(named) ?? { calls: 0, ms: 0 };
-        e.ms += (d.user + d.system) / 1000;
-        if (type === "B") e.calls++;
-        perStatement.set(named, e);
-        if (endsWithSync) named = undefined;
+  const charged = <A extends unknown[], R>(run: (message: Uint8Array, ...rest: A) => Promise<R>) =>
+    async (message: Uint8Array, ...rest: A): Promise<R> => {
+      const type = String.fromCharCode(message[0]!);
+      if (type === "B") {
+        // Bind: type, int32 length, portal name\0, statement name\0, …
+        const portalEnd = message.indexOf(0, 5);
+        named = `named: ${Buffer.from(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))).toString("utf8")}`;
       }
-    }
-  };
+      // Bind…Sync travel as one buffer (or Sync alone after an early end): the cycle ends at a Sync,
+      // which is the buffer's last message (S, int32 length 4).
+      const endsWithSync = message.length >= 5 && message[message.length - 5] === 0x53 && message[message.length - 1] === 4;
+      const before = process.cpuUsage();
+      try {
+        return await run(message, ...rest);
+      } finally {
+        if (named) {
+          const d = process.cpuUsage(before);
+          const e = perStatement.get(named) ?? { calls: 0, ms: 0 };
+          e.ms += (d.user + d.system) / 1000;
+          if (type === "B") e.calls++;
+          perStatement.set(named, e);
+          if (endsWithSync) named = undefined;
+        }
+      }
+    };
+  pglite.execProtocol = charged(pglite.execProtocol.bind(pglite));
+  pglite.execProtocolRawStream = charged(pglite.execProtocolRawStream.bind(pglite));
 }
 
 // On Postgres: every statement any pg client sends (Prisma's adapter, the raw driver, the floors),
