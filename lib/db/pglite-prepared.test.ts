@@ -1,7 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
+import { messages, PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pgliteQueryNamed, preparedStatementNames } from "./pglite-prepared";
+import { pgliteQueryNamed, preparedStatementNames, readBackendMessages } from "./pglite-prepared";
 
 // The statement shapes the hot paths use: every parameter type they bind (uuid, text, timestamptz,
 // text[] that may be null, jsonb as text, bigint as text) and a data-modifying CTE.
@@ -144,5 +144,46 @@ describe("pgliteQueryNamed", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("readBackendMessages (the named path's reader of Postgres's answer)", () => {
+  const ROWS = `SELECT $1::text AS t, NULL::int AS nothing, n, repeat($1::text, n % 7) AS r FROM generate_series(1, $2::int) AS n`;
+
+  it("reads rows as PGlite's own parser does: any text, nulls, empty strings, many rows", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Every code point but NUL (which text cannot hold): one to four bytes of UTF-8 each.
+        fc.string({ unit: fc.integer({ min: 1, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c)), maxLength: 30 }),
+        fc.integer({ min: 0, max: 300 }),
+        async (text, rows) => {
+          const named = await pgliteQueryNamed(db, "rows-of-text", ROWS, [text, rows]);
+          expect(named).toEqual((await db.query(ROWS, [text, rows])).rows);
+        },
+      ),
+      { seed: 20261128, numRuns: 60 },
+    );
+  });
+
+  it("reads an answer Postgres writes in more than one piece", async () => {
+    // 2,000 rows of ~3 KB: several MB, far past one write of the wasm socket.
+    const big = await pgliteQueryNamed<{ r: string }>(db, "rows-of-text", ROWS, ["é漢😀", 2000]);
+    expect(big).toEqual((await db.query(ROWS, ["é漢😀", 2000])).rows);
+  });
+
+  it("throws the first error Postgres reported, as PGlite's DatabaseError, and only that", async () => {
+    const failing = `SELECT 1 / (n - 3) AS v FROM generate_series(1, $1::int) AS n`;
+    const err = await pgliteQueryNamed(db, "divide-until-zero", failing, [5]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(messages.DatabaseError);
+    expect(err).toMatchObject({ code: "22012", message: "division by zero" });
+    expect(await pgliteQueryNamed(db, "divide-until-zero", failing, [2])).toEqual([{ v: 0 }, { v: -1 }]);
+  });
+
+  it("refuses an answer cut short instead of reading past it", () => {
+    const row = Buffer.from([0x44, 0, 0, 0, 12, 0, 1, 0, 0, 0, 2, 0x68, 0x69]);
+    const into: unknown[] = [];
+    readBackendMessages(row, into as never[]);
+    expect(into).toMatchObject([{ name: "dataRow", fields: ["hi"] }]);
+    expect(() => readBackendMessages(row.subarray(0, 10), [])).toThrow(/past the answer/);
   });
 });

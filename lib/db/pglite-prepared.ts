@@ -12,11 +12,12 @@
 // else's open transaction) and the protocol lock (`runExclusive()`). It is one statement in
 // Postgres's implicit transaction, committed at Sync like any autocommit statement: wrapping it in
 // `transaction()` added a BEGIN and a COMMIT, two more trips into the database per statement
-// (docs/benchmarks.md, "The embedded database"). Bind, Describe, Execute and Sync go to PGlite
-// as one buffer, which its main loop works through message by message as a client's pipelined
-// packet. Parameters are serialized and rows parsed exactly as `query()` does: by the types Postgres
-// describes (once, when the statement is prepared), with the instance's own serializers and parsers.
-import { parse, protocol, type PGlite, type QueryOptions } from "@electric-sql/pglite";
+// (docs/benchmarks.md, "The embedded database"). Bind, Execute and Sync go to PGlite as one
+// buffer, which its main loop works through message by message as a client's pipelined packet, and
+// the answer's rows are read here (readBackendMessages). Parameters are serialized and values parsed
+// as `query()` does: by the types Postgres describes (once, when the statement is prepared), with
+// the instance's own serializers and parsers.
+import { messages, parse, protocol, type PGlite, type QueryOptions } from "@electric-sql/pglite";
 
 export type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
 
@@ -88,7 +89,57 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export async function execute(pglite: PGlite, statement: PreparedStatement, values: (string | null)[], into: BackendMessage[]): Promise<void> {
   const { serialize } = protocol;
   if (statement.rowDescription) into.push(statement.rowDescription);
-  await send(pglite, concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), into);
+  const chunks: Uint8Array[] = [];
+  // The answer as Postgres wrote it, copied out of the wasm memory (valid only during the call).
+  await pglite.execProtocolRawStream(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), {
+    syncToFs: false,
+    onRawData: (bytes) => chunks.push(bytes.slice()),
+  });
+  readBackendMessages(chunks.length === 1 ? chunks[0]! : concat(chunks), into);
+}
+
+const DATA_ROW = 0x44;
+
+/**
+ * The backend messages in `data`, into `into`; throws the first error Postgres reported, as
+ * execProtocol does. Data rows are read here, each field decoded straight from the answer's buffer:
+ * the protocol parser PGlite uses copies every field into an ArrayBuffer of its own before decoding
+ * it, which was most of PGlite's JavaScript time on a page of rows. Every other message goes
+ * through that parser.
+ */
+export function readBackendMessages(data: Uint8Array, into: BackendMessage[]): void {
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const parser = new protocol.Parser();
+  let error: unknown;
+  let at = 0;
+  while (at + 5 <= buffer.length) {
+    const length = buffer.readUInt32BE(at + 1);
+    const end = at + 1 + length;
+    if (end > buffer.length) throw new Error("a backend message ends past the answer");
+    if (buffer[at] === DATA_ROW) {
+      const count = buffer.readUInt16BE(at + 5);
+      const fields: (string | null)[] = new Array(count);
+      let p = at + 7;
+      for (let i = 0; i < count; i++) {
+        const size = buffer.readInt32BE(p);
+        p += 4;
+        if (size === -1) {
+          fields[i] = null;
+        } else {
+          fields[i] = buffer.toString("utf8", p, p + size);
+          p += size;
+        }
+      }
+      into.push(new messages.DataRowMessage(length, fields as string[]));
+    } else {
+      parser.parse(buffer.subarray(at, end), (message) => {
+        if (message instanceof messages.DatabaseError) error ??= message;
+        else into.push(message);
+      });
+    }
+    at = end;
+  }
+  if (error) throw error;
 }
 
 export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
