@@ -60,7 +60,7 @@ export async function prepare(pglite: PGlite, name: string, text: string, into: 
  * The statement's parameters as Bind carries them, by the types Postgres described. Before anything
  * is sent: a value that cannot be serialized throws while the cycle still needs its Sync.
  */
-export function bindValues(pglite: PGlite, statement: PreparedStatement, params: unknown[], serializers?: QueryOptions["serializers"]): (string | null)[] {
+function bindValues(pglite: PGlite, statement: PreparedStatement, params: unknown[], serializers?: QueryOptions["serializers"]): (string | null)[] {
   return params.map((value, i) => {
     if (value === null || value === undefined) return null;
     const serializer = serializers?.[statement.paramTypes[i]!] ?? pglite.serializers[statement.paramTypes[i]!];
@@ -86,7 +86,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * as a portal of it has), and describing them again was a second trip through Postgres and PGlite's
  * parser for each call.
  */
-export async function execute(pglite: PGlite, statement: PreparedStatement, values: (string | null)[], into: BackendMessage[]): Promise<void> {
+async function execute(pglite: PGlite, statement: PreparedStatement, values: (string | null)[], into: BackendMessage[]): Promise<void> {
   const { serialize } = protocol;
   if (statement.rowDescription) into.push(statement.rowDescription);
   const chunks: Uint8Array[] = [];
@@ -142,31 +142,53 @@ export function readBackendMessages(data: Uint8Array, into: BackendMessage[]): v
   if (error) throw error;
 }
 
+/**
+ * One extended-protocol cycle of a prepared statement, answered as messages: `statementFor` finds
+ * it or prepares it (its messages into the answer), the parameters are bound, and Bind, Execute and
+ * Sync run it. Sync ends the cycle (and its implicit transaction) whatever happened before it: it
+ * travels with Execute, or on its own when the cycle ended early, a value that cannot be serialized
+ * included. The caller holds the protocol lock.
+ */
+export async function runPrepared(
+  pglite: PGlite,
+  statementFor: (into: BackendMessage[]) => Promise<PreparedStatement>,
+  params: unknown[],
+  serializers?: QueryOptions["serializers"],
+): Promise<BackendMessage[]> {
+  const messages: BackendMessage[] = [];
+  let synced = false;
+  try {
+    const statement = await statementFor(messages);
+    const values = bindValues(pglite, statement, params, serializers);
+    synced = true;
+    await execute(pglite, statement, values, messages);
+  } finally {
+    if (!synced) await send(pglite, protocol.serialize.sync(), messages);
+  }
+  return messages;
+}
+
 export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: string, params: unknown[]): Promise<T[]> {
   await pglite._checkReady();
   return pglite._runExclusiveTransaction(() =>
     pglite.runExclusive(async () => {
       let statements = preparedBy.get(pglite);
       if (!statements) preparedBy.set(pglite, (statements = new Map()));
-      const messages: BackendMessage[] = [];
-      // Sync ends the extended-protocol cycle (and its implicit transaction) whatever happened
-      // before it; it travels with Execute, or on its own when the cycle ended early.
-      let synced = false;
-      try {
-        let statement = statements.get(name);
-        if (statement && statement.text !== text) {
-          throw new Error(`the prepared statement "${name}" was prepared with another text`);
-        }
-        if (!statement) {
-          statement = await prepare(pglite, name, text, messages);
-          statements.set(name, statement);
-        }
-        const values = bindValues(pglite, statement, params);
-        synced = true;
-        await execute(pglite, statement, values, messages);
-      } finally {
-        if (!synced) await send(pglite, protocol.serialize.sync(), messages);
-      }
+      const prepared = statements;
+      const messages = await runPrepared(
+        pglite,
+        async (into) => {
+          const statement = prepared.get(name);
+          if (statement && statement.text !== text) {
+            throw new Error(`the prepared statement "${name}" was prepared with another text`);
+          }
+          if (statement) return statement;
+          const made = await prepare(pglite, name, text, into);
+          prepared.set(name, made);
+          return made;
+        },
+        params,
+      );
       // As query() ends an autocommit statement (a no-op on the Node file system, which writes
       // through at once; relaxedDurability makes it not awaited).
       await pglite.syncToFs();

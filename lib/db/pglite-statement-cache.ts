@@ -23,7 +23,7 @@
 // - At most CAPACITY statements are kept, least recently used first out, closed in Postgres when
 //   they leave: each holds its parse tree and plans in the database's memory, which never shrinks.
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
-import { bindValues, execute, prepare, send, type BackendMessage, type PreparedStatement } from "./pglite-prepared";
+import { prepare, runPrepared, send, type BackendMessage, type PreparedStatement } from "./pglite-prepared";
 
 /** Statements kept per instance (each server of a quick bench run prepared 15 to 89 distinct texts). */
 export const CAPACITY = 256;
@@ -89,34 +89,32 @@ async function runCached<T>(
   options: QueryOptions | undefined,
   inTransaction: boolean,
 ): Promise<Results<T>> {
-  const { serialize } = protocol;
-  const messages: BackendMessage[] = [];
   let statement: PreparedStatement | undefined;
-  // Sync ends the extended-protocol cycle whatever happened before it; it travels with Execute, or
-  // on its own when the cycle ended early.
-  let synced = false;
+  let messages: BackendMessage[];
   try {
-    while (cache.toClose.length > 0) await send(pglite, serialize.close({ type: "S", name: cache.toClose.shift()! }), []);
-    statement = cache.get(text);
-    if (!statement) {
-      const name = cache.nextName();
-      try {
-        statement = await prepare(pglite, name, text, messages);
-      } catch (err) {
-        // Whatever part of it Postgres kept goes with the next call's closes.
-        cache.toClose.push(name);
-        throw err;
-      }
-      cache.add(statement);
-    }
-    const values = bindValues(pglite, statement, params, options?.serializers);
-    synced = true;
-    await execute(pglite, statement, values, messages);
+    messages = await runPrepared(
+      pglite,
+      async (into) => {
+        while (cache.toClose.length > 0) await send(pglite, protocol.serialize.close({ type: "S", name: cache.toClose.shift()! }), []);
+        statement = cache.get(text);
+        if (statement) return statement;
+        const name = cache.nextName();
+        try {
+          statement = await prepare(pglite, name, text, into);
+        } catch (err) {
+          // Whatever part of it Postgres kept goes with the next call's closes.
+          cache.toClose.push(name);
+          throw err;
+        }
+        cache.add(statement);
+        return statement;
+      },
+      params,
+      options?.serializers,
+    );
   } catch (err) {
     if (statement && (err as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) cache.drop(statement);
     throw err;
-  } finally {
-    if (!synced) await send(pglite, serialize.sync(), messages);
   }
   // As query() ends an autocommit statement (a no-op on the Node file system, which writes through
   // at once); a transaction's statements are written by its COMMIT.
