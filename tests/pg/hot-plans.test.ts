@@ -95,7 +95,7 @@ async function wastefulPlans(statements: Captured[]): Promise<{ sql: string; was
       s.args as unknown[],
     );
     const w = waste(rows[0]!["QUERY PLAN"][0]!.Plan);
-    if (s.args.length) w.push(...waste(await genericPlanOf(s, { analyze: read })).map((x) => `generic plan of ${s.name ?? "a Prisma statement"}: ${x}`));
+    if (s.args.length) w.push(...waste(await genericPlanOf(s, { analyze: read })).map((x) => `generic plan of ${s.name ?? "an unnamed statement"}: ${x}`));
     if (w.length) found.push({ sql: s.sql, waste: w });
   }
   return found;
