@@ -28,6 +28,7 @@ let tokenSeq = 0;
 let refreshes = 0;
 let codesRedeemed = 0;
 let introspections = 0;
+let llmsFull: string | null = null;
 
 const root = {
   courses: () => ({ nodes: [{ id: "c1", title: "Intro to SQL", price: 49, lecturers: [] }] }),
@@ -55,7 +56,8 @@ beforeAll(async () => {
     if (req.url === "/api/md/courses/intro-to-sql") {
       res.writeHead(200, { "content-type": "text/markdown; charset=utf-8" }).end("---\ntitle: Intro to SQL\n---\n");
     } else if (req.url === "/llms-full.txt") {
-      res.writeHead(404).end("not found");
+      if (llmsFull === null) res.writeHead(404).end("not found");
+      else res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(llmsFull);
     } else if (req.url === "/admin/graphql" && req.method === "POST") {
       const key = String(req.headers["x-service-api-key"]);
       const n = (inFlight.get(key) ?? 0) + 1;
@@ -137,6 +139,26 @@ describe("workload probes", () => {
   it("report a missing endpoint as unavailable with the status", async () => {
     expect(await workload("llms-full").prepare(ctx)).toEqual({ unavailable: "GET /llms-full.txt → 404 (not in this build)" });
     expect(await workload("html-course").prepare(ctx)).toEqual({ unavailable: "GET /courses/intro-to-sql → 404 (not in this build)" });
+  });
+
+  it("measure llms-full.txt as the whole bundle with the demo course or as the index linking its courses part, nothing else", async () => {
+    const llms = workload("llms-full");
+    try {
+      llmsFull = "# Demo\n\n---\n\n# Intro to SQL\n";
+      expect(await llms.prepare(ctx)).toHaveProperty("spec");
+      for (const part of ["courses", "courses-2"]) {
+        llmsFull = `# Demo\n\n## Parts\n\n- [Pages](https://demo.test/llms-full/pages.txt): 4 documents\n- [Courses](https://demo.test/llms-full/${part}.txt): 250 documents\n`;
+        expect(await llms.prepare(ctx), part).toHaveProperty("spec");
+      }
+      for (const body of ["# Demo\n\nno courses here\n", "# Demo\n\n- [Pages](https://demo.test/llms-full/pages.txt): 4 documents\n"]) {
+        llmsFull = body;
+        expect(await llms.prepare(ctx)).toEqual({
+          unavailable: "GET /llms-full.txt: neither the whole bundle with the demo course nor an index linking its courses part",
+        });
+      }
+    } finally {
+      llmsFull = null;
+    }
   });
 
   it("select every scalar field of the courses nodes by introspection", async () => {
