@@ -31,6 +31,12 @@ export interface PreparedStatement {
 
 const preparedBy = new WeakMap<PGlite, Map<string, PreparedStatement>>();
 
+function namedStatementsOf(pglite: PGlite): Map<string, PreparedStatement> {
+  let statements = preparedBy.get(pglite);
+  if (!statements) preparedBy.set(pglite, (statements = new Map()));
+  return statements;
+}
+
 /** The statements prepared on this instance (tests read it to prove the plan is reused). */
 export function preparedStatementNames(pglite: PGlite): string[] {
   return [...(preparedBy.get(pglite)?.keys() ?? [])];
@@ -172,19 +178,17 @@ export async function pgliteQueryNamed<T>(pglite: PGlite, name: string, text: st
   await pglite._checkReady();
   return pglite._runExclusiveTransaction(() =>
     pglite.runExclusive(async () => {
-      let statements = preparedBy.get(pglite);
-      if (!statements) preparedBy.set(pglite, (statements = new Map()));
-      const prepared = statements;
+      const statements = namedStatementsOf(pglite);
       const messages = await runPrepared(
         pglite,
         async (into) => {
-          const statement = prepared.get(name);
+          const statement = statements.get(name);
           if (statement && statement.text !== text) {
             throw new Error(`the prepared statement "${name}" was prepared with another text`);
           }
           if (statement) return statement;
           const made = await prepare(pglite, name, text, into);
-          prepared.set(name, made);
+          statements.set(name, made);
           return made;
         },
         params,
