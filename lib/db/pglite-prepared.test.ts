@@ -1,7 +1,7 @@
-import { messages, PGlite } from "@electric-sql/pglite";
+import { messages, PGlite, protocol } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pgliteQueryNamed, preparedStatementNames, readBackendMessages } from "./pglite-prepared";
+import { bindExecuteSync, pgliteQueryNamed, preparedStatementNames, readBackendMessages } from "./pglite-prepared";
 
 // The statement shapes the hot paths use: every parameter type they bind (uuid, text, timestamptz,
 // text[] that may be null, jsonb as text, bigint as text) and a data-modifying CTE.
@@ -179,11 +179,87 @@ describe("readBackendMessages (the named path's reader of Postgres's answer)", (
     expect(await pgliteQueryNamed(db, "divide-until-zero", failing, [2])).toEqual([{ v: 0 }, { v: -1 }]);
   });
 
+  it("makes the objects PGlite's parser makes for the messages that end an execution", () => {
+    const message = (code: number, body: Buffer) => Buffer.concat([Buffer.from([code]), u32(body.length + 4), body]);
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32BE(n);
+      return b;
+    };
+    const ending = fc.oneof(
+      fc.constant(message(0x32, Buffer.alloc(0))), // BindComplete
+      fc.constant(message(0x6e, Buffer.alloc(0))), // NoData
+      fc.string({ maxLength: 20 }).filter((t) => !t.includes("\u0000")).map((tag) => message(0x43, Buffer.from(tag + "\u0000"))), // CommandComplete
+      fc.constantFrom("I", "T", "E").map((status) => message(0x5a, Buffer.from(status))), // ReadyForQuery
+      fc.constant(message(0x33, Buffer.alloc(0))), // CloseComplete: left to the parser
+      fc.string({ maxLength: 8 }).map((v) => { // DataRow of one text field
+        const bytes = Buffer.from(v);
+        return message(0x44, Buffer.concat([Buffer.from([0, 1]), u32(bytes.length), bytes]));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(ending, { maxLength: 8 }), (parts) => {
+        const answer = Buffer.concat(parts);
+        const ours: unknown[] = [];
+        readBackendMessages(answer, ours as never[]);
+        const theirs: unknown[] = [];
+        new protocol.Parser().parse(answer, (m) => theirs.push(m));
+        expect(ours).toStrictEqual(theirs);
+      }),
+      { seed: 20261129, numRuns: 300 },
+    );
+  });
+
+  it("makes rows as query() does: a column named __proto__, repeated names, types without a parser, nulls", async () => {
+    const odd = `SELECT 1 AS "__proto__", 'a' AS x, 'b' AS x, point(1, 2) AS p, NULL::timestamptz AS never, now() AS at, '{1,2}'::int[] AS list`;
+    const named = await pgliteQueryNamed<Record<string, unknown>>(db, "odd-columns", odd, []);
+    const viaQuery = (await db.query<Record<string, unknown>>(odd)).rows;
+    expect(named).toHaveLength(1);
+    expect(Object.getPrototypeOf(named[0])).toBe(Object.prototype);
+    expect(Object.keys(named[0]!)).toEqual(Object.keys(viaQuery[0]!));
+    expect(Object.getOwnPropertyDescriptor(named[0], "__proto__")?.value).toBe(1);
+    const { at: _at, ...rest } = named[0]!;
+    const { at: _atQ, ...restQ } = viaQuery[0]!;
+    expect(rest).toEqual(restQ);
+    expect(named[0]!.at).toBeInstanceOf(Date);
+  });
+
   it("refuses an answer cut short instead of reading past it", () => {
     const row = Buffer.from([0x44, 0, 0, 0, 12, 0, 1, 0, 0, 0, 2, 0x68, 0x69]);
     const into: unknown[] = [];
     readBackendMessages(row, into as never[]);
     expect(into).toMatchObject([{ name: "dataRow", fields: ["hi"] }]);
     expect(() => readBackendMessages(row.subarray(0, 10), [])).toThrow(/past the answer/);
+  });
+});
+
+describe("bindExecuteSync (the named path's Bind, Execute and Sync)", () => {
+  const ECHO = `SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::text AS d`;
+
+  it("binds any text and nulls as query() does", async () => {
+    const value = fc.option(
+      fc.string({ unit: fc.integer({ min: 1, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c)), maxLength: 40 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(value, value, value, value, async (...values) => {
+        expect(await pgliteQueryNamed(db, "echo-four", ECHO, values)).toEqual((await db.query(ECHO, values)).rows);
+      }),
+      { seed: 20261129, numRuns: 80 },
+    );
+  });
+
+  it("writes a lone surrogate as U+FFFD, as any UTF-8 encoder does, and keeps the message well formed", async () => {
+    expect(await pgliteQueryNamed(db, "echo-four", ECHO, ["a\ud800b", "\udc00", null, "x"])).toEqual([{ a: "a\ufffdb", b: "\ufffd", c: null, d: "x" }]);
+  });
+
+  it("lays out the three messages as the protocol defines them", () => {
+    const out = bindExecuteSync("s1", ["é", null]);
+    // Bind: code, length, portal "", statement "s1", no format codes, 2 values, no result format codes.
+    const bindLength = out.readInt32BE(1);
+    expect(String.fromCharCode(out[0]!)).toBe("B");
+    const bind = out.subarray(5, 1 + bindLength);
+    expect([...bind]).toEqual([0, 0x73, 0x31, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0xc3, 0xa9, 0xff, 0xff, 0xff, 0xff, 0, 0]);
+    // Execute the unnamed portal for every row, then Sync.
+    expect([...out.subarray(1 + bindLength)]).toEqual([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4]);
   });
 });
