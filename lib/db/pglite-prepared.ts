@@ -13,8 +13,9 @@
 // Postgres's implicit transaction, committed at Sync like any autocommit statement: wrapping it in
 // `transaction()` added a BEGIN and a COMMIT, two more trips into the database per statement
 // (docs/benchmarks.md, "The embedded database"). Bind, Execute and Sync go to PGlite as one
-// buffer, which its main loop works through message by message as a client's pipelined packet, and
-// the answer's rows are read here (readBackendMessages). Parameters are serialized and values parsed
+// buffer (bindExecuteSync), which its main loop works through message by message as a client's
+// pipelined packet, and the answer is read here: as rows for rawQuery (rowsOf), as messages for the
+// statement cache (readBackendMessages). Parameters are serialized and values parsed
 // as `query()` does: by the types Postgres describes (once, when the statement is prepared), with
 // the instance's own serializers and parsers.
 import { messages, protocol, types, type PGlite, type QueryOptions } from "@electric-sql/pglite";
