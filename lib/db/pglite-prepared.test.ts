@@ -180,12 +180,12 @@ describe("readBackendMessages (the named path's reader of Postgres's answer)", (
   });
 
   it("makes the objects PGlite's parser makes for the messages that end an execution", () => {
-    const message = (code: number, body: Buffer) => Buffer.concat([Buffer.from([code]), u32(body.length + 4), body]);
     const u32 = (n: number) => {
       const b = Buffer.alloc(4);
       b.writeUInt32BE(n);
       return b;
     };
+    const message = (code: number, body: Buffer) => Buffer.concat([Buffer.from([code]), u32(body.length + 4), body]);
     const ending = fc.oneof(
       fc.constant(message(0x32, Buffer.alloc(0))), // BindComplete
       fc.constant(message(0x6e, Buffer.alloc(0))), // NoData

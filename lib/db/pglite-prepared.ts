@@ -29,7 +29,16 @@ export interface PreparedStatement {
   /** The statement's result columns as Postgres described them once (null when it returns no rows). */
   rowDescription: BackendMessage | null;
   /** Each result column's name and value parser, resolved on the first rows read (rowsOf). */
-  columns?: Column[];
+  rowShape?: RowShape;
+}
+
+interface RowShape {
+  columns: Column[];
+  /**
+   * A column named __proto__ would set the row's prototype by assignment; Object.fromEntries
+   * (parseResults) defines it as a property, so such a statement's rows are built that way.
+   */
+  defines: boolean;
 }
 
 interface Column {
@@ -219,9 +228,10 @@ export function readBackendMessages(data: Uint8Array, into: BackendMessage[]): v
   );
 }
 
-function columnsOf(statement: PreparedStatement, parsers: PGlite["parsers"]): Column[] {
+function rowShapeOf(statement: PreparedStatement, parsers: PGlite["parsers"]): RowShape {
   const described = (statement.rowDescription as { fields?: { name: string; dataTypeID: number }[] } | null)?.fields ?? [];
-  return described.map(({ name, dataTypeID }) => ({ name, dataTypeID, parse: parsers[dataTypeID] ?? types.parsers[dataTypeID] }));
+  const columns = described.map(({ name, dataTypeID }) => ({ name, dataTypeID, parse: parsers[dataTypeID] ?? types.parsers[dataTypeID] }));
+  return { columns, defines: columns.some((c) => c.name === "__proto__") };
 }
 
 /**
@@ -231,10 +241,7 @@ function columnsOf(statement: PreparedStatement, parsers: PGlite["parsers"]): Co
  * docs/benchmarks.md "Memory"). Throws the first error Postgres reported.
  */
 export function rowsOf<T>(pglite: PGlite, statement: PreparedStatement, data: Uint8Array): T[] {
-  const columns = (statement.columns ??= columnsOf(statement, pglite.parsers));
-  // A column named __proto__ would set the row's prototype by assignment; Object.fromEntries
-  // (parseResults) defines it as a property.
-  const define = columns.some((c) => c.name === "__proto__");
+  const { columns, defines } = (statement.rowShape ??= rowShapeOf(statement, pglite.parsers));
   const rows: T[] = [];
   walkAnswer(
     data,
@@ -253,7 +260,7 @@ export function rowsOf<T>(pglite: PGlite, statement: PreparedStatement, data: Ui
           value = column.parse ? column.parse(text, column.dataTypeID) : text;
           p += size;
         }
-        if (define) Object.defineProperty(row, column.name, { value, enumerable: true, writable: true, configurable: true });
+        if (defines) Object.defineProperty(row, column.name, { value, enumerable: true, writable: true, configurable: true });
         else row[column.name] = value;
       }
       rows.push(row as T);
